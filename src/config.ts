@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * Every setting the process reads, parsed once at start (STYLE: nothing reads `process.env` while handling a request).
+ * A bad value stops start-up with a message naming the variable.
+ */
+const boolish = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(8080),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_PRETTY: boolish.default(false),
+  /** Gateway database: a SQLite file path, or `:memory:`. */
+  DATABASE_PATH: z.string().min(1).default("data/gateway.db"),
+  /** `sandbox` (default: the embedded sandbox is the upstream) or `live` (a real upstream). */
+  MODE: z.enum(["sandbox", "live"]).default("sandbox"),
+  /** Base URL of the Inbound API; unset in sandbox mode means "the embedded sandbox". */
+  UPSTREAM_URL: z.url().optional(),
+  REDIS_URL: z.url().optional(),
+  /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
+  MASTER_KEY: z.string().optional(),
+  CONFIG_FILE: z.string().optional(),
+  // The embedded sandbox (spec's test environment).
+  SANDBOX_HOST: z.string().min(1).default("127.0.0.1"),
+  SANDBOX_PORT: port.default(8090),
+  /** `:memory:` (default) or a SQLite file so that sandbox state survives a restart. */
+  SANDBOX_DB: z.string().min(1).default(":memory:"),
+  SANDBOX_SEED: z.string().optional(),
+  /** Token for the sandbox's admin routes (reset, fault injection); generated at start when unset. */
+  SANDBOX_ADMIN_TOKEN: z.string().min(16).optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment; throws a ConfigError that names every bad variable. */
+export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+}

@@ -1,0 +1,40 @@
+import { z } from "@hono/zod-openapi";
+
+/**
+ * §2.7 Lead (request). One module shared by the sandbox's Inbound API and the gateway's validation, so the two cannot
+ * drift. Lengths count characters (code points), as the spec's limits do.
+ */
+const chars = (min: number, max: number) =>
+  z
+    .string()
+    .refine((s) => [...s].length >= min, { message: `must be at least ${min} characters` })
+    .refine((s) => [...s].length <= max, { message: `must be at most ${max} characters` });
+
+/** §2.7: digits, spaces, +, -, ( ) accepted. */
+const PHONE = /^[0-9 +()-]+$/;
+
+export const leadSchema = z
+  .object({
+    fullName: chars(1, 120),
+    email: z
+      .string()
+      .max(254, { message: "must be at most 254 characters" })
+      .pipe(z.email({ message: "must be a valid email address" })),
+    phone: chars(7, 40).refine((s) => PHONE.test(s), {
+      message: "may contain only digits, spaces, +, -, ( and )",
+    }),
+    address: chars(3, 500),
+    smsConsent: z.boolean().optional(),
+  })
+  .openapi("Lead");
+
+export type Lead = z.infer<typeof leadSchema>;
+
+export const leadResultSchema = z
+  .union([
+    z.object({ status: z.enum(["created", "merged"]), leadId: z.string().startsWith("lead_") }),
+    z.object({ status: z.literal("merged"), reason: z.string(), projectId: z.string().startsWith("prj_") }),
+  ])
+  .openapi("LeadResult");
+
+export type LeadResult = z.infer<typeof leadResultSchema>;

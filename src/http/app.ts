@@ -1,0 +1,92 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env as HonoEnv } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+import type { Logger } from "../log.js";
+import { ApiError } from "./errors.js";
+import type { HttpMetrics } from "./metrics.js";
+import { requestIdFrom } from "./request-id.js";
+
+/** Variables every app sets on the context; sub-apps add their own. */
+export interface BaseVariables {
+  requestId: string;
+  log: Logger;
+  /** First 14 characters of the caller's key (§5.9), set by auth middleware for the request log line. */
+  keyPrefix?: string;
+  /** The error behind a 5xx, logged once on the request line. */
+  failure?: unknown;
+}
+
+export type AppEnv<V extends object = object> = { Variables: BaseVariables & V };
+
+export interface AppOptions {
+  log: Logger;
+  metrics?: HttpMetrics;
+  /** Headers set on every response, e.g. the sandbox's `x-svc-api-version` (§9.1). */
+  responseHeaders?: Record<string, string>;
+}
+
+/** `email: Invalid email address` — §7: the 400 message names the offending field. */
+export function validationError(error: ZodError, prefix: (string | number)[] = []): ApiError {
+  const issue = error.issues[0];
+  const path = [...prefix, ...(issue?.path ?? [])].map(String);
+  const field = path.join(".");
+  const message = issue ? (field ? `${field}: ${issue.message}` : issue.message) : "invalid request";
+  return new ApiError("bad_request", message, { details: field ? { field } : {} });
+}
+
+/**
+ * The one app factory (unkey's `newApp`): request id, one log line per request, metrics, the zod error hook and the
+ * error contract of spec §7. Sandbox and gateway both start from here.
+ */
+export function newApp<V extends object = object>(options: AppOptions): OpenAPIHono<AppEnv<V>> {
+  const app = new OpenAPIHono<AppEnv<V>>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error, result.target === "json" ? [] : [result.target]);
+    },
+  });
+
+  // The shared middleware needs only the base variables; a sub-app's own variables are opaque here.
+  const base = app as unknown as OpenAPIHono<AppEnv>;
+  base.use(async (c, next) => {
+    const started = performance.now();
+    const requestId = requestIdFrom(c.req.header("x-request-id"));
+    c.set("requestId", requestId);
+    c.set("log", options.log.child({ requestId }));
+    await next();
+    c.header("x-request-id", requestId);
+    for (const [name, value] of Object.entries(options.responseHeaders ?? {})) c.header(name, value);
+
+    const route = c.req.routePath ?? "unmatched";
+    const status = c.res.status;
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    options.metrics?.observe(c.req.method, route, status, ms / 1000);
+    const line = { method: c.req.method, path: c.req.path, route, status, ms, key: c.get("keyPrefix") };
+    const failure = c.get("failure");
+    if (status >= 500) options.log.error({ requestId, ...line, err: failure }, "request failed");
+    else options.log.info({ requestId, ...line }, "request");
+  });
+
+  base.onError((err, c) => {
+    const requestId = c.get("requestId");
+    if (requestId) c.header("x-request-id", requestId);
+    if (err instanceof ApiError) {
+      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+      if (err.status >= 500) c.set("failure", err);
+      return c.json(err.toBody(), err.status as ContentfulStatusCode);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode;
+      if (status >= 500) c.set("failure", err);
+      return c.json({ error: err.message || "request failed" }, status);
+    }
+    c.set("failure", err);
+    return c.json({ error: "internal error" }, 500);
+  });
+
+  base.notFound((c) => c.json({ error: "not found" }, 404));
+  return app;
+}
+
+export type { HonoEnv };
