@@ -1,0 +1,30 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { companies } from "./companies.js";
+
+/**
+ * Outbox of platform events (§6.1 envelope fields), written in the same transaction as the change that causes them.
+ * Deliveries come with the webhooks issue; `sequence` gives them a total order to resume from.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    sequence: integer("sequence").primaryKey({ autoIncrement: true }),
+    // Unique: serves the lookup of one event by its `evt_` id (stable across delivery retries, §6.1).
+    id: text("id").notNull().unique(),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id),
+    event: text("event").notNull(),
+    resourceType: text("resource_type").notNull(),
+    resourceId: text("resource_id").notNull(),
+    resourceVersion: integer("resource_version").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    occurredAt: text("occurred_at").notNull(),
+  },
+  (t) => [
+    // Serves "events of one company after sequence N" (per-company delivery, admin event list filtered by company).
+    index("events_company_sequence_idx").on(t.companyId, t.sequence),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;

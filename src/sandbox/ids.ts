@@ -1,0 +1,9 @@
+import { randomBytes } from "node:crypto";
+
+/** Resource ids with the spec's prefixes: `lead_` (§2.7), `prj_` (§2.9), `apt_` (§2.8), `evt_` (§6.1), `org_` (§2.1). */
+export type IdPrefix = "lead" | "prj" | "apt" | "evt" | "org" | "sub" | "note" | "per" | "ctr";
+
+/** 80 random bits, hex: unguessable, so a 404 never becomes an existence oracle by enumeration (§7). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBytes(10).toString("hex")}`;
+}
