@@ -1,0 +1,31 @@
+/**
+ * The guardrails' defaults, in one place so docs/profiles.md and the tests quote the same numbers. A real mapping
+ * reshapes one small object: it runs in well under a millisecond, nests a few dozen levels and builds lists of tens.
+ */
+export const LIMITS = {
+  /** JSONata's cooperative time limit per evaluation (issue 3: default 50 ms). */
+  timeoutMs: 50,
+  /** Upper bound on a caller's `timeoutMs` (a preview may ask for more, never for a stuck worker). */
+  maxTimeoutMs: 5_000,
+  /** JSONata evaluation depth; far below where the worker's native stack would overflow. */
+  stackDepth: 500,
+  /** Longest sequence JSONata may build (ranges included: `[1..100000000]` fails at once). */
+  sequenceLength: 100_000,
+  /**
+   * Longest string a regular expression may scan. Matching is linear, but re2js is ~10× slower than V8's engine and a
+   * single match is not interruptible; 50,000 characters is ~50 ms at worst and far beyond any real field.
+   */
+  regexInputChars: 50_000,
+  /** The mapped body as JSON text; the request body limit is 1 MB (§8), a mapping has no reason to grow it. */
+  outputChars: 1_000_000,
+  /** The hard deadline is the JSONata limit plus this grace, after which the worker is terminated and replaced. */
+  deadlineGraceMs: 100,
+  /** A version that breached a guardrail this recently runs on the one-worker suspect lane… */
+  suspectForMs: 30_000,
+  /** …with this time limit: a real mapping needs well under 1 ms, a runaway then costs 1/5 of the usual 50 ms. */
+  suspectTimeoutMs: 10,
+  /** Per-worker heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
+  workerHeapMb: 96,
+  /** Compiled expressions cached per worker, keyed by version id. */
+  compiledCacheSize: 500,
+} as const;
