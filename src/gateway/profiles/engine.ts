@@ -1,0 +1,123 @@
+import type { Logger } from "../../log.js";
+import { EngineOverloadedError } from "./errors.js";
+import { LIMITS } from "./limits.js";
+import { Lru } from "./lru.js";
+import { type PoolOptions, WorkerPool } from "./pool.js";
+import type { EvaluateReply } from "./protocol.js";
+import { type EvaluationOptions, type MappingOutcome, PROFILE_KINDS, type ProfileKind } from "./types.js";
+
+export interface ProfileEngineOptions {
+  /** Worker threads evaluating profiles (default 2). */
+  poolSize?: number;
+  /** JSONata time limit per evaluation (default 50 ms). */
+  timeoutMs?: number;
+  /** Evaluations that may wait for a worker before `map` throws EngineOverloadedError (default 256). */
+  maxQueue?: number;
+  /** How far past the time limit a worker is terminated (default 100 ms). */
+  deadlineGraceMs?: number;
+  /** Heap per worker in MB (default 96). */
+  workerHeapMb?: number;
+  /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane off). */
+  suspectForMs?: number;
+  /** Time limit of a suspect version's evaluations (default 10 ms). */
+  suspectTimeoutMs?: number;
+  log?: Logger;
+}
+
+export interface MapInput {
+  versionId: string;
+  kind: ProfileKind;
+  expression: string;
+  payload: unknown;
+}
+
+/**
+ * Maps vendor payloads with profiles, sandboxed: one per process, it owns the worker pools. `map` resolves with the
+ * profile's outcome (its failures included) and throws only when the engine cannot evaluate at all
+ * (EngineOverloadedError, EngineClosedError, EngineUnavailableError). `close()` before the process exits.
+ *
+ * A version that breached a guardrail is *suspect* for a while: its evaluations go to a separate one-worker lane with
+ * a smaller time limit, so a profile that runs away on a vendor's real payloads (after passing its golden samples)
+ * burns a fraction of one core and never occupies the workers other tenants are waiting for.
+ */
+export class ProfileEngine {
+  private readonly pool: WorkerPool;
+  private suspectLane: WorkerPool | undefined;
+  private readonly poolOptions: PoolOptions;
+  private readonly timeoutMs: number;
+  private readonly suspectForMs: number;
+  private readonly suspectTimeoutMs: number;
+  /** versionId → when it last breached a guardrail (performance.now()). */
+  private readonly suspects = new Lru<string, number>(1_000);
+
+  constructor(options: ProfileEngineOptions = {}) {
+    this.timeoutMs = clampTimeout(options.timeoutMs ?? LIMITS.timeoutMs);
+    this.suspectForMs = options.suspectForMs ?? LIMITS.suspectForMs;
+    this.suspectTimeoutMs = clampTimeout(options.suspectTimeoutMs ?? LIMITS.suspectTimeoutMs);
+    this.poolOptions = {
+      name: "profiles",
+      size: Math.max(1, options.poolSize ?? 2),
+      maxQueue: options.maxQueue ?? 256,
+      deadlineGraceMs: options.deadlineGraceMs ?? LIMITS.deadlineGraceMs,
+      heapMb: options.workerHeapMb ?? LIMITS.workerHeapMb,
+      compiledCacheSize: LIMITS.compiledCacheSize,
+      ...(options.log ? { log: options.log } : {}),
+    };
+    this.pool = new WorkerPool(this.poolOptions);
+  }
+
+  /** Resolves once the workers have loaded (a server can await it before listening); `map` does not need it. */
+  ready(): Promise<void> {
+    return this.pool.ready();
+  }
+
+  async map(input: MapInput, opts: EvaluationOptions = {}): Promise<MappingOutcome> {
+    if (!PROFILE_KINDS.includes(input.kind)) throw new TypeError(`unknown profile kind: ${String(input.kind)}`);
+    const timeoutMs = clampTimeout(opts.timeoutMs ?? this.timeoutMs);
+    const request = {
+      versionId: input.versionId,
+      kind: input.kind,
+      expression: input.expression,
+      payload: input.payload,
+    };
+    const reply = this.isSuspect(input.versionId)
+      ? await this.runSuspect({ ...request, timeoutMs: Math.min(timeoutMs, this.suspectTimeoutMs) })
+      : await this.pool.run({ ...request, timeoutMs });
+    if (!reply.ok && reply.kind === "guardrail" && this.suspectForMs > 0) {
+      this.suspects.set(input.versionId, performance.now());
+    }
+    const { id: _id, ...outcome } = reply;
+    return outcome;
+  }
+
+  stats(): { pool: ReturnType<WorkerPool["stats"]>; suspectLane?: ReturnType<WorkerPool["stats"]> } {
+    return this.suspectLane
+      ? { pool: this.pool.stats(), suspectLane: this.suspectLane.stats() }
+      : { pool: this.pool.stats() };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.pool.close(), this.suspectLane?.close()]);
+  }
+
+  private isSuspect(versionId: string): boolean {
+    const since = this.suspects.get(versionId);
+    return since !== undefined && performance.now() - since < this.suspectForMs;
+  }
+
+  /** The suspect lane is small on purpose: when it is full, the suspect version is refused, not everyone else. */
+  private async runSuspect(request: Parameters<WorkerPool["run"]>[0]): Promise<EvaluateReply> {
+    this.suspectLane ??= new WorkerPool({ ...this.poolOptions, name: "profiles-suspect", size: 1, maxQueue: 8 });
+    try {
+      return await this.suspectLane.run(request);
+    } catch (error) {
+      if (!(error instanceof EngineOverloadedError)) throw error;
+      const message = "this profile version recently exceeded its limits and too many of its evaluations are waiting";
+      return { id: 0, ok: false, kind: "guardrail", limit: "quarantine", message, elapsedMs: 0 };
+    }
+  }
+}
+
+function clampTimeout(ms: number): number {
+  return Math.min(Math.max(Math.round(ms), 1), LIMITS.maxTimeoutMs);
+}

@@ -1,0 +1,38 @@
+import type { ZodType } from "zod";
+import { appointmentSchema } from "../../contract/appointment.js";
+import { leadSchema } from "../../contract/lead.js";
+import type { MappingOutcome, ProfileKind, Untimed } from "./types.js";
+
+/** §2.7 and §2.8 bodies; an outbound profile maps the platform's events to a vendor's shape, any object will do. */
+const SCHEMAS: Readonly<Record<ProfileKind, ZodType | undefined>> = {
+  lead: leadSchema,
+  appointment: appointmentSchema,
+  outbound: undefined,
+};
+
+/**
+ * What intake acts on, from a profile's plain-JSON output: it must be a JSON object, which the canonical schema of the
+ * profile's kind then validates. A failure names the canonical field and, when the profile makes it plain, the
+ * vendor's field it came from.
+ */
+export function mappedOutcome(
+  kind: ProfileKind,
+  output: unknown,
+  sourcePathOf: (field: string) => string | undefined,
+): Untimed<MappingOutcome> {
+  if (typeof output !== "object" || output === null || Array.isArray(output)) {
+    const got = output === undefined ? "nothing" : Array.isArray(output) ? "an array" : `a ${typeof output}`;
+    return { ok: false, kind: "mapping", message: `the profile must produce a JSON object, it produced ${got}` };
+  }
+  const schema = SCHEMAS[kind];
+  if (!schema) return { ok: true, body: output };
+  const parsed = schema.safeParse(output);
+  if (parsed.success) return { ok: true, body: parsed.data };
+  const issue = parsed.error.issues[0];
+  const field = (issue?.path ?? []).map(String).join(".");
+  const message = issue?.message ?? "invalid";
+  const sourcePath = sourcePathOf(field);
+  return sourcePath === undefined
+    ? { ok: false, kind: "validation", field, message, output }
+    : { ok: false, kind: "validation", field, message, sourcePath, output };
+}

@@ -1,0 +1,79 @@
+/** The shapes of the profile engine's public face. Words as in DESIGN.md: a profile maps a vendor's native payload. */
+
+export type ProfileKind = "lead" | "appointment" | "outbound";
+
+export const PROFILE_KINDS: readonly ProfileKind[] = ["lead", "appointment", "outbound"];
+
+/** A syntax (or unsupported-regex) error; `line`/`column` are 1-based and point at the offending token's end. */
+export interface CompileError {
+  message: string;
+  position?: number;
+  line?: number;
+  column?: number;
+}
+
+export type CompileResult = { ok: true } | { ok: false; error: CompileError };
+
+export interface EvaluationOptions {
+  /** JSONata's cooperative time limit for this evaluation (default: the engine's, 50 ms). */
+  timeoutMs?: number;
+}
+
+/**
+ * Which guardrail stopped an evaluation: JSONata's own limits (`time`, `stack`, `sequence`), a regular expression the
+ * linear-time engine refuses (`regex`), the worker's heap or string size (`memory`), an oversized result (`output`),
+ * the hard deadline that terminates a worker that stopped cooperating (`deadline`), a worker that died (`crash`), or a
+ * suspect version (one that breached a limit recently) with too many evaluations already waiting (`quarantine`).
+ */
+export type GuardrailLimit =
+  | "time"
+  | "stack"
+  | "sequence"
+  | "regex"
+  | "memory"
+  | "output"
+  | "deadline"
+  | "crash"
+  | "quarantine";
+
+export type MappingOutcome =
+  | { ok: true; body: unknown; elapsedMs: number }
+  | {
+      ok: false;
+      kind: "validation";
+      field: string;
+      message: string;
+      sourcePath?: string;
+      output: unknown;
+      elapsedMs: number;
+    }
+  | { ok: false; kind: "mapping"; message: string; position?: number; elapsedMs: number }
+  | { ok: false; kind: "guardrail"; limit: GuardrailLimit; message: string; elapsedMs: number };
+
+/** An outcome before its time is known (distributes over the union, which a plain Omit would not). */
+export type Untimed<T> = T extends unknown ? Omit<T, "elapsedMs"> : never;
+
+export type MappingErrorKind = "validation" | "mapping" | "guardrail";
+
+/** What a golden sample must produce: exactly this canonical body, or an error (optionally of a kind, on a field). */
+export type GoldenExpectation = { body: unknown } | { error: { field?: string; kind?: MappingErrorKind } };
+
+export interface GoldenSample {
+  name: string;
+  payload: unknown;
+  expect: GoldenExpectation;
+}
+
+export interface ProfileSource {
+  versionId: string;
+  kind: ProfileKind;
+  expression: string;
+}
+
+export interface LoadedProfile extends ProfileSource {
+  /** The directory it was read from. */
+  dir: string;
+  name: string;
+  description: string;
+  samples: GoldenSample[];
+}
