@@ -1,0 +1,25 @@
+/**
+ * The mapping-profile engine: compile (syntax, line and column), sandboxed evaluation in a worker pool with JSONata's
+ * guardrails, a linear-time regex engine and a hard deadline, lead-domain helper functions, canonical validation, and
+ * golden samples. See docs/profiles.md.
+ */
+export { compileProfile, MAX_EXPRESSION_LENGTH } from "./compile.js";
+export { type DiffEntry, formatDiff } from "./diff.js";
+export { type MapInput, ProfileEngine, type ProfileEngineOptions } from "./engine.js";
+export { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
+export { describe as describeOutcome, type GoldenReport, type GoldenResult, runGoldenSamples } from "./golden.js";
+export { findProfileDirs, loadProfileDir, ProfileLoadError } from "./load.js";
+export type {
+  CompileError,
+  CompileResult,
+  EvaluationOptions,
+  GoldenExpectation,
+  GoldenSample,
+  GuardrailLimit,
+  LoadedProfile,
+  MappingErrorKind,
+  MappingOutcome,
+  ProfileKind,
+  ProfileSource,
+} from "./types.js";
+export { PROFILE_KINDS } from "./types.js";
