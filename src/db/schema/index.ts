@@ -1,0 +1,9 @@
+export { companies } from "./companies.js";
+export { mappingFailures } from "./mapping-failures.js";
+export { ownerTokens } from "./owner-tokens.js";
+export { owners } from "./owners.js";
+export { profileVersions } from "./profile-versions.js";
+export { profiles } from "./profiles.js";
+export { submissions } from "./submissions.js";
+export { upstreamCredentials } from "./upstream-credentials.js";
+export { vendorKeys } from "./vendor-keys.js";

@@ -1,0 +1,62 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { companies } from "./companies.js";
+import { vendorKeys } from "./vendor-keys.js";
+
+export type SubmissionStatus = "queued" | "waiting" | "forwarding" | "forwarded" | "failed";
+
+/**
+ * One accepted vendor request: the raw payload as received, the canonical body the profile produced, the profile
+ * version, and (with forwarding) its attempts and the upstream result. Committed before the vendor gets its answer.
+ */
+export const submissions = sqliteTable(
+  "submissions",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id),
+    vendorKeyId: text("vendor_key_id")
+      .notNull()
+      .references(() => vendorKeys.id),
+    credentialId: text("credential_id").notNull(),
+    kind: text("kind", { enum: ["lead", "appointment"] }).notNull(),
+    status: text("status", { enum: ["queued", "waiting", "forwarding", "forwarded", "failed"] }).notNull(),
+    /** The native payload exactly as received; null once purged by retention or erased. */
+    rawPayload: text("raw_payload"),
+    canonicalBody: text("canonical_body", { mode: "json" }).$type<Record<string, unknown>>(),
+    profileVersionId: text("profile_version_id"),
+    /** Vendor's idempotency key (a lead's Idempotency-Key header, an appointment's idempotencyKey). */
+    idempotencyKey: text("idempotency_key"),
+    /** SHA-256 of the native payload in canonical JSON: same key + same digest is a replay. */
+    payloadDigest: text("payload_digest").notNull(),
+    /** Sent upstream; derived per vendor key so two vendors' keys never collide at the platform (§8). */
+    upstreamIdempotencyKey: text("upstream_idempotency_key"),
+    /** Normalised contact fields, kept so an owner can erase a person's data (retention). */
+    contactEmail: text("contact_email"),
+    contactPhone: text("contact_phone"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    waitingReason: text("waiting_reason"),
+    lastError: text("last_error"),
+    upstreamStatus: integer("upstream_status"),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    purgedAt: text("purged_at"),
+  },
+  (t) => [
+    // Idempotent intake: one submission per vendor key and idempotency key.
+    uniqueIndex("submissions_key_idem_uq").on(t.vendorKeyId, t.kind, t.idempotencyKey),
+    // Owner log: a company's submissions newest first, keyset-paginated on id (ids are time-ordered).
+    index("submissions_company_id_idx").on(t.companyId, t.id),
+    // Owner log filtered by status, and the dead letter (status = failed).
+    index("submissions_company_status_id_idx").on(t.companyId, t.status, t.id),
+    // Dispatch: what is due now.
+    index("submissions_status_next_idx").on(t.status, t.nextAttemptAt),
+    // Retention purge: oldest raw payloads first.
+    index("submissions_created_idx").on(t.createdAt),
+    // Erasure by person.
+    index("submissions_company_email_idx").on(t.companyId, t.contactEmail),
+    index("submissions_company_phone_idx").on(t.companyId, t.contactPhone),
+  ],
+);

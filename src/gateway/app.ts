@@ -1,0 +1,42 @@
+import { newApp } from "../http/app.js";
+import { healthRoutes } from "../http/health.js";
+import type { HttpMetrics } from "../http/metrics.js";
+import { packageVersion } from "../version.js";
+import type { GatewayContext } from "./context.js";
+import { docsPage } from "./docs/docs-page.js";
+import { type IntakeEnv, intakeRoutes } from "./intake/routes.js";
+import type { OwnerEnv } from "./owner/owner-auth.js";
+import { ownerRoutes } from "./owner/routes.js";
+
+/** The gateway's HTTP surface: vendor intake, owner API, docs, health. */
+export function createGatewayApp(
+  ctx: GatewayContext,
+  options: { metrics?: HttpMetrics; checks?: Record<string, () => void | Promise<void>> } = {},
+) {
+  const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({ log: ctx.log, metrics: options.metrics });
+  app.route(
+    "/",
+    healthRoutes({
+      metrics: options.metrics,
+      checks: {
+        db: () => {
+          ctx.sqlite.prepare("select 1").get();
+        },
+        ...options.checks,
+      },
+    }),
+  );
+  intakeRoutes(app as never, ctx);
+  ownerRoutes(app as never, ctx);
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "partner-gateway",
+      version: packageVersion,
+      description:
+        "Vendor intake on the Inbound API's paths (x-api-key: a gateway vendor key) and the owner API (bearer token or session cookie).",
+    },
+  });
+  app.get("/docs", (c) => c.html(docsPage()));
+  return app;
+}

@@ -1,0 +1,173 @@
+import { resolve } from "node:path";
+import { and, eq } from "drizzle-orm";
+import { ConfigError } from "../../config.js";
+import { digestSecret, parseApiKey } from "../../contract/api-key.js";
+import { profiles, upstreamCredentials, vendorKeys } from "../../db/schema/index.js";
+import type { StoredSample } from "../../db/schema/profile-versions.js";
+import type { GatewayContext } from "../context.js";
+import {
+  createUpstreamCredential,
+  openUpstreamCredential,
+  rotateUpstreamCredential,
+} from "../credentials/upstream-credentials.js";
+import { createVendorKey, updateVendorKey } from "../keys/vendor-keys.js";
+import { loadProfileDir } from "../profiles/index.js";
+import { createProfile, listVersions, publishProfileVersion, saveProfileVersion } from "../profiles-admin/profiles.js";
+import { createCompany } from "../tenants/create-company.js";
+import { createOwner } from "../tenants/create-owner.js";
+import type { LoadedConfig } from "./config-file.js";
+import { resolveSecret } from "./config-file.js";
+
+/**
+ * Applies a config file to the database, idempotently: running it twice changes nothing, and editing it changes
+ * only what was edited (a changed profile becomes a new published version; a changed credential is rotated).
+ */
+export async function applyConfig({
+  ctx,
+  loaded,
+  env,
+}: {
+  ctx: GatewayContext;
+  loaded: LoadedConfig;
+  env: NodeJS.ProcessEnv;
+}): Promise<void> {
+  for (const company of loaded.config.companies) {
+    const companyId = `co_${company.id}`;
+    const where = `company ${company.id}`;
+    createCompany({ ctx, input: { id: companyId, name: company.name, limits: company.limits ?? null } });
+
+    for (const owner of company.owners) {
+      const password = resolveSecret(
+        { value: owner.password, valueEnv: owner.passwordEnv },
+        env,
+        `${where}, owner ${owner.email}`,
+      );
+      await createOwner({
+        ctx,
+        input: { companyId, email: owner.email, name: owner.name, role: owner.role, password },
+      });
+    }
+
+    const credentialIds = new Map<string, string>();
+    for (const credential of company.credentials) {
+      const value = resolveSecret(credential, env, `${where}, credential ${credential.name}`);
+      const existing = ctx.db
+        .select()
+        .from(upstreamCredentials)
+        .where(and(eq(upstreamCredentials.companyId, companyId), eq(upstreamCredentials.name, credential.name)))
+        .get();
+      if (!existing) {
+        credentialIds.set(
+          credential.name,
+          createUpstreamCredential({ ctx, companyId, input: { name: credential.name, value } }).id,
+        );
+      } else {
+        if (openUpstreamCredential(ctx, existing) !== value) {
+          rotateUpstreamCredential({ ctx, companyId, credentialId: existing.id, value });
+        }
+        credentialIds.set(credential.name, existing.id);
+      }
+    }
+
+    const publishedVersion = new Map<string, string>();
+    for (const entry of company.profiles) {
+      const dir = resolve(loaded.baseDir, entry.path);
+      const loadedProfile = await loadProfileDir(dir);
+      const versionId = await applyProfile(ctx, companyId, loadedProfile, `${where}, profile ${dir}`);
+      publishedVersion.set(loadedProfile.name, versionId);
+    }
+
+    for (const key of company.vendorKeys) {
+      const keyWhere = `${where}, vendor key ${key.name}`;
+      const credentialId = credentialIds.get(key.credential);
+      if (!credentialId) throw new ConfigError(`${keyWhere}: no credential named ${key.credential}`);
+      const profileVersion = (name: string | undefined) => {
+        if (!name) return null;
+        const id = publishedVersion.get(name);
+        if (!id) throw new ConfigError(`${keyWhere}: no profile named ${name} in this company`);
+        return id;
+      };
+      const fullKey = resolveSecret({ value: key.key, valueEnv: key.keyEnv }, env, keyWhere);
+      const parsed = parseApiKey(fullKey);
+      const environment = ctx.settings.mode === "live" ? "live" : "test";
+      if (!parsed || parsed.environment !== environment) {
+        throw new ConfigError(`${keyWhere}: must be a svc_${environment}_… key (<keyId>.<secret>)`);
+      }
+      const bindings = {
+        name: key.name,
+        credentialId,
+        leadProfileVersionId: profileVersion(key.leadProfile),
+        appointmentProfileVersionId: profileVersion(key.appointmentProfile),
+        responseMode: key.responseMode ?? ("async" as const),
+      };
+      const existing = ctx.db.select().from(vendorKeys).where(eq(vendorKeys.id, parsed.keyId)).get();
+      if (existing && existing.companyId !== companyId) {
+        throw new ConfigError(`${keyWhere}: key id ${parsed.keyId.slice(0, 14)}… belongs to another company`);
+      }
+      if (existing) {
+        updateVendorKey({ ctx, companyId, keyId: existing.id, input: bindings });
+        ctx.db
+          .update(vendorKeys)
+          .set({
+            secretDigest: digestSecret(parsed.secret),
+            scopes: key.scopes,
+            partnerType: key.partnerType,
+            revokedAt: null,
+          })
+          .where(eq(vendorKeys.id, existing.id))
+          .run();
+      } else {
+        createVendorKey({
+          ctx,
+          companyId,
+          input: { ...bindings, partnerType: key.partnerType, scopes: key.scopes, fixedKey: parsed },
+        });
+      }
+    }
+  }
+}
+
+async function applyProfile(
+  ctx: GatewayContext,
+  companyId: string,
+  loaded: {
+    name: string;
+    kind: "lead" | "appointment" | "outbound";
+    description?: string;
+    expression: string;
+    samples: StoredSample[];
+  },
+  where: string,
+): Promise<string> {
+  const existing = ctx.db
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.companyId, companyId), eq(profiles.name, loaded.name)))
+    .get();
+  const profile =
+    existing ??
+    createProfile({ ctx, companyId, input: { name: loaded.name, kind: loaded.kind, description: loaded.description } });
+  if (profile.kind !== loaded.kind)
+    throw new ConfigError(`${where}: kind ${loaded.kind} differs from the stored ${profile.kind}`);
+  const latest = listVersions({ ctx, companyId, profileId: profile.id })[0];
+  const same =
+    latest &&
+    latest.expression === loaded.expression &&
+    JSON.stringify(latest.samples) === JSON.stringify(loaded.samples);
+  const versionId = same
+    ? latest.id
+    : (
+        await saveProfileVersion({
+          ctx,
+          companyId,
+          profileId: profile.id,
+          input: { expression: loaded.expression, samples: loaded.samples },
+        })
+      ).version.id;
+  try {
+    await publishProfileVersion({ ctx, companyId, versionId });
+  } catch (error) {
+    throw new ConfigError(`${where}: cannot publish: ${(error as Error).message}`);
+  }
+  return versionId;
+}

@@ -1,0 +1,49 @@
+import { openGatewayDb } from "../db/client.js";
+import type { HttpMetrics } from "../http/metrics.js";
+import type { Logger } from "../log.js";
+import { createGatewayApp } from "./app.js";
+import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
+import { ProfileEngine } from "./profiles/index.js";
+import { resolveMasterKey } from "./security/master-key.js";
+import { Sealer } from "./security/sealer.js";
+
+export interface GatewayOptions {
+  databasePath: string;
+  log: Logger;
+  settings?: Partial<GatewaySettings>;
+  masterKey?: string;
+  metrics?: HttpMetrics;
+  /** Profile evaluation pool size and time limit. */
+  engine?: { poolSize?: number; timeoutMs?: number };
+  now?: () => Date;
+}
+
+/** Builds the gateway once, in order: database (migrated), sealer, profile engine, context, app. */
+export function createGateway(options: GatewayOptions) {
+  const settings: GatewaySettings = { ...defaultSettings, ...options.settings };
+  const database = openGatewayDb(options.databasePath);
+  const sealer = new Sealer(
+    resolveMasterKey({ mode: settings.mode, masterKey: options.masterKey, databasePath: options.databasePath }),
+  );
+  const engine = new ProfileEngine({ ...options.engine, log: options.log });
+  const ctx: GatewayContext = {
+    db: database.db,
+    sqlite: database.sqlite,
+    log: options.log,
+    sealer,
+    engine,
+    settings,
+    now: options.now ?? (() => new Date()),
+  };
+  const app = createGatewayApp(ctx, { metrics: options.metrics });
+  return {
+    ctx,
+    app,
+    async close() {
+      await engine.close();
+      database.close();
+    },
+  };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

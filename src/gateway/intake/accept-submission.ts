@@ -1,0 +1,214 @@
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { canonicalDigest } from "../../canonical-json.js";
+import { appointmentSchema } from "../../contract/appointment.js";
+import { leadSchema } from "../../contract/lead.js";
+import { mappingFailures, submissions } from "../../db/schema/index.js";
+import { validationError } from "../../http/app.js";
+import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
+import { newId } from "../../ids.js";
+import type { GatewayContext } from "../context.js";
+import { getVersionRow } from "../profiles-admin/profiles.js";
+import type { VendorKey } from "./authenticate-vendor-key.js";
+import { type SubmissionView, submissionView } from "./submission-view.js";
+
+export type SubmissionKind = "lead" | "appointment";
+
+const SCOPE: Record<SubmissionKind, "leads:write" | "appointments:write"> = {
+  lead: "leads:write",
+  appointment: "appointments:write",
+};
+
+/** §8: an Idempotency-Key header is up to 128 characters from A-Z a-z 0-9 . _ : - */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AcceptInput {
+  kind: SubmissionKind;
+  /** The native payload as received (text) and parsed. */
+  raw: string;
+  payload: unknown;
+  /** A lead's optional `Idempotency-Key` header. */
+  idempotencyHeader?: string;
+}
+
+export type AcceptResult = { replay: false; submission: SubmissionView } | { replay: true; submission: SubmissionView };
+
+/** §5.4: a key lacking the scope for an operation gets 403 naming the scope. */
+export function assertScope(key: VendorKey, kind: SubmissionKind): void {
+  const scope = SCOPE[kind];
+  if (!key.scopes.includes(scope)) throw forbidden(`this key lacks the scope ${scope}`, { scope });
+}
+
+/**
+ * Accepts one vendor request: map with the key's profile, validate against the spec's body (§2.7/§2.8), and commit
+ * before answering — the committed row is what forwarding works from, so an accepted submission is never lost.
+ */
+export async function acceptSubmission({
+  ctx,
+  key,
+  input,
+}: {
+  ctx: GatewayContext;
+  key: VendorKey;
+  input: AcceptInput;
+}): Promise<AcceptResult> {
+  assertScope(key, input.kind);
+  const payloadDigest = canonicalDigest(input.payload);
+
+  if (input.idempotencyHeader !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyHeader)) {
+    throw badRequest("Idempotency-Key: up to 128 characters from A-Z a-z 0-9 . _ : -", { field: "Idempotency-Key" });
+  }
+  if (input.kind === "lead" && input.idempotencyHeader) {
+    const replay = findReplay(ctx, key, "lead", input.idempotencyHeader, payloadDigest);
+    if (replay) return replay;
+  }
+
+  const { body, profileVersionId } = await mapPayload(ctx, key, input);
+
+  const idempotencyKey =
+    input.kind === "appointment"
+      ? String((body as { idempotencyKey: string }).idempotencyKey)
+      : input.idempotencyHeader;
+  if (input.kind === "appointment" && idempotencyKey) {
+    const replay = findReplay(ctx, key, "appointment", idempotencyKey, payloadDigest);
+    if (replay) return replay;
+    checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
+  }
+
+  const now = ctx.now().toISOString();
+  const row: typeof submissions.$inferInsert = {
+    id: newId("sub"),
+    companyId: key.companyId,
+    vendorKeyId: key.id,
+    credentialId: key.credentialId,
+    kind: input.kind,
+    status: "queued",
+    rawPayload: input.raw,
+    canonicalBody: body,
+    profileVersionId,
+    idempotencyKey: idempotencyKey ?? null,
+    payloadDigest,
+    upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
+    contactEmail: input.kind === "lead" ? normaliseEmail(body.email) : null,
+    contactPhone: input.kind === "lead" ? normalisePhone(body.phone) : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    ctx.db.insert(submissions).values(row).run();
+  } catch (error) {
+    // Another process committed the same idempotency key between our check and insert.
+    const replay = idempotencyKey ? findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest) : undefined;
+    if (replay) return replay;
+    throw error;
+  }
+  const inserted = ctx.db
+    .select()
+    .from(submissions)
+    .where(eq(submissions.id, row.id as string))
+    .get();
+  if (!inserted) throw new ApiError("internal", "submission vanished after commit");
+  return { replay: false, submission: submissionView(inserted) };
+}
+
+function findReplay(
+  ctx: GatewayContext,
+  key: VendorKey,
+  kind: SubmissionKind,
+  idempotencyKey: string,
+  payloadDigest: string,
+): AcceptResult | undefined {
+  const existing = ctx.db
+    .select()
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.vendorKeyId, key.id),
+        eq(submissions.kind, kind),
+        eq(submissions.idempotencyKey, idempotencyKey),
+      ),
+    )
+    .get();
+  if (!existing) return undefined;
+  if (existing.payloadDigest !== payloadDigest) {
+    throw conflict("idempotency key reused with a different payload", { submissionId: existing.id });
+  }
+  return { replay: true, submission: submissionView(existing) };
+}
+
+async function mapPayload(
+  ctx: GatewayContext,
+  key: VendorKey,
+  input: AcceptInput,
+): Promise<{ body: Record<string, unknown>; profileVersionId: string | null }> {
+  const versionId = input.kind === "lead" ? key.leadProfileVersionId : key.appointmentProfileVersionId;
+  const schema = input.kind === "lead" ? leadSchema : appointmentSchema;
+  if (!versionId) {
+    // A key with no profile accepts canonical bodies.
+    const parsed = schema.safeParse(input.payload);
+    if (!parsed.success) throw validationError(parsed.error);
+    return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
+  }
+  const version = getVersionRow(ctx, key.companyId, versionId);
+  const outcome = await ctx.engine.map({
+    versionId,
+    kind: input.kind,
+    expression: version.expression,
+    payload: input.payload,
+  });
+  if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
+  if (outcome.kind === "validation") {
+    const details: Record<string, unknown> = { field: outcome.field };
+    if (outcome.sourcePath) details.sourcePath = outcome.sourcePath;
+    throw badRequest(`${outcome.field}: ${outcome.message}`, details);
+  }
+  if (outcome.kind === "mapping") {
+    const details: Record<string, unknown> = { profileVersionId: versionId };
+    if (outcome.position !== undefined) details.position = outcome.position;
+    throw badRequest(`mapping failed: ${outcome.message}`, details);
+  }
+  ctx.db
+    .insert(mappingFailures)
+    .values({
+      id: newId("mf"),
+      companyId: key.companyId,
+      vendorKeyId: key.id,
+      profileVersionId: versionId,
+      message: outcome.message,
+      rawPayload: input.raw,
+      createdAt: ctx.now().toISOString(),
+    })
+    .run();
+  throw new ApiError("unprocessable", `mapping stopped: ${outcome.message}`, {
+    details: { profileVersionId: versionId },
+  });
+}
+
+/** A `sub_…` leadId names a lead submission of the same key (forwarding sends it with the real `lead_…` id). */
+function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: string): void {
+  if (!leadId.startsWith("sub_")) return;
+  const lead = ctx.db
+    .select({ id: submissions.id })
+    .from(submissions)
+    .where(and(eq(submissions.id, leadId), eq(submissions.vendorKeyId, key.id), eq(submissions.kind, "lead")))
+    .get();
+  if (!lead) throw notFound("leadId: no such lead submission for this key");
+}
+
+/**
+ * §8: idempotency keys are scoped to the key owner, and all of a company's vendors reach the platform through the
+ * company: derive the upstream key from the vendor key and the vendor's own key, so two vendors may both use
+ * `abc12345` (47 characters, inside §2.8's 8–160).
+ */
+export function upstreamKey(vendorKeyId: string, idempotencyKey: string, generation = 0): string {
+  const digest = createHash("sha256").update(`${vendorKeyId}\u0000${idempotencyKey}`).digest("base64url");
+  return generation === 0 ? `pg.${digest}` : `pg.${digest}.${generation}`;
+}
+
+function normaliseEmail(value: unknown): string | null {
+  return typeof value === "string" ? value.trim().toLowerCase() : null;
+}
+
+function normalisePhone(value: unknown): string | null {
+  return typeof value === "string" ? value.replace(/[^0-9]/g, "") : null;
+}

@@ -1,0 +1,41 @@
+import { eq, sql } from "drizzle-orm";
+import { parseApiKey, secretMatches } from "../../contract/api-key.js";
+import { vendorKeys } from "../../db/schema/index.js";
+import { unauthorized } from "../../http/errors.js";
+import type { GatewayContext } from "../context.js";
+
+export type VendorKey = typeof vendorKeys.$inferSelect;
+
+const lookups = new WeakMap<GatewayContext, (id: string) => VendorKey | undefined>();
+
+/** The key lookup runs on every intake request: one prepared statement per context. */
+function lookup(ctx: GatewayContext) {
+  let find = lookups.get(ctx);
+  if (!find) {
+    const statement = ctx.db
+      .select()
+      .from(vendorKeys)
+      .where(eq(vendorKeys.id, sql.placeholder("id")))
+      .prepare();
+    find = (id: string) => statement.get({ id });
+    lookups.set(ctx, find);
+  }
+  return find;
+}
+
+/**
+ * §5.1–5.3 applied to the gateway's own vendor keys: missing, malformed, unknown, revoked or wrong-environment keys
+ * are all 401 with the same message, so the answer does not reveal which keys exist. During a rotation the previous
+ * secret is accepted until its overlap ends.
+ */
+export function authenticateVendorKey(ctx: GatewayContext, header: string | undefined): VendorKey {
+  const parsed = parseApiKey(header);
+  const expected = ctx.settings.mode === "live" ? "live" : "test";
+  if (!parsed || parsed.environment !== expected) throw unauthorized();
+  const key = lookup(ctx)(parsed.keyId);
+  if (!key || key.revokedAt) throw unauthorized();
+  if (secretMatches(parsed.secret, key.secretDigest)) return key;
+  const overlap = key.previousValidUntil ? Date.parse(key.previousValidUntil) > ctx.now().getTime() : false;
+  if (overlap && key.previousSecretDigest && secretMatches(parsed.secret, key.previousSecretDigest)) return key;
+  throw unauthorized();
+}

@@ -1,0 +1,119 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { submissions } from "../../db/schema/index.js";
+import type { AppEnv } from "../../http/app.js";
+import { notFound } from "../../http/errors.js";
+import { type JsonBodyVariables, jsonBody } from "../../http/json-body.js";
+import { keyPrefix } from "../../log.js";
+import type { GatewayContext } from "../context.js";
+import { acceptSubmission, assertScope, type SubmissionKind } from "./accept-submission.js";
+import { authenticateVendorKey, type VendorKey } from "./authenticate-vendor-key.js";
+import { IntakeLimiter } from "./intake-limiter.js";
+import { submissionView } from "./submission-view.js";
+
+export type IntakeEnv = AppEnv<JsonBodyVariables & { vendorKey: VendorKey }>;
+
+/**
+ * The vendor-facing intake on the Inbound API's own paths (§4.2), so a vendor's client needs only a new base URL and
+ * key. Pipeline: auth → scope → 1 MB → JSON → map → validate → commit → 202.
+ */
+export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): void {
+  const limiter = new IntakeLimiter(ctx.settings.intakeLimit.ratePerSecond, ctx.settings.intakeLimit.burst);
+
+  const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
+    const header = c.req.header("x-api-key");
+    if (header) c.set("keyPrefix", keyPrefix(header));
+    const key = authenticateVendorKey(ctx, header);
+    limiter.take(key.id);
+    c.set("vendorKey", key);
+    await next();
+  };
+  const scope =
+    (kind: SubmissionKind): MiddlewareHandler<IntakeEnv> =>
+    async (c, next) => {
+      assertScope(c.get("vendorKey"), kind);
+      await next();
+    };
+
+  documentIntake(app);
+  for (const kind of ["lead", "appointment"] as const) {
+    const path = kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
+    app.post(path, auth, scope(kind), jsonBody(), async (c) => {
+      const raw = new TextDecoder().decode(c.get("rawBody"));
+      const result = await acceptSubmission({
+        ctx,
+        key: c.get("vendorKey"),
+        input: { kind, raw, payload: c.get("body"), idempotencyHeader: c.req.header("idempotency-key") },
+      });
+      const location = `/api/inbound/submissions/${result.submission.submissionId}`;
+      c.header("location", location);
+      c.header("x-submission-id", result.submission.submissionId);
+      if (result.replay) return c.json(result.submission, 200);
+      return c.json({ submissionId: result.submission.submissionId, status: result.submission.status }, 202);
+    });
+  }
+
+  // A vendor key sees only its own submissions; anything else is a 404 that does not confirm existence (§7).
+  app.get("/api/inbound/submissions/:submissionId", auth, (c) => {
+    const row = ctx.db
+      .select()
+      .from(submissions)
+      .where(and(eq(submissions.id, c.req.param("submissionId")), eq(submissions.vendorKeyId, c.get("vendorKey").id)))
+      .get();
+    if (!row) throw notFound();
+    return c.json(submissionView(row));
+  });
+}
+
+/** The intake routes read raw bytes themselves (no second parse), so they are registered in the document by hand. */
+function documentIntake(app: OpenAPIHono<IntakeEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "vendorKey", {
+    type: "apiKey",
+    in: "header",
+    name: "x-api-key",
+  });
+  const accepted = {
+    description: "accepted and queued; Location names the submission",
+    content: {
+      "application/json": {
+        schema: {
+          type: "object" as const,
+          properties: { submissionId: { type: "string" as const }, status: { type: "string" as const } },
+        },
+      },
+    },
+  };
+  const errors = {
+    400: { description: "the mapped body breaks a rule of §2.7/§2.8: {error, field, sourcePath?}" },
+    401: { description: "missing, malformed, unknown or revoked key" },
+    403: { description: "the key lacks the scope (named in the message)" },
+    409: { description: "idempotency key reused with a different payload" },
+    413: { description: "body over 1 MB" },
+    415: { description: "not JSON" },
+    422: { description: "the mapping profile broke a guardrail (time, depth, size)" },
+    429: { description: "the key's intake limit; see retry-after" },
+  };
+  for (const [path, what] of [
+    ["/api/inbound/leads", "a lead (§2.7), in the vendor's native shape; optional Idempotency-Key header"],
+    ["/api/inbound/appointments", "an appointment (§2.8), in the vendor's native shape"],
+  ] as const) {
+    app.openAPIRegistry.registerPath({
+      method: "post",
+      path,
+      summary: `Submit ${what}`,
+      tags: ["intake"],
+      security: [{ vendorKey: [] }],
+      request: { body: { content: { "application/json": { schema: { type: "object" } } }, required: true } },
+      responses: { 200: { description: "replay of an earlier identical request" }, 202: accepted, ...errors },
+    });
+  }
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/api/inbound/submissions/{submissionId}",
+    summary: "Status of one of this key's submissions",
+    tags: ["intake"],
+    security: [{ vendorKey: [] }],
+    responses: { 200: { description: "the submission" }, 404: { description: "not one of this key's submissions" } },
+  });
+}

@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv } from "../../http/app.js";
+import { ApiError, unauthorized } from "../../http/errors.js";
+import type { GatewayContext } from "../context.js";
+import { constantTimeEqual } from "../security/tokens.js";
+import { authenticateOwner, type OwnerPrincipal } from "../tenants/owner-auth.js";
+
+export type OwnerEnv = AppEnv<{ owner: OwnerPrincipal }>;
+
+export const SESSION_COOKIE = "pg_session";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Owner API authentication: a bearer token (automation) or the browser's session cookie. A cookie is ambient, so
+ * every mutation through it must echo the session's CSRF token in `x-csrf-token`.
+ */
+export function ownerAuth(ctx: GatewayContext): MiddlewareHandler<OwnerEnv> {
+  return async (c, next) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const token = bearer ?? cookie;
+    if (!token) throw unauthorized("owner session or bearer token required");
+    const owner = authenticateOwner({ ctx, token });
+    if (!bearer && !SAFE_METHODS.has(c.req.method)) {
+      const presented = c.req.header("x-csrf-token") ?? "";
+      if (!owner.csrf || !constantTimeEqual(presented, owner.csrf)) {
+        throw new ApiError("forbidden", "missing or invalid x-csrf-token for a session request");
+      }
+    }
+    c.set("owner", owner);
+    await next();
+  };
+}

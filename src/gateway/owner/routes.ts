@@ -1,0 +1,305 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { deleteCookie, setCookie } from "hono/cookie";
+import type { ZodType } from "zod";
+import { notFound } from "../../http/errors.js";
+import type { GatewayContext } from "../context.js";
+import {
+  createUpstreamCredential,
+  listUpstreamCredentials,
+  rotateUpstreamCredential,
+} from "../credentials/upstream-credentials.js";
+import {
+  createVendorKey,
+  listVendorKeys,
+  revokeVendorKey,
+  rotateVendorKey,
+  updateVendorKey,
+} from "../keys/vendor-keys.js";
+import { runGoldenSamples } from "../profiles/index.js";
+import { previewProfile, replayProfile } from "../profiles-admin/preview.js";
+import {
+  createProfile,
+  getProfileRow,
+  getVersionRow,
+  listProfiles,
+  listVersions,
+  publishProfileVersion,
+  saveProfileVersion,
+} from "../profiles-admin/profiles.js";
+import { rollbackProfile } from "../profiles-admin/rollback.js";
+import { getSubmissionDetail, listMappingFailures, listSubmissions } from "../submissions/list-submissions.js";
+import { erasePerson } from "../submissions/retention.js";
+import {
+  createOwnerToken,
+  requireAdmin,
+  revokeOwnerToken,
+  SESSION_TTL_MS,
+  signInOwner,
+} from "../tenants/owner-auth.js";
+import { type OwnerEnv, ownerAuth, SESSION_COOKIE } from "./owner-auth.js";
+import * as s from "./schemas.js";
+
+const PREFIX = "/owner/v1";
+const anyJson = z.record(z.string(), z.unknown());
+
+const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
+
+function responses(status: 200 | 201) {
+  return {
+    [status]: { description: "OK", content: { "application/json": { schema: anyJson } } },
+    400: { description: "invalid request", content: { "application/json": { schema: s.errorBody } } },
+    401: { description: "no valid session or token", content: { "application/json": { schema: s.errorBody } } },
+    404: { description: "not found (or another company's)", content: { "application/json": { schema: s.errorBody } } },
+  };
+}
+
+/** A route without a request body. */
+function route(method: "get" | "post" | "delete", path: string, summary: string) {
+  return createRoute({
+    method,
+    path: `${PREFIX}${path}`,
+    summary,
+    tags: ["owner"],
+    security,
+    responses: responses(200),
+  });
+}
+
+/** A route with a JSON body validated by `body`. */
+function bodyRoute<B extends ZodType>(
+  method: "post" | "patch",
+  path: string,
+  summary: string,
+  body: B,
+  status: 200 | 201 = 200,
+) {
+  return createRoute({
+    method,
+    path: `${PREFIX}${path}`,
+    summary,
+    tags: ["owner"],
+    security,
+    request: { body: { content: { "application/json": { schema: body } }, required: true } },
+    responses: responses(status),
+  });
+}
+
+/** The validated input of a route (validated by the route's own schema before the handler runs). */
+function valid<S extends ZodType>(c: { req: unknown }, _schema: S, target: "json" | "query" = "json"): z.output<S> {
+  return (c.req as { valid(target: string): z.output<S> }).valid(target);
+}
+
+/** A path parameter; the router only matches when it is present. */
+function param(c: { req: { param(name: string): string | undefined } }, name: string): string {
+  const value = c.req.param(name);
+  if (!value) throw notFound();
+  return value;
+}
+
+/**
+ * The owner API: thin adapters from HTTP to the service verbs. Every verb takes the caller's company id, so another
+ * company's resource is a 404 (tenant isolation lives in the services, not here).
+ */
+export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
+  const secureCookie = ctx.settings.mode === "live";
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "session", {
+    type: "apiKey",
+    in: "cookie",
+    name: SESSION_COOKIE,
+  });
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: `${PREFIX}/sessions`,
+      summary: "Sign in (sets the session cookie; returns the CSRF token)",
+      tags: ["owner"],
+      request: { body: { content: { "application/json": { schema: s.signInBody } }, required: true } },
+      responses: { 200: { description: "signed in", content: { "application/json": { schema: anyJson } } } },
+    }),
+    async (c) => {
+      const session = await signInOwner({ ctx, input: valid(c, s.signInBody) });
+      setCookie(c, SESSION_COOKIE, session.token, {
+        httpOnly: true,
+        sameSite: "Strict",
+        secure: secureCookie,
+        path: "/",
+        maxAge: SESSION_TTL_MS / 1000,
+      });
+      return c.json({ owner: session.owner, csrfToken: session.csrf }, 200);
+    },
+  );
+
+  app.use(`${PREFIX}/*`, async (c, next) => {
+    if (c.req.path === `${PREFIX}/sessions` && c.req.method === "POST") return next();
+    return ownerAuth(ctx)(c, next);
+  });
+
+  app.openapi(route("delete", "/sessions/current", "Sign out"), (c) => {
+    revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: c.get("owner").tokenId });
+    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    return c.json({ signedOut: true }, 200);
+  });
+  app.openapi(route("get", "/me", "The signed-in owner"), (c) => c.json({ ...c.get("owner"), csrf: undefined }, 200));
+  app.openapi(bodyRoute("post", "/tokens", "Create a bearer token (shown once)", s.tokenBody, 201), (c) =>
+    c.json(createOwnerToken({ ctx, owner: c.get("owner"), input: valid(c, s.tokenBody) }), 201),
+  );
+  app.openapi(route("delete", "/tokens/{tokenId}", "Revoke a bearer token"), (c) => {
+    revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: param(c, "tokenId") });
+    return c.json({ revoked: true }, 200);
+  });
+
+  // Upstream credentials: the value goes in, never out.
+  app.openapi(route("get", "/credentials", "List upstream credentials"), (c) =>
+    c.json({ credentials: listUpstreamCredentials({ ctx, companyId: c.get("owner").companyId }) }, 200),
+  );
+  app.openapi(bodyRoute("post", "/credentials", "Add an upstream credential", s.credentialBody, 201), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(
+      createUpstreamCredential({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.credentialBody) }),
+      201,
+    );
+  });
+  app.openapi(
+    bodyRoute("post", "/credentials/{credentialId}/rotate", "Replace a credential's value", s.credentialRotateBody),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const { companyId } = c.get("owner");
+      const credentialId = param(c, "credentialId");
+      return c.json(
+        rotateUpstreamCredential({ ctx, companyId, credentialId, value: valid(c, s.credentialRotateBody).value }),
+        200,
+      );
+    },
+  );
+
+  // Vendor keys.
+  app.openapi(route("get", "/keys", "List vendor keys"), (c) =>
+    c.json({ keys: listVendorKeys({ ctx, companyId: c.get("owner").companyId }) }, 200),
+  );
+  app.openapi(bodyRoute("post", "/keys", "Issue a vendor key (secret shown once)", s.vendorKeyBody, 201), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(createVendorKey({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.vendorKeyBody) }), 201);
+  });
+  app.openapi(bodyRoute("patch", "/keys/{keyId}", "Change a key's bindings", s.vendorKeyUpdateBody), (c) => {
+    requireAdmin(c.get("owner"));
+    const input = valid(c, s.vendorKeyUpdateBody);
+    return c.json(updateVendorKey({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId"), input }), 200);
+  });
+  app.openapi(bodyRoute("post", "/keys/{keyId}/rotate", "Rotate a key's secret", s.vendorKeyRotateBody), (c) => {
+    requireAdmin(c.get("owner"));
+    const { overlapSeconds } = valid(c, s.vendorKeyRotateBody);
+    const keyId = param(c, "keyId");
+    return c.json(rotateVendorKey({ ctx, companyId: c.get("owner").companyId, keyId, overlapSeconds }), 200);
+  });
+  app.openapi(route("post", "/keys/{keyId}/revoke", "Revoke a key"), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(revokeVendorKey({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId") }), 200);
+  });
+
+  // Profiles.
+  app.openapi(route("get", "/profiles", "List profiles"), (c) =>
+    c.json({ profiles: listProfiles({ ctx, companyId: c.get("owner").companyId }) }, 200),
+  );
+  app.openapi(bodyRoute("post", "/profiles", "Create a profile", s.profileBody, 201), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(createProfile({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.profileBody) }), 201);
+  });
+  app.openapi(route("get", "/profiles/{profileId}/versions", "Version history"), (c) => {
+    const versions = listVersions({ ctx, companyId: c.get("owner").companyId, profileId: param(c, "profileId") });
+    return c.json({ versions }, 200);
+  });
+  app.openapi(
+    bodyRoute(
+      "post",
+      "/profiles/{profileId}/versions",
+      "Save a draft version (runs the golden samples)",
+      s.versionBody,
+      201,
+    ),
+    async (c) => {
+      requireAdmin(c.get("owner"));
+      const { companyId } = c.get("owner");
+      const input = valid(c, s.versionBody) as Parameters<typeof saveProfileVersion>[0]["input"];
+      return c.json(await saveProfileVersion({ ctx, companyId, profileId: param(c, "profileId"), input }), 201);
+    },
+  );
+  app.openapi(route("post", "/profile-versions/{versionId}/test", "Run a version's golden samples"), async (c) => {
+    const { companyId } = c.get("owner");
+    const version = getVersionRow(ctx, companyId, param(c, "versionId"));
+    const profile = getProfileRow(ctx, companyId, version.profileId);
+    const report = await runGoldenSamples(ctx.engine, {
+      versionId: version.id,
+      kind: profile.kind,
+      expression: version.expression,
+      samples: version.samples,
+    });
+    return c.json({ ...report }, 200);
+  });
+  app.openapi(
+    route("post", "/profile-versions/{versionId}/publish", "Publish (refused while a sample fails)"),
+    async (c) => {
+      requireAdmin(c.get("owner"));
+      const { companyId } = c.get("owner");
+      return c.json(await publishProfileVersion({ ctx, companyId, versionId: param(c, "versionId") }), 200);
+    },
+  );
+  app.openapi(
+    bodyRoute(
+      "post",
+      "/profiles/{profileId}/rollback",
+      "Bind every key of this profile to a published version",
+      s.rollbackBody,
+    ),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const { companyId } = c.get("owner");
+      const { versionId } = valid(c, s.rollbackBody);
+      return c.json(rollbackProfile({ ctx, companyId, profileId: param(c, "profileId"), versionId }), 200);
+    },
+  );
+  app.openapi(
+    bodyRoute("post", "/profiles/preview", "Map a payload with a draft expression", s.previewBody),
+    async (c) => c.json({ ...(await previewProfile({ ctx, input: valid(c, s.previewBody) })) }, 200),
+  );
+  app.openapi(
+    bodyRoute(
+      "post",
+      "/profiles/replay",
+      "Replay a key's recent payloads through a draft, diffed per field",
+      s.replayBody,
+    ),
+    async (c) =>
+      c.json(await replayProfile({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.replayBody) }), 200),
+  );
+
+  // Submissions, mapping failures, erasure.
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: `${PREFIX}/submissions`,
+      summary: "Submission log (keyset-paginated)",
+      tags: ["owner"],
+      security,
+      request: { query: s.submissionQuery },
+      responses: responses(200),
+    }),
+    (c) =>
+      c.json(
+        listSubmissions({ ctx, companyId: c.get("owner").companyId, filter: valid(c, s.submissionQuery, "query") }),
+        200,
+      ),
+  );
+  app.openapi(route("get", "/submissions/{submissionId}", "One submission with payloads and result"), (c) => {
+    const { companyId } = c.get("owner");
+    return c.json(getSubmissionDetail({ ctx, companyId, submissionId: param(c, "submissionId") }), 200);
+  });
+  app.openapi(route("get", "/mapping-failures", "Requests refused by a profile guardrail"), (c) =>
+    c.json({ failures: listMappingFailures({ ctx, companyId: c.get("owner").companyId, limit: 100 }) }, 200),
+  );
+  app.openapi(bodyRoute("post", "/erasures", "Erase a person's data by email or phone", s.erasureBody), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(erasePerson({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.erasureBody) }), 200);
+  });
+}

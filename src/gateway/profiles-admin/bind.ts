@@ -1,0 +1,26 @@
+import { eq } from "drizzle-orm";
+import { profiles, profileVersions } from "../../db/schema/index.js";
+import { badRequest, notFound } from "../../http/errors.js";
+import type { GatewayContext } from "../context.js";
+
+/** A key may map with a published version of its own company's profile of the right kind. */
+export function assertBindable(
+  ctx: GatewayContext,
+  companyId: string,
+  versionId: string | null,
+  kind: "lead" | "appointment",
+): void {
+  if (versionId === null) return;
+  const row = ctx.db
+    .select({ version: profileVersions, kind: profiles.kind })
+    .from(profileVersions)
+    .innerJoin(profiles, eq(profiles.id, profileVersions.profileId))
+    .where(eq(profileVersions.id, versionId))
+    .get();
+  if (!row || row.version.companyId !== companyId) throw notFound("profile version not found");
+  const field = `${kind}ProfileVersionId`;
+  if (row.kind !== kind) throw badRequest(`${field}: a ${row.kind} profile cannot map ${kind}s`, { field });
+  if (row.version.status !== "published") {
+    throw badRequest(`${field}: only a published version can be bound`, { field });
+  }
+}

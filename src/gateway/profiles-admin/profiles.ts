@@ -1,0 +1,208 @@
+import { and, desc, eq } from "drizzle-orm";
+import { profiles, profileVersions, vendorKeys } from "../../db/schema/index.js";
+import type { StoredSample } from "../../db/schema/profile-versions.js";
+import { ApiError, badRequest, conflict, notFound } from "../../http/errors.js";
+import { newId } from "../../ids.js";
+import type { GatewayContext } from "../context.js";
+import { compileProfile, type ProfileKind, runGoldenSamples } from "../profiles/index.js";
+
+type ProfileRow = typeof profiles.$inferSelect;
+type VersionRow = typeof profileVersions.$inferSelect;
+
+export function getProfileRow(ctx: GatewayContext, companyId: string, profileId: string): ProfileRow {
+  const row = ctx.db
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.id, profileId), eq(profiles.companyId, companyId)))
+    .get();
+  if (!row) throw notFound();
+  return row;
+}
+
+export function getVersionRow(ctx: GatewayContext, companyId: string, versionId: string): VersionRow {
+  const row = ctx.db
+    .select()
+    .from(profileVersions)
+    .where(and(eq(profileVersions.id, versionId), eq(profileVersions.companyId, companyId)))
+    .get();
+  if (!row) throw notFound();
+  return row;
+}
+
+export function createProfile({
+  ctx,
+  companyId,
+  input,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  input: { name: string; kind: ProfileKind; description?: string | null };
+}) {
+  const clash = ctx.db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.companyId, companyId), eq(profiles.name, input.name)))
+    .get();
+  if (clash) throw conflict(`a profile named "${input.name}" already exists`, { profileId: clash.id });
+  const row: ProfileRow = {
+    id: newId("prf"),
+    companyId,
+    name: input.name,
+    kind: input.kind,
+    description: input.description ?? null,
+    createdAt: ctx.now().toISOString(),
+  };
+  ctx.db.insert(profiles).values(row).run();
+  return row;
+}
+
+export function listProfiles({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
+  const rows = ctx.db.select().from(profiles).where(eq(profiles.companyId, companyId)).all();
+  const keys = ctx.db.select().from(vendorKeys).where(eq(vendorKeys.companyId, companyId)).all();
+  return rows.map((profile) => {
+    const latest = ctx.db
+      .select()
+      .from(profileVersions)
+      .where(eq(profileVersions.profileId, profile.id))
+      .orderBy(desc(profileVersions.version))
+      .limit(1)
+      .get();
+    const versionIds = new Set(
+      ctx.db
+        .select({ id: profileVersions.id })
+        .from(profileVersions)
+        .where(eq(profileVersions.profileId, profile.id))
+        .all()
+        .map((v) => v.id),
+    );
+    const boundKeys = keys
+      .filter(
+        (k) =>
+          (k.leadProfileVersionId && versionIds.has(k.leadProfileVersionId)) ||
+          (k.appointmentProfileVersionId && versionIds.has(k.appointmentProfileVersionId)),
+      )
+      .map((k) => k.id);
+    return {
+      ...profile,
+      latestVersion: latest ? publicVersion(latest) : null,
+      boundKeys,
+    };
+  });
+}
+
+export function publicVersion(row: VersionRow) {
+  return {
+    id: row.id,
+    profileId: row.profileId,
+    version: row.version,
+    expression: row.expression,
+    samples: row.samples,
+    status: row.status,
+    samplesPassed: row.samplesPassed,
+    createdAt: row.createdAt,
+    publishedAt: row.publishedAt,
+  };
+}
+
+export function listVersions({
+  ctx,
+  companyId,
+  profileId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  profileId: string;
+}) {
+  getProfileRow(ctx, companyId, profileId);
+  return ctx.db
+    .select()
+    .from(profileVersions)
+    .where(eq(profileVersions.profileId, profileId))
+    .orderBy(desc(profileVersions.version))
+    .all()
+    .map(publicVersion);
+}
+
+/**
+ * Saves a new immutable draft version: the expression must compile (the error carries line and column), and the
+ * golden samples are run so the owner sees at once whether it can be published.
+ */
+export async function saveProfileVersion({
+  ctx,
+  companyId,
+  profileId,
+  input,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  profileId: string;
+  input: { expression: string; samples: StoredSample[] };
+}) {
+  const profile = getProfileRow(ctx, companyId, profileId);
+  const compiled = compileProfile(input.expression);
+  if (!compiled.ok) {
+    throw badRequest(`expression: ${compiled.error.message}`, { field: "expression", ...compiled.error });
+  }
+  const id = newId("pv");
+  const report = await runGoldenSamples(ctx.engine, {
+    versionId: id,
+    kind: profile.kind,
+    expression: input.expression,
+    samples: input.samples,
+  });
+  const latest = ctx.db
+    .select({ version: profileVersions.version })
+    .from(profileVersions)
+    .where(eq(profileVersions.profileId, profileId))
+    .orderBy(desc(profileVersions.version))
+    .limit(1)
+    .get();
+  const row: VersionRow = {
+    id,
+    profileId,
+    companyId,
+    version: (latest?.version ?? 0) + 1,
+    expression: input.expression,
+    samples: input.samples,
+    status: "draft",
+    samplesPassed: report.passed,
+    createdAt: ctx.now().toISOString(),
+    publishedAt: null,
+  };
+  ctx.db.insert(profileVersions).values(row).run();
+  return { version: publicVersion(row), samples: report };
+}
+
+/** Publishing requires every golden sample to pass (re-run now, not trusted from save time). */
+export async function publishProfileVersion({
+  ctx,
+  companyId,
+  versionId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  versionId: string;
+}) {
+  const row = getVersionRow(ctx, companyId, versionId);
+  if (row.status === "published") return publicVersion(row);
+  if (row.samples.length === 0) throw badRequest("samples: a profile needs at least one golden sample to be published");
+  const profile = getProfileRow(ctx, companyId, row.profileId);
+  const report = await runGoldenSamples(ctx.engine, {
+    versionId: row.id,
+    kind: profile.kind,
+    expression: row.expression,
+    samples: row.samples,
+  });
+  if (!report.passed) {
+    throw new ApiError("unprocessable", "a golden sample fails: fix it before publishing", {
+      details: { samples: report },
+    });
+  }
+  const publishedAt = ctx.now().toISOString();
+  ctx.db
+    .update(profileVersions)
+    .set({ status: "published", samplesPassed: true, publishedAt })
+    .where(eq(profileVersions.id, row.id))
+    .run();
+  return publicVersion({ ...row, status: "published", samplesPassed: true, publishedAt });
+}

@@ -1,0 +1,50 @@
+import { eq, inArray, or } from "drizzle-orm";
+import { profileVersions, vendorKeys } from "../../db/schema/index.js";
+import { badRequest } from "../../http/errors.js";
+import type { GatewayContext } from "../context.js";
+import { getProfileRow, getVersionRow } from "./profiles.js";
+
+/**
+ * Rolls a profile back (or forward) to one of its published versions: every key bound to any version of the profile
+ * is re-bound to it. New submissions map with it at once; submissions already accepted keep the version that mapped
+ * them.
+ */
+export function rollbackProfile({
+  ctx,
+  companyId,
+  profileId,
+  versionId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  profileId: string;
+  versionId: string;
+}) {
+  const profile = getProfileRow(ctx, companyId, profileId);
+  const target = getVersionRow(ctx, companyId, versionId);
+  if (target.profileId !== profile.id)
+    throw badRequest("versionId: not a version of this profile", { field: "versionId" });
+  if (target.status !== "published") {
+    throw badRequest("versionId: only a published version can be bound", { field: "versionId" });
+  }
+  if (profile.kind === "outbound") return { profileId, versionId, reboundKeys: [] as string[] };
+  const versionIds = ctx.db
+    .select({ id: profileVersions.id })
+    .from(profileVersions)
+    .where(eq(profileVersions.profileId, profileId))
+    .all()
+    .map((v) => v.id);
+  const column = profile.kind === "lead" ? vendorKeys.leadProfileVersionId : vendorKeys.appointmentProfileVersionId;
+  const keys = ctx.db
+    .select({ id: vendorKeys.id })
+    .from(vendorKeys)
+    .where(or(inArray(column, versionIds)))
+    .all()
+    .map((k) => k.id);
+  if (keys.length > 0) {
+    const set =
+      profile.kind === "lead" ? { leadProfileVersionId: versionId } : { appointmentProfileVersionId: versionId };
+    ctx.db.update(vendorKeys).set(set).where(inArray(vendorKeys.id, keys)).run();
+  }
+  return { profileId, versionId, reboundKeys: keys };
+}

@@ -1,0 +1,32 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ConfigError } from "../../config.js";
+import { parseMasterKey } from "./sealer.js";
+
+/**
+ * The master key that seals upstream credentials. Live mode requires MASTER_KEY (from a secret manager). Sandbox mode
+ * falls back to a key file beside the database, created once with mode 0600 — or a throwaway key for an in-memory
+ * database, whose sealed values die with it anyway.
+ */
+export function resolveMasterKey(options: {
+  mode: "sandbox" | "live";
+  masterKey?: string;
+  databasePath: string;
+}): Buffer {
+  if (options.masterKey) {
+    try {
+      return parseMasterKey(options.masterKey);
+    } catch (error) {
+      throw new ConfigError(`MASTER_KEY: ${(error as Error).message}`);
+    }
+  }
+  if (options.mode === "live") throw new ConfigError("MASTER_KEY: required in live mode (32 bytes, hex or base64)");
+  if (options.databasePath === ":memory:") return randomBytes(32);
+  const file = join(dirname(options.databasePath), "master.key");
+  if (existsSync(file)) return parseMasterKey(readFileSync(file, "utf8"));
+  mkdirSync(dirname(file), { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString("hex"), { mode: 0o600, flag: "wx" });
+  return key;
+}

@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import { owners } from "../../db/schema/index.js";
+import { badRequest, conflict } from "../../http/errors.js";
+import { newId } from "../../ids.js";
+import type { GatewayContext } from "../context.js";
+import { hashPassword, verifyPassword } from "../security/passwords.js";
+
+export interface OwnerInput {
+  companyId: string;
+  email: string;
+  name: string;
+  role: "admin" | "viewer";
+  password: string;
+}
+
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** Creates an owner account; re-applying the same email for the same company updates it (config files). */
+export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: OwnerInput }) {
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`, { field: "password" });
+  }
+  const email = input.email.trim().toLowerCase();
+  const existing = ctx.db.select().from(owners).where(eq(owners.email, email)).get();
+  if (existing && existing.companyId !== input.companyId) throw conflict("an owner with this email already exists");
+  if (existing) {
+    const passwordHash = (await verifyPassword(input.password, existing.passwordHash))
+      ? existing.passwordHash
+      : await hashPassword(input.password);
+    ctx.db
+      .update(owners)
+      .set({ name: input.name, role: input.role, passwordHash })
+      .where(eq(owners.id, existing.id))
+      .run();
+    return { id: existing.id, companyId: existing.companyId, email, name: input.name, role: input.role };
+  }
+  const row = {
+    id: newId("own"),
+    companyId: input.companyId,
+    email,
+    name: input.name,
+    role: input.role,
+    passwordHash: await hashPassword(input.password),
+    createdAt: ctx.now().toISOString(),
+  };
+  ctx.db.insert(owners).values(row).run();
+  return { id: row.id, companyId: row.companyId, email, name: row.name, role: row.role };
+}

@@ -1,0 +1,20 @@
+import { randomBytes } from "node:crypto";
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/**
+ * Time-ordered ids (`sub_01jd…`): 48 bits of milliseconds then 80 random bits, Crockford base32, so ids sort by
+ * creation time — keyset pagination and "newest first" need no second column to be stable.
+ */
+export function newId(prefix: string, now = Date.now()): string {
+  let time = "";
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const random = randomBytes(16);
+  let tail = "";
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[(random[i] ?? 0) % 32];
+  return `${prefix}_${time}${tail}`;
+}

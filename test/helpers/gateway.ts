@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import type { StoredSample } from "../../src/db/schema/profile-versions.js";
+import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
+import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
+import { createVendorKey, type VendorKeyInput } from "../../src/gateway/keys/vendor-keys.js";
+import { createProfile, publishProfileVersion, saveProfileVersion } from "../../src/gateway/profiles-admin/profiles.js";
+import { createCompany } from "../../src/gateway/tenants/create-company.js";
+import { createOwner } from "../../src/gateway/tenants/create-owner.js";
+import { listen, type RunningServer } from "../../src/http/server.js";
+import { captureLog } from "./log-capture.js";
+
+export const OWNER_PASSWORD = "correct horse battery staple";
+
+export interface TestGateway {
+  gateway: Gateway;
+  server: RunningServer;
+  url: string;
+  logText: () => string;
+  close(): Promise<void>;
+}
+
+/** A real gateway on an in-memory database, listening on a free port. */
+export async function startTestGateway(
+  settings: Parameters<typeof createGateway>[0]["settings"] = {},
+): Promise<TestGateway> {
+  const { log, text } = captureLog();
+  const gateway = createGateway({
+    databasePath: ":memory:",
+    log,
+    settings,
+    masterKey: randomBytes(32).toString("hex"),
+    engine: { poolSize: 2 },
+  });
+  const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
+  return {
+    gateway,
+    server,
+    url: server.url,
+    logText: text,
+    async close() {
+      await server.close();
+      await gateway.close();
+    },
+  };
+}
+
+let counter = 0;
+
+/** A company with an admin owner, one upstream credential and helpers to issue keys and profiles. */
+export async function seedCompany(gw: Gateway, name = `Company ${++counter}`) {
+  const { ctx } = gw;
+  const company = createCompany({ ctx, input: { name } });
+  const email = `owner-${randomBytes(4).toString("hex")}@example.test`;
+  const owner = await createOwner({
+    ctx,
+    input: { companyId: company.id, email, name: "Owner", role: "admin", password: OWNER_PASSWORD },
+  });
+  const credential = createUpstreamCredential({
+    ctx,
+    companyId: company.id,
+    input: {
+      name: "general",
+      value: `svc_test_upstream${randomBytes(4).toString("hex")}.${randomBytes(24).toString("base64url")}`,
+    },
+  });
+  return {
+    company,
+    owner,
+    email,
+    credential,
+    issueKey(input: Partial<VendorKeyInput> = {}) {
+      return createVendorKey({
+        ctx,
+        companyId: company.id,
+        input: {
+          name: "vendor",
+          partnerType: "lead_source",
+          scopes: ["leads:write", "appointments:write"],
+          credentialId: credential.id,
+          ...input,
+        },
+      });
+    },
+    async publishProfile(kind: "lead" | "appointment", expression: string, samples: StoredSample[]) {
+      const profile = createProfile({ ctx, companyId: company.id, input: { name: `p-${++counter}`, kind } });
+      const saved = await saveProfileVersion({
+        ctx,
+        companyId: company.id,
+        profileId: profile.id,
+        input: { expression, samples },
+      });
+      const version = await publishProfileVersion({ ctx, companyId: company.id, versionId: saved.version.id });
+      return { profile, version };
+    },
+  };
+}
+
+/** POST JSON with an API key. */
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export async function json(res: Response): Promise<Record<string, unknown>> {
+  return (await res.json()) as Record<string, unknown>;
+}
