@@ -149,6 +149,15 @@ describe("§6.3.2 verify: HMAC over the raw body, constant-time compare", () => 
     expect(await verify({ headers, rawBody: request.rawBody })).toMatchObject({ ok: true });
   });
 
+  it("accepts the hex digits of a signature in upper case (docs/decisions.md, Webhooks)", async () => {
+    const request = signed();
+    const headers = {
+      ...request.headers,
+      "x-svc-signature": `v1=${(request.headers["x-svc-signature"] ?? "").slice(3).toUpperCase()}`,
+    };
+    expect(await verify({ headers, rawBody: request.rawBody })).toMatchObject({ ok: true });
+  });
+
   it("reads header names case-insensitively from a plain object, and from Fetch Headers", async () => {
     const request = signed();
     const shouted = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toUpperCase(), v]));
