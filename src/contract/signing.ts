@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { newId } from "../ids.js";
 
 /** §6.2: the delivery headers, lower-case as Node and the Fetch API present them. */
 export const WEBHOOK_HEADERS = {
@@ -78,9 +79,9 @@ export function signWebhook(input: SignWebhookInput): WebhookHeaders {
   };
 }
 
-/** §6.2: a fresh id for every attempt (128 random bits), so a receiver can tell a replay from a retry. */
+/** §6.2: a fresh id for every attempt, so a receiver can tell a replay from a retry (time-ordered, src/ids.ts). */
 export function newDeliveryId(): string {
-  return `dlv_${randomBytes(16).toString("hex")}`;
+  return newId("dlv");
 }
 
 /** Unix seconds, the unit of `x-svc-timestamp`. */

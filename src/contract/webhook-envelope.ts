@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 // Plain zod (not the OpenAPI flavour): the vendor receiver helper imports this file and must stay standalone.
 import { z } from "zod";
+import { newId } from "../ids.js";
 import { API_VERSION, SCHEMA_VERSION } from "./api-version.js";
 
 /** §6.1: `evt_` ids, stable across every retry of the event. */
@@ -38,8 +38,9 @@ export interface EnvelopeInput {
   schemaVersion?: number;
 }
 
+/** Made once, when the event happens (time-ordered, src/ids.ts), then kept by every retry. */
 export function newEventId(): string {
-  return `evt_${randomBytes(16).toString("hex")}`;
+  return newId("evt");
 }
 
 /** Builds and validates a §6.1 envelope with the current `apiVersion`. Throws a ZodError on invalid input. */

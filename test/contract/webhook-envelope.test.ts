@@ -32,7 +32,7 @@ describe("§6.1 envelope", () => {
 
   it("keeps the event id it is given, so every retry carries the same one", () => {
     const id = newEventId();
-    expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(id).toMatch(/^evt_[0-9a-z]{26}$/);
     expect(buildEnvelope({ ...input, id }).id).toBe(id);
     expect(buildEnvelope({ ...input, id }).id).toBe(buildEnvelope({ ...input, id }).id);
   });

@@ -193,7 +193,7 @@ describe("receiver helper is importable standalone (no database, no configuratio
     walk(resolve(root, "receiver/index.ts"));
     expect([...external].filter((s) => !s.startsWith("node:")).sort()).toEqual(["zod"]);
     const local = [...seen].map((f) => f.slice(root.length + 1)).sort();
-    expect(local.every((f) => f.startsWith("receiver/") || f.startsWith("contract/"))).toBe(true);
+    expect(local.every((f) => f.startsWith("receiver/") || f.startsWith("contract/") || f === "ids.ts")).toBe(true);
     expect(local).not.toContain("contract/lead.ts");
   });
 });
