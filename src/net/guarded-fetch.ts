@@ -55,9 +55,12 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
   const resolve = options.resolve ?? systemResolver;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-  const httpAgent = new http.Agent({ keepAlive: true, lookup: guardedLookup(policy, { plaintext: true, resolve }) });
+  // Idle pooled connections close after 4 s (or sooner when the server announces its keep-alive timeout): before
+  // the 5 s common to servers, so a reused connection is rarely one the server is closing at that moment.
+  const pooling = { keepAlive: true, timeout: 4_000 };
+  const httpAgent = new http.Agent({ ...pooling, lookup: guardedLookup(policy, { plaintext: true, resolve }) });
   const httpsAgent = new https.Agent({
-    keepAlive: true,
+    ...pooling,
     lookup: guardedLookup(policy, { plaintext: false, resolve }),
     ...(options.ca === undefined ? {} : { ca: [...(Array.isArray(options.ca) ? options.ca : [options.ca])] }),
   });

@@ -8,6 +8,7 @@ import type { WebhookEnvelope } from "../contract/webhook-envelope.js";
 import {
   type VerifiedWebhook,
   verifyWebhook,
+  type WebhookRejection,
   type WebhookRequest,
   type WebhookVerification,
 } from "../contract/webhook-verify.js";
@@ -113,7 +114,7 @@ function verifierFor<T>(options: WebhookVerifierOptions, read: BodyReader<T>): W
 }
 
 /** A signed body that is not what was expected is a 400; everything that fails authentication is a 401. */
-function rejectionStatus(reason: string): 400 | 401 {
+function rejectionStatus(reason: WebhookRejection): 400 | 401 {
   return reason === "malformed_body" || reason === "missing_event" || reason === "missing_delivery_id" ? 400 : 401;
 }
 
