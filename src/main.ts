@@ -7,6 +7,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: "run the gateway (and the embedded sandbox in sandbox mode)",
     load: () => import("./cli/serve.js"),
   },
+  sandbox: { summary: "run the sandbox Inbound API alone", load: () => import("./cli/sandbox.js") },
 };
 
 function usage(): string {

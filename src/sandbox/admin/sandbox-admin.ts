@@ -1,0 +1,75 @@
+import type { SandboxCtx } from "../context.js";
+import type { FaultInjector } from "../faults/fault-injector.js";
+import { type LimitsConfig, type LimitsOverride, resolveLimits } from "../limits/config.js";
+import type { RateLimiter } from "../limits/limiter.js";
+import type { Seed } from "../seed/seed-schema.js";
+import type { TrafficStats } from "../traffic-stats.js";
+import { type CreatedCompany, createCompany, type NewCompany } from "./services/create-company.js";
+import { type CreatedKey, createKey, type NewKey } from "./services/create-key.js";
+import { type EventEnvelope, listEvents } from "./services/list-events.js";
+import { type MovedAppointment, moveAppointment } from "./services/move-appointment.js";
+import { readLead } from "./services/read-lead.js";
+import { readStats, type SandboxStats } from "./services/read-stats.js";
+import { resetToSeed } from "./services/reset-to-seed.js";
+import { revokeKey } from "./services/revoke-key.js";
+
+/**
+ * The sandbox's admin face, shared by the admin HTTP routes and by code that embeds the sandbox (tests, the
+ * gateway's `serve`). Everything here exists only in the sandbox.
+ */
+export class SandboxAdmin {
+  constructor(
+    readonly ctx: SandboxCtx,
+    readonly limiter: RateLimiter,
+    readonly traffic: TrafficStats,
+    readonly faults: FaultInjector,
+    private readonly seed: Seed,
+  ) {}
+
+  /** §1 "reset without notice": back to the seed; limiter windows, counters and faults start afresh too. */
+  reset(): void {
+    resetToSeed({ ctx: this.ctx, input: { seed: this.seed } });
+    this.limiter.reconfigure(this.limiter.limits);
+    this.traffic.clear();
+    this.faults.clear();
+  }
+
+  get limits(): LimitsConfig {
+    return this.limiter.limits;
+  }
+
+  /** Changes limits at run time (benchmarks); unnamed levels keep their current values, every window restarts. */
+  setLimits(override: LimitsOverride): LimitsConfig {
+    const next = resolveLimits({ ...this.limiter.limits, ...override });
+    this.limiter.reconfigure(next);
+    return next;
+  }
+
+  createCompany(input: NewCompany): CreatedCompany {
+    return createCompany({ ctx: this.ctx, input });
+  }
+
+  createKey(input: NewKey): CreatedKey {
+    return createKey({ ctx: this.ctx, input });
+  }
+
+  revokeKey(keyId: string): { keyId: string; revokedAt: string } {
+    return revokeKey({ ctx: this.ctx, input: { keyId } });
+  }
+
+  moveAppointment(input: { appointmentId: string; startsAt: string; endsAt: string }): MovedAppointment {
+    return moveAppointment({ ctx: this.ctx, input });
+  }
+
+  events(input: { afterSequence?: number; companyId?: string; limit?: number } = {}): EventEnvelope[] {
+    return listEvents({ ctx: this.ctx, input: { ...input, limit: input.limit ?? 1000 } });
+  }
+
+  lead(leadId: string): ReturnType<typeof readLead> {
+    return readLead({ ctx: this.ctx, input: { leadId } });
+  }
+
+  stats(): SandboxStats {
+    return readStats({ ctx: this.ctx, input: { traffic: this.traffic, limits: this.limiter.limits } });
+  }
+}

@@ -1,0 +1,49 @@
+import { isoAt } from "../../clock.js";
+import type { SandboxCtx } from "../../context.js";
+import {
+  apiKeys,
+  appointments,
+  companies,
+  contractors,
+  events,
+  leadSubmissions,
+  leads,
+  people,
+  projectNotes,
+  projects,
+} from "../../db/schema/index.js";
+import { applySeed } from "../../seed/apply-seed.js";
+import type { Seed } from "../../seed/seed-schema.js";
+
+/**
+ * §1: the test environment is "reset without notice". Empties every table (children first, foreign keys are on) and
+ * applies the seed, in one transaction: a concurrent reader sees the old state or the new one, never half of each.
+ */
+export function resetToSeed({ ctx, input }: { ctx: SandboxCtx; input: { seed: Seed } }): void {
+  const now = isoAt(ctx.clock);
+  ctx.db.transaction((tx) => {
+    for (const table of [
+      events,
+      appointments,
+      projectNotes,
+      leadSubmissions,
+      projects,
+      leads,
+      apiKeys,
+      contractors,
+      people,
+      companies,
+    ]) {
+      tx.delete(table).run();
+    }
+    applySeed(tx, input.seed, now);
+  });
+}
+
+/** A fresh file or `:memory:` database is seeded once; a file that already holds state keeps it across restarts. */
+export function seedIfEmpty({ ctx, input }: { ctx: SandboxCtx; input: { seed: Seed } }): boolean {
+  const any = ctx.db.select({ id: companies.id }).from(companies).limit(1).get();
+  if (any) return false;
+  resetToSeed({ ctx, input });
+  return true;
+}

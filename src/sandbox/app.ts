@@ -1,0 +1,59 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { API_VERSION, API_VERSION_HEADER } from "../contract/api-version.js";
+import { newApp } from "../http/app.js";
+import { healthRoutes } from "../http/health.js";
+import type { HttpMetrics } from "../http/metrics.js";
+import type { Logger } from "../log.js";
+import { adminRoutes } from "./admin/routes/index.js";
+import type { SandboxAdmin } from "./admin/sandbox-admin.js";
+import type { SandboxEnv, SandboxVariables } from "./env.js";
+import { faultMiddleware } from "./faults/fault-middleware.js";
+import { inboundGuard } from "./inbound/guard.js";
+import { appointmentRoutes } from "./inbound/routes/appointments.js";
+import { jobRoutes } from "./inbound/routes/jobs.js";
+import { leadRoutes } from "./inbound/routes/leads.js";
+import { healthGuard } from "./limits/health-guard.js";
+
+export interface SandboxAppDeps {
+  log: Logger;
+  metrics: HttpMetrics;
+  admin: SandboxAdmin;
+  adminToken: string;
+  ready: () => void;
+}
+
+/**
+ * The sandbox's HTTP surface: health/version (§8 health limit), the Inbound API (§4.2) behind faults, the guard
+ * (§5 keys + §8 limits) and per-route kind/scope checks, and the admin API. Every response carries
+ * `x-svc-api-version` (§9.1) and `x-request-id` (§7).
+ */
+export function buildSandboxApp(deps: SandboxAppDeps): OpenAPIHono<SandboxEnv> {
+  const { admin } = deps;
+  const app = newApp<SandboxVariables>({
+    log: deps.log,
+    metrics: deps.metrics,
+    responseHeaders: { [API_VERSION_HEADER]: API_VERSION },
+  });
+  app.use("*", async (c, next) => {
+    c.set("ctx", admin.ctx);
+    await next();
+  });
+
+  const limits = { limiter: admin.limiter, stats: admin.traffic };
+  app.use("/health/*", healthGuard(limits));
+  app.use("/version", healthGuard(limits));
+  app.route("/", healthRoutes({ checks: { db: deps.ready }, metrics: deps.metrics }));
+
+  app.use("/api/inbound/*", faultMiddleware({ faults: admin.faults, stats: admin.traffic }));
+  app.use("/api/inbound/*", inboundGuard(limits));
+  leadRoutes(app);
+  appointmentRoutes(app);
+  jobRoutes(app);
+
+  adminRoutes(app, admin, deps.adminToken);
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Sandbox Inbound API", version: API_VERSION },
+  });
+  return app;
+}

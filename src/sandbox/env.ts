@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../http/app.js";
+import type { JsonBodyVariables } from "../http/json-body.js";
+import type { Caller, CallerCtx, SandboxCtx } from "./context.js";
+
+export interface SandboxVariables extends JsonBodyVariables {
+  /** Set by the inbound guard once the key is authenticated and admitted (§5, §8). */
+  caller: Caller;
+  ctx: SandboxCtx;
+}
+
+export type SandboxEnv = AppEnv<SandboxVariables>;
+
+/** The caller set by the inbound guard; a route behind the guard always has one. */
+export function callerOf(c: Context<SandboxEnv>): Caller {
+  const caller = c.get("caller");
+  if (!caller) throw new Error("route reached without an authenticated caller");
+  return caller;
+}
+
+export function callerCtx(c: Context<SandboxEnv>): CallerCtx {
+  return { ...c.get("ctx"), caller: callerOf(c) };
+}
