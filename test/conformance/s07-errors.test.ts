@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newLead } from "./support/fixtures.js";
-import { call, errorMessage } from "./support/http.js";
+import { idempotencyKey, newLead } from "./support/fixtures.js";
+import { call, errorMessage, type Reply } from "./support/http.js";
 import { openTarget, type Target } from "./support/target.js";
 
 let target: Target;
@@ -81,5 +81,76 @@ describe("§7 Errors", () => {
     });
     expect(reply.status).toBe(400);
     expect(errorMessage(reply)).toContain("email");
+  });
+
+  it("every error that applies (400, 401, 403, 404, 409, 413, 415, 429) has the same shape and headers", async () => {
+    const general = target.keys.general;
+    const lead = await call(target, "POST", "/api/inbound/leads", { key: general, json: newLead() });
+    const booking = {
+      leadId: (lead.body as { leadId: string }).leadId,
+      startsAt: "2026-10-01T15:00:00Z",
+      endsAt: "2026-10-01T16:00:00Z",
+      idempotencyKey: idempotencyKey(32),
+    };
+    await call(target, "POST", "/api/inbound/appointments", { key: general, json: booking });
+
+    const replies: Array<[number, Reply]> = [
+      [400, await call(target, "POST", "/api/inbound/leads", { key: general, json: newLead({ phone: "call me" }) })],
+      [401, await call(target, "GET", "/api/inbound/jobs")],
+      [
+        403,
+        await call(target, "POST", "/api/inbound/appointments", { key: target.keys.generalLeadsOnly, json: booking }),
+      ],
+      [
+        404,
+        await call(target, "POST", "/api/inbound/jobs/prj_00000000000000000000/status", {
+          key: target.keys.contractor,
+          json: { note: "x" },
+        }),
+      ],
+      [
+        409,
+        await call(target, "POST", "/api/inbound/appointments", {
+          key: general,
+          json: { ...booking, notes: "changed" },
+        }),
+      ],
+      [
+        413,
+        await call(target, "POST", "/api/inbound/leads", {
+          key: general,
+          json: newLead({ padding: "x".repeat(1_048_577) }),
+        }),
+      ],
+      [
+        415,
+        await call(target, "POST", "/api/inbound/leads", {
+          key: general,
+          body: "x",
+          headers: { "content-type": "text/plain" },
+        }),
+      ],
+    ];
+    // Last: exhaust one key's quota (a key this file uses nowhere else).
+    let limited = await call(target, "GET", "/api/inbound/jobs", {
+      key: target.keys.contractorReadOnly,
+      retry429: false,
+    });
+    for (let i = 0; limited.status !== 429 && i < 3000; i++) {
+      limited = await call(target, "GET", "/api/inbound/jobs", {
+        key: target.keys.contractorReadOnly,
+        retry429: false,
+      });
+    }
+    replies.push([429, limited]);
+
+    for (const [status, reply] of replies) {
+      expect(reply.status, reply.text).toBe(status);
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(errorMessage(reply)).toMatch(/\S/);
+      expect(reply.headers.get("x-request-id")).toMatch(/\S/);
+      expect(reply.headers.get("x-svc-api-version")).toBe("2026-08-26");
+    }
+    expect(limited.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
   });
 });
