@@ -8,6 +8,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(argv
     load: () => import("./cli/serve.js"),
   },
   sandbox: { summary: "run the sandbox Inbound API alone", load: () => import("./cli/sandbox.js") },
+  migrate: { summary: "apply the gateway's database migrations and exit", load: () => import("./cli/migrate.js") },
 };
 
 function usage(): string {

@@ -1,22 +1,125 @@
-import { parseEnv } from "../config.js";
-import { newApp } from "../http/app.js";
-import { healthRoutes } from "../http/health.js";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ConfigError, type Env, parseEnv } from "../config.js";
+import { applyConfig } from "../gateway/config/apply-config.js";
+import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
+import { createGateway } from "../gateway/create-gateway.js";
+import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
-import { createLogger } from "../log.js";
+import { createLogger, type Logger } from "../log.js";
+import { type RunningSandbox, startSandbox } from "../sandbox/index.js";
 
-export async function run(_argv: string[]): Promise<void> {
+const USAGE = `usage: partner-gateway serve [--config FILE]
+
+Runs the gateway. In sandbox mode (the default) without UPSTREAM_URL it also runs the embedded sandbox and forwards
+to it; without --config (or CONFIG_FILE) it applies the built-in demo config (config/demo.yaml).
+See docs/configuration.md for the settings and the config file format.
+`;
+
+export const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
+const HOUR_MS = 3_600_000;
+
+export async function run(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const env = parseEnv();
+  const configPath = values.config ?? env.CONFIG_FILE;
+  const loaded = await loadConfigFile(configPath ?? DEMO_CONFIG);
+  const mode = loaded.config.mode ?? env.MODE;
+  checkMode(mode, env, loaded, configPath === undefined);
+
   const log = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_PRETTY, name: "gateway" });
+  const upstreamUrl = loaded.config.upstreamUrl ?? env.UPSTREAM_URL;
+  const sandbox = upstreamUrl ? undefined : await startEmbeddedSandbox(env, log);
+
   const metrics = new HttpMetrics("gateway");
-  const app = newApp({ log, metrics });
-  app.route("/", healthRoutes({ metrics }));
-  const server = await listen(app, { host: env.HOST, port: env.PORT });
-  log.info({ url: server.url }, "gateway listening");
+  const gateway = createGateway({
+    databasePath: env.DATABASE_PATH,
+    log,
+    masterKey: env.MASTER_KEY,
+    metrics,
+    settings: {
+      mode,
+      ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
+      ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
+    },
+  });
+  await applyConfig({ ctx: gateway.ctx, loaded, env: process.env });
+  const purge = () => log.info(purgeExpiredPayloads({ ctx: gateway.ctx }), "retention purge");
+  purge();
+  const purgeTimer = setInterval(purge, HOUR_MS);
+  purgeTimer.unref();
+
+  const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });
+  log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode }, "gateway listening");
+  process.stdout.write(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
+
   const stop = async () => {
+    clearInterval(purgeTimer);
     await server.close();
+    await gateway.close();
+    await sandbox?.close();
     process.exit(0);
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+}
+
+/** Live mode refuses sandbox-only settings with a message naming each. */
+function checkMode(mode: "sandbox" | "live", env: Env, loaded: LoadedConfig, demo: boolean): void {
+  if (mode !== "live") return;
+  const problems: string[] = [];
+  if (demo) problems.push("--config: live mode needs a config file (the demo config is for sandbox mode)");
+  if (!(loaded.config.upstreamUrl ?? env.UPSTREAM_URL)) problems.push("UPSTREAM_URL: required in live mode");
+  const upstream = loaded.config.upstreamUrl ?? env.UPSTREAM_URL;
+  if (upstream && !upstream.startsWith("https://")) problems.push("UPSTREAM_URL: must be https in live mode");
+  if (env.SANDBOX_SEED) problems.push("SANDBOX_SEED: a sandbox-only setting");
+  if (env.SANDBOX_ADMIN_TOKEN) problems.push("SANDBOX_ADMIN_TOKEN: a sandbox-only setting");
+  if (problems.length > 0) throw new ConfigError(`invalid configuration for live mode:\n  ${problems.join("\n  ")}`);
+  checkLiveConfig(loaded.config, loaded.source);
+}
+
+function startEmbeddedSandbox(env: Env, log: Logger): Promise<RunningSandbox> {
+  return startSandbox({
+    host: env.SANDBOX_HOST,
+    port: env.SANDBOX_PORT,
+    dbPath: env.SANDBOX_DB,
+    seedPath: env.SANDBOX_SEED,
+    adminToken: env.SANDBOX_ADMIN_TOKEN,
+    log: log.child({ name: "sandbox" }),
+  });
+}
+
+function banner(input: { url: string; sandbox?: RunningSandbox; demo: boolean; source: string }): string {
+  const lines = [`gateway listening on ${input.url}  (API docs: ${input.url}/docs)`];
+  if (input.sandbox) {
+    lines.push(`embedded sandbox (the upstream) on ${input.sandbox.url}`);
+    lines.push("sandbox test keys (public fixtures):");
+    const width = Math.max(...input.sandbox.testKeys.map((k) => k.key.length));
+    for (const k of input.sandbox.testKeys) {
+      lines.push(`  ${k.name.padEnd(26)} ${k.key.padEnd(width)}  ${k.kind}${k.revoked ? " (revoked)" : ""}`);
+    }
+  }
+  if (input.demo) {
+    lines.push(
+      "demo config (config/demo.yaml): owner owner@sunrise.test / sunrise-demo-password; vendor keys:",
+      "  HomeQuote marketplace   svc_test_demohomequote01.demo_secret_homequote_000001",
+      "  BookWise scheduler      svc_test_demobookwise001.demo_secret_bookwise_0000001",
+      "  Canonical client        svc_test_democanonical01.demo_secret_canonical_000001",
+      "try a native HomeQuote lead:",
+      `  curl -s ${input.url}/api/inbound/leads -H 'content-type: application/json' \\`,
+      "    -H 'x-api-key: svc_test_demohomequote01.demo_secret_homequote_000001' \\",
+      "    -d @examples/homequote-lead.json",
+    );
+  } else {
+    lines.push(`config: ${input.source}`);
+  }
+  return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,8 @@
 import type { GatewayDb } from "../db/client.js";
 import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
+import type { SubmissionWriter } from "./intake/submission-writer.js";
+import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import type { Sealer } from "./security/sealer.js";
 
@@ -21,6 +23,10 @@ export interface GatewayContext {
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
+  /** Group-committing writer of accepted submissions (the intake hot path). */
+  submissionWriter: SubmissionWriter;
+  /** Immutable profile versions, read once. */
+  versions: VersionCache;
   now: () => Date;
 }
 

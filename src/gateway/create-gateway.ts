@@ -3,6 +3,8 @@ import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp } from "./app.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
+import { SubmissionWriter } from "./intake/submission-writer.js";
+import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { Sealer } from "./security/sealer.js";
@@ -33,6 +35,8 @@ export function createGateway(options: GatewayOptions) {
     sealer,
     engine,
     settings,
+    submissionWriter: new SubmissionWriter(database.sqlite),
+    versions: new VersionCache(database.db),
     now: options.now ?? (() => new Date()),
   };
   const app = createGatewayApp(ctx, { metrics: options.metrics });

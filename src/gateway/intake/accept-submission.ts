@@ -8,9 +8,8 @@ import { validationError } from "../../http/app.js";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import { getVersionRow } from "../profiles-admin/profiles.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
-import { type SubmissionView, submissionView } from "./submission-view.js";
+import { type SubmissionRow, type SubmissionView, submissionView } from "./submission-view.js";
 
 export type SubmissionKind = "lead" | "appointment";
 
@@ -76,7 +75,7 @@ export async function acceptSubmission({
   }
 
   const now = ctx.now().toISOString();
-  const row: typeof submissions.$inferInsert = {
+  const row: SubmissionRow = {
     id: newId("sub"),
     companyId: key.companyId,
     vendorKeyId: key.id,
@@ -91,24 +90,25 @@ export async function acceptSubmission({
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     contactEmail: input.kind === "lead" ? normaliseEmail(body.email) : null,
     contactPhone: input.kind === "lead" ? normalisePhone(body.phone) : null,
+    attempts: 0,
+    nextAttemptAt: null,
+    waitingReason: null,
+    lastError: null,
+    upstreamStatus: null,
+    result: null,
     createdAt: now,
     updatedAt: now,
+    purgedAt: null,
   };
   try {
-    ctx.db.insert(submissions).values(row).run();
+    await ctx.submissionWriter.insert(row);
   } catch (error) {
-    // Another process committed the same idempotency key between our check and insert.
+    // Another request committed the same idempotency key between our check and this commit.
     const replay = idempotencyKey ? findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest) : undefined;
     if (replay) return replay;
     throw error;
   }
-  const inserted = ctx.db
-    .select()
-    .from(submissions)
-    .where(eq(submissions.id, row.id as string))
-    .get();
-  if (!inserted) throw new ApiError("internal", "submission vanished after commit");
-  return { replay: false, submission: submissionView(inserted) };
+  return { replay: false, submission: submissionView(row) };
 }
 
 function findReplay(
@@ -149,7 +149,7 @@ async function mapPayload(
     if (!parsed.success) throw validationError(parsed.error);
     return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
   }
-  const version = getVersionRow(ctx, key.companyId, versionId);
+  const version = ctx.versions.get(key.companyId, versionId);
   const outcome = await ctx.engine.map({
     versionId,
     kind: input.kind,

@@ -1,0 +1,107 @@
+import type { submissions } from "../../db/schema/index.js";
+import type { SqliteDatabase } from "../../db/sqlite.js";
+
+type NewSubmission = typeof submissions.$inferInsert;
+
+interface Pending {
+  row: NewSubmission;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+const COLUMNS = [
+  "id",
+  "company_id",
+  "vendor_key_id",
+  "credential_id",
+  "kind",
+  "status",
+  "raw_payload",
+  "canonical_body",
+  "profile_version_id",
+  "idempotency_key",
+  "payload_digest",
+  "upstream_idempotency_key",
+  "contact_email",
+  "contact_phone",
+  "created_at",
+  "updated_at",
+] as const;
+
+/**
+ * Group commit for accepted submissions: every insert requested in one turn of the event loop is written in a single
+ * transaction, and each caller's promise settles only after that commit — so a 202 still means "committed", while
+ * the cost of a commit is shared by every request that arrived together. A row that fails (a unique idempotency key
+ * taken by another process) fails alone; the others commit.
+ */
+export class SubmissionWriter {
+  readonly #pending: Pending[] = [];
+  readonly #insert;
+  readonly #flushAll;
+  #scheduled = false;
+
+  constructor(sqlite: SqliteDatabase) {
+    this.#insert = sqlite.prepare(
+      `insert into submissions (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")})`,
+    );
+    this.#flushAll = sqlite.transaction((batch: Pending[]) => {
+      const failures = new Map<Pending, unknown>();
+      for (const pending of batch) {
+        try {
+          this.#insert.run(values(pending.row));
+        } catch (error) {
+          failures.set(pending, error);
+        }
+      }
+      return failures;
+    });
+  }
+
+  insert(row: NewSubmission): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ row, resolve, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const batch = this.#pending.splice(0);
+    let failures: Map<Pending, unknown>;
+    try {
+      failures = this.#flushAll(batch);
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const pending of batch) {
+      const failure = failures.get(pending);
+      if (failure === undefined) pending.resolve();
+      else pending.reject(failure);
+    }
+  }
+}
+
+function values(row: NewSubmission): unknown[] {
+  return [
+    row.id,
+    row.companyId,
+    row.vendorKeyId,
+    row.credentialId,
+    row.kind,
+    row.status,
+    row.rawPayload ?? null,
+    row.canonicalBody === undefined || row.canonicalBody === null ? null : JSON.stringify(row.canonicalBody),
+    row.profileVersionId ?? null,
+    row.idempotencyKey ?? null,
+    row.payloadDigest,
+    row.upstreamIdempotencyKey ?? null,
+    row.contactEmail ?? null,
+    row.contactPhone ?? null,
+    row.createdAt,
+    row.updatedAt,
+  ];
+}
