@@ -4,6 +4,7 @@ export { ownerTokens } from "./owner-tokens.js";
 export { owners } from "./owners.js";
 export { profileVersions } from "./profile-versions.js";
 export { profiles } from "./profiles.js";
+export { submissionAttempts } from "./submission-attempts.js";
 export { submissions } from "./submissions.js";
 export { upstreamCredentials } from "./upstream-credentials.js";
 export { vendorKeys } from "./vendor-keys.js";

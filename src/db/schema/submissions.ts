@@ -35,6 +35,13 @@ export const submissions = sqliteTable(
     contactEmail: text("contact_email"),
     contactPhone: text("contact_phone"),
     attempts: integer("attempts").notNull().default(0),
+    /** A worker holds the submission until this time (ms); after a crash the lease expires and work resumes. */
+    leaseUntil: integer("lease_until"),
+    /** Bumped by a redrive whose canonical body changed, deriving a new upstream idempotency key. */
+    upstreamKeyGeneration: integer("upstream_key_generation").notNull().default(0),
+    /** Earliest time (ms) of the first send, for latency figures. */
+    firstSentAt: integer("first_sent_at"),
+    forwardedAt: text("forwarded_at"),
     nextAttemptAt: integer("next_attempt_at"),
     waitingReason: text("waiting_reason"),
     lastError: text("last_error"),
