@@ -1,15 +1,16 @@
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { Logger } from "../../log.js";
+import type { EvaluationFailure } from "./classify.js";
 import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
-import type { EvaluateReply, EvaluateRequest, WorkerInit, WorkerMessage } from "./protocol.js";
-import { workerEntry } from "./worker-entry.js";
+import type { EvaluateReply, EvaluateRequest, WorkerMessage } from "./protocol.js";
+import type { GuardrailLimit } from "./types.js";
+import { type WorkerExit, WorkerProcess } from "./worker-process.js";
 
 export interface PoolOptions {
   name: string;
   size: number;
   /** Evaluations allowed to wait for a worker; one more is refused with EngineOverloadedError. */
   maxQueue: number;
-  /** A worker whose evaluation outlives its JSONata time limit by this much is terminated and replaced. */
+  /** A worker whose evaluation outlives its JSONata time limit by this much is killed and replaced. */
   deadlineGraceMs: number;
   heapMb: number;
   compiledCacheSize: number;
@@ -26,11 +27,10 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: WorkerProcess;
   /** Settles when the worker has loaded (rejects if it cannot start). */
   started: Promise<void>;
   markStarted(error?: Error): void;
-  port: MessagePort;
   ready: boolean;
   retired: boolean;
   job?: Job | undefined;
@@ -39,10 +39,10 @@ interface Slot {
 }
 
 /**
- * A fixed set of worker threads running profile evaluations, so a runaway expression blocks a worker, never the event
- * loop that serves every tenant. One evaluation per worker at a time; the rest wait in a bounded FIFO queue. JSONata
- * stops most runaways itself (time, stack, sequence); for one that does not cooperate (a native call that never
- * returns to the evaluator) the hard deadline terminates the worker and a fresh one takes its place.
+ * A fixed set of evaluator processes, so a runaway expression occupies a worker, never the event loop that serves every
+ * tenant. One evaluation per worker at a time; the rest wait in a bounded FIFO queue. JSONata stops most runaways
+ * itself (time, stack, sequence); one that does not cooperate (a native call that never returns to the evaluator, a
+ * heap blown in one allocation) is killed at the hard deadline, or dies, and a fresh worker takes its place.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -105,16 +105,9 @@ export class WorkerPool {
     const deadlineMs = job.request.timeoutMs + this.options.deadlineGraceMs;
     slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), deadlineMs);
     try {
-      slot.port.postMessage({ id: job.id, ...job.request } satisfies EvaluateRequest);
+      slot.worker.send({ id: job.id, ...job.request });
     } catch (error) {
-      // DataCloneError: the payload was not plain data (the intake passes parsed JSON, so this is a caller's bug).
-      this.finish(slot, {
-        id: job.id,
-        ok: false,
-        kind: "mapping",
-        message: `payload cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`,
-        elapsedMs: 0,
-      });
+      this.finish(slot, { id: job.id, ...unsendable(error), elapsedMs: 0 });
     }
   }
 
@@ -143,51 +136,44 @@ export class WorkerPool {
   }
 
   private deadline(slot: Slot, job: Job, deadlineMs: number): void {
-    // This thread may have been too busy to read a reply that is already waiting: take it before judging the worker.
-    for (let m = receiveMessageOnPort(slot.port); m; m = receiveMessageOnPort(slot.port)) {
-      this.onMessage(slot, m.message as WorkerMessage);
-    }
-    if (slot.job !== job) return;
-    const elapsedMs = Math.round(performance.now() - slot.startedAt);
-    this.finish(slot, {
-      id: job.id,
-      ok: false,
-      kind: "guardrail",
-      limit: "deadline",
-      message: `evaluation did not stop within ${deadlineMs} ms; its worker was terminated`,
-      elapsedMs,
+    // This thread may have been too busy to read a reply that is already waiting in the IPC pipe: the poll phase reads
+    // it before setImmediate runs, so the worker is judged only after that.
+    setImmediate(() => {
+      if (slot.job !== job) return;
+      const elapsedMs = Math.round(performance.now() - slot.startedAt);
+      const message = `evaluation did not stop within ${deadlineMs} ms; its worker was killed`;
+      this.finish(slot, { id: job.id, ok: false, kind: "guardrail", limit: "deadline", message, elapsedMs });
+      this.options.log?.warn({ pool: this.options.name, versionId: job.request.versionId, elapsedMs }, "worker killed");
+      this.replace(slot);
     });
-    this.options.log?.warn({ pool: this.options.name, versionId: job.request.versionId, elapsedMs }, "worker killed");
-    this.replace(slot);
   }
 
-  private onFailure(slot: Slot, error: Error): void {
+  private onExit(slot: Slot, exit: WorkerExit): void {
     if (slot.retired) return;
     const job = slot.job;
+    const outOfMemory = exit.outOfMemory;
     if (job) {
-      const outOfMemory = "code" in error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.finish(slot, {
-        id: job.id,
-        ok: false,
-        kind: "guardrail",
-        limit: outOfMemory ? "memory" : "crash",
-        message: outOfMemory ? "evaluation exceeded the worker's memory limit" : "evaluation crashed its worker",
-        elapsedMs: Math.round(performance.now() - slot.startedAt),
-      });
+      const limit: GuardrailLimit = outOfMemory ? "memory" : "crash";
+      const message = outOfMemory ? "evaluation exhausted its worker's memory" : "evaluation crashed its worker";
+      const elapsedMs = Math.round(performance.now() - slot.startedAt);
+      this.finish(slot, { id: job.id, ok: false, kind: "guardrail", limit, message, elapsedMs });
     }
+    const failure = { pool: this.options.name, code: exit.code, signal: exit.signal, stderr: exit.stderr.slice(-500) };
     if (!slot.ready) {
+      const error = new EngineUnavailableError(`profile worker exited before it was ready: ${exit.stderr.slice(-500)}`);
       slot.markStarted(error);
-      this.onStartFailure(error);
-    } else this.options.log?.warn({ pool: this.options.name, err: error }, "worker failed");
+      this.onStartFailure(error, failure);
+    } else if (!job || !outOfMemory) {
+      this.options.log?.warn(failure, "profile worker exited");
+    }
     this.replace(slot);
   }
 
-  private onStartFailure(error: Error): void {
+  private onStartFailure(error: Error, details: object): void {
     this.startFailures++;
-    this.options.log?.error({ pool: this.options.name, err: error }, "profile worker failed to start");
+    this.options.log?.error(details, "profile worker failed to start");
     if (this.slots.some((s) => s.ready && !s.retired)) return;
-    const unavailable = new EngineUnavailableError(`profile workers failed to start: ${error.message}`);
-    for (const job of this.queue.splice(0)) job.reject(unavailable);
+    for (const job of this.queue.splice(0)) job.reject(error);
   }
 
   private replace(slot: Slot): void {
@@ -208,32 +194,36 @@ export class WorkerPool {
   private async retire(slot: Slot): Promise<void> {
     slot.retired = true;
     clearTimeout(slot.timer);
-    slot.port.close();
-    await slot.worker.terminate().catch(() => undefined);
+    await slot.worker.stop();
   }
 
   private spawn(): Slot {
-    const { port1, port2 } = new MessageChannel();
-    const entry = workerEntry();
-    const init: WorkerInit = { port: port2, compiledCacheSize: this.options.compiledCacheSize };
-    const worker = new Worker(entry.script, {
-      ...entry.options,
-      name: `${this.options.name}-profile-worker`,
-      workerData: init,
-      transferList: [port2],
-      // Profiles never need the environment; a worker without it cannot leak a secret from it.
-      env: {},
-      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
-    });
     let markStarted: (error?: Error) => void = () => {};
     const started = new Promise<void>((resolve, reject) => {
       markStarted = (error) => (error ? reject(error) : resolve());
     });
     started.catch(() => {}); // reported through onStartFailure; ready() re-raises it for callers that wait
-    const slot: Slot = { worker, started, markStarted, port: port1, ready: false, retired: false, startedAt: 0 };
-    port1.on("message", (message: WorkerMessage) => this.onMessage(slot, message));
-    worker.on("error", (error) => this.onFailure(slot, error));
-    worker.on("exit", (code) => this.onFailure(slot, new Error(`worker exited with code ${code}`)));
+    const worker = new WorkerProcess({
+      heapMb: this.options.heapMb,
+      compiledCacheSize: this.options.compiledCacheSize,
+      // Events arrive asynchronously, after `slot` below is assigned.
+      onMessage: (message) => this.onMessage(slot, message),
+      onExit: (exit) => this.onExit(slot, exit),
+    });
+    const slot: Slot = { worker, started, markStarted, ready: false, retired: false, startedAt: 0 };
     return slot;
   }
+}
+
+/**
+ * The request could not be serialised for the worker. Intake passes parsed JSON, which always serialises unless it is
+ * nested so deeply that JSON.stringify runs out of stack: that is the deep-nesting attack, refused like any other
+ * guardrail breach. Anything else is a caller's bug, reported as a mapping error.
+ */
+function unsendable(error: unknown): EvaluationFailure {
+  if (error instanceof RangeError) {
+    return { ok: false, kind: "guardrail", limit: "stack", message: "payload is nested too deeply to evaluate" };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return { ok: false, kind: "mapping", message: `payload cannot be evaluated: ${reason}` };
 }

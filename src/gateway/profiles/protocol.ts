@@ -1,10 +1,9 @@
-import type { MessagePort } from "node:worker_threads";
 import type { MappingOutcome, ProfileKind } from "./types.js";
 
 /**
- * Messages between the pool and its workers: plain, structured-clone-friendly data. The payload crosses as a clone,
- * so the worker never holds a host object; the outcome comes back as plain JSON data (the worker has already dropped
- * anything JSON cannot carry), so no function or prototype crosses either way.
+ * Messages between the pool and its evaluator processes, over the IPC channel as JSON: the payload arrives as a copy,
+ * so an evaluator never holds a host object, and the outcome comes back as plain data (the evaluator has already
+ * dropped anything JSON cannot carry), so no function or prototype crosses either way.
  */
 export interface EvaluateRequest {
   id: number;
@@ -18,8 +17,3 @@ export interface EvaluateRequest {
 export type EvaluateReply = { id: number } & MappingOutcome;
 
 export type WorkerMessage = { type: "ready" } | ({ type: "reply" } & EvaluateReply);
-
-export interface WorkerInit {
-  port: MessagePort;
-  compiledCacheSize: number;
-}

@@ -1,25 +1,20 @@
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { WorkerOptions } from "node:worker_threads";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export interface WorkerEntry {
-  /** A file URL, or (for TypeScript sources) a bootstrap script run with `eval`. */
-  script: URL | string;
-  options: Pick<WorkerOptions, "eval">;
+  /** The evaluator process's main module. */
+  modulePath: string;
+  /** Node options it needs to load that module. */
+  execArgv: string[];
 }
 
 /**
- * Where the worker's code is. Compiled (`dist/`), this module is `.js` and so is `worker.js` beside it. From source
- * (`tsx src/main.ts`, vitest) it is `.ts`: Node 20 does not apply an `--import` loader given in a worker's execArgv to
- * the worker's entry, so a small bootstrap registers tsx inside the worker first and then imports `worker.ts`.
+ * Where the evaluator process's code is, relative to this module. Compiled (`dist/`), this module is `.js` and so is
+ * `worker.js` beside it. From source (`tsx src/main.ts`, vitest) it is `.ts`, and the child loads `worker.ts` through
+ * tsx's loader, resolved from here (not from the working directory) so it is found wherever the process was started.
  */
 export function workerEntry(moduleUrl: string = import.meta.url): WorkerEntry {
-  if (!moduleUrl.endsWith(".ts")) return { script: new URL("./worker.js", moduleUrl), options: {} };
-  const worker = new URL("./worker.ts", moduleUrl).href;
-  const tsxPackage = createRequire(moduleUrl).resolve("tsx/package.json");
-  // The package's public "./esm/api" export (import condition).
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), "dist/esm/api/index.mjs")).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); });`;
-  return { script: bootstrap, options: { eval: true } };
+  if (!moduleUrl.endsWith(".ts")) return { modulePath: fileURLToPath(new URL("./worker.js", moduleUrl)), execArgv: [] };
+  const tsxLoader = pathToFileURL(createRequire(moduleUrl).resolve("tsx")).href;
+  return { modulePath: fileURLToPath(new URL("./worker.ts", moduleUrl)), execArgv: ["--import", tsxLoader] };
 }

@@ -1,22 +1,20 @@
-import { workerData } from "node:worker_threads";
 import { Evaluator } from "./evaluator.js";
-import type { EvaluateRequest, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
 
 /**
- * A pool worker: evaluates one request at a time (JSONata's time limit is wall-clock, so interleaving would charge one
- * tenant for another's time) and answers on the port the pool gave it, which the pool can drain synchronously when a
- * deadline fires.
+ * An evaluator process (spawned by pool.ts). It evaluates one request at a time — JSONata's time limit is wall-clock,
+ * so interleaving would charge one tenant for another's time — and exits with its parent.
  */
-const { port, compiledCacheSize } = workerData as WorkerInit;
-const evaluator = new Evaluator(compiledCacheSize);
+const send = (message: WorkerMessage) => process.send?.(message);
+const evaluator = new Evaluator(Number(process.argv[2]) || undefined);
 let chain: Promise<void> = Promise.resolve();
 
-port.on("message", (request: EvaluateRequest) => {
+process.on("message", (request: EvaluateRequest) => {
   chain = chain.then(async () => {
-    const reply = await evaluator.evaluate(request);
-    port.postMessage({ type: "reply", ...reply } satisfies WorkerMessage);
+    send({ type: "reply", ...(await evaluator.evaluate(request)) });
   });
 });
+process.on("disconnect", () => process.exit(0));
 
 /**
  * First calls are slow (ICU time-zone data loads on first use, ~15 ms; JSONata and zod warm up): pay for them before
@@ -35,5 +33,4 @@ await evaluator.evaluate({
   payload: {},
   timeoutMs: 5_000,
 });
-
-port.postMessage({ type: "ready" } satisfies WorkerMessage);
+send({ type: "ready" });

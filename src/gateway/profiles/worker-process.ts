@@ -1,0 +1,74 @@
+import { type ChildProcess, fork } from "node:child_process";
+import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
+import { workerEntry } from "./worker-entry.js";
+
+export interface WorkerProcessOptions {
+  heapMb: number;
+  compiledCacheSize: number;
+  onMessage(message: WorkerMessage): void;
+  /** The process ended; `stderr` is the end of what it wrote, `outOfMemory` whether V8 reported its heap exhausted. */
+  onExit(exit: WorkerExit): void;
+}
+
+export interface WorkerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  outOfMemory: boolean;
+}
+
+const STDERR_TAIL = 2_048;
+const OUT_OF_MEMORY = /heap out of memory|reached heap limit/i;
+
+/**
+ * One evaluator: a child process, not a worker thread. A worker thread shares the process's fate when V8 gives up on
+ * its heap: one allocation larger than the worker's remaining headroom (JSON.stringify of a 200 MB string a profile
+ * built by doubling) aborts the whole gateway despite `resourceLimits`. A process dies alone, and SIGKILL stops it even
+ * inside a native call that never returns to JavaScript.
+ */
+export class WorkerProcess {
+  private readonly child: ChildProcess;
+  private stderr = "";
+  private outOfMemory = false;
+
+  constructor(options: WorkerProcessOptions) {
+    const entry = workerEntry();
+    this.child = fork(entry.modulePath, [String(options.compiledCacheSize)], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${options.heapMb}`],
+      // Profiles never need the environment; an evaluator without it cannot leak a secret from it.
+      env: {},
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "json",
+    });
+    this.child.stderr?.setEncoding("utf8");
+    this.child.stderr?.on("data", (chunk: string) => {
+      const joined = this.stderr + chunk;
+      this.outOfMemory ||= OUT_OF_MEMORY.test(joined);
+      this.stderr = joined.slice(-STDERR_TAIL);
+    });
+    this.child.on("message", (message: WorkerMessage) => options.onMessage(message));
+    // "close", not "exit": it comes after stderr has been read to the end, so V8's last words are in `stderr`.
+    this.child.on("close", (code, signal) =>
+      options.onExit({ code, signal, stderr: this.stderr, outOfMemory: this.outOfMemory }),
+    );
+    // A failed spawn or a broken channel also ends in "exit"; without a listener "error" would throw.
+    this.child.on("error", () => {});
+  }
+
+  /** Throws synchronously when the request cannot be serialised (a payload nested too deeply for JSON.stringify). */
+  send(request: EvaluateRequest): void {
+    this.child.send(request);
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
+  }
+
+  /** Resolves once the process is gone. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once("close", () => resolve()));
+    this.kill();
+    await exited;
+  }
+}
