@@ -6,6 +6,8 @@ interface Node {
   value?: unknown;
   steps?: Node[];
   stages?: Node[];
+  /** A standalone variable's filters; inside a path JSONata calls them `stages`. */
+  predicate?: Node[];
   expr?: Node;
   lhs?: Node | Node[][];
   rhs?: Node;
@@ -79,7 +81,8 @@ function sourceOf(node: Node, vars: Variables, context: string[]): string | unde
 function pathOf(node: Node, vars: Variables, context: string[]): string[] | undefined {
   if (node.type === "variable" && typeof node.value === "string") {
     const bound = vars.get(node.value);
-    return bound === undefined ? undefined : [bound];
+    const index = indexOf(node);
+    return bound === undefined || index === undefined ? undefined : [bound + index];
   }
   if (node.type !== "path" || !node.steps || node.steps.length === 0) return undefined;
   const [first, ...rest] = node.steps;
@@ -88,26 +91,33 @@ function pathOf(node: Node, vars: Variables, context: string[]): string[] | unde
   if (first?.type === "variable") {
     // `$` is the current context, `$$` the payload's root, `$name` a block variable bound to a path.
     names = rest;
+    const index = indexOf(first);
+    if (index === undefined) return undefined;
     if (first.value === "$") steps = [];
     else if (first.value !== "") {
       const bound = vars.get(String(first.value));
       if (bound === undefined) return undefined;
       steps = [bound];
     }
+    if (index) {
+      if (steps.length === 0) return undefined;
+      steps[steps.length - 1] += index;
+    }
   }
   for (const step of names) {
-    const name = stepName(step);
-    if (name === undefined) return undefined;
-    steps.push(name);
+    const index = indexOf(step);
+    if (step.type !== "name" || typeof step.value !== "string" || index === undefined) return undefined;
+    steps.push(step.value + index);
   }
   return steps.length > 0 ? steps : undefined;
 }
 
-function stepName(step: Node): string | undefined {
-  if (step.type !== "name" || typeof step.value !== "string") return undefined;
-  if (!step.stages || step.stages.length === 0) return step.value;
-  const index = step.stages.length === 1 ? step.stages[0]?.expr : undefined;
-  return index?.type === "number" && typeof index.value === "number" ? `${step.value}[${index.value}]` : undefined;
+/** "" for a step without predicates, "[n]" for one indexed by a number literal, undefined for any other filter. */
+function indexOf(step: Node): string | undefined {
+  const filters = step.stages ?? step.predicate ?? [];
+  if (filters.length === 0) return "";
+  const index = filters.length === 1 ? filters[0]?.expr : undefined;
+  return index?.type === "number" && typeof index.value === "number" ? `[${index.value}]` : undefined;
 }
 
 function isObjectConstructor(node: Node): boolean {
