@@ -1,0 +1,98 @@
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  EngineClosedError,
+  EngineOverloadedError,
+  type MapInput,
+  ProfileEngine,
+  type ProfileKind,
+} from "../../../src/gateway/profiles/index.js";
+import { workerEntry } from "../../../src/gateway/profiles/worker-entry.js";
+
+/** One worker, a queue of two, a 30 ms deadline grace and no suspect lane (its own tests): each rule is quick to reach. */
+let engine: ProfileEngine;
+beforeAll(async () => {
+  engine = new ProfileEngine({ poolSize: 1, maxQueue: 2, deadlineGraceMs: 30, suspectForMs: 0 });
+  await engine.ready();
+});
+afterAll(() => engine.close());
+
+const input = (expression: string, versionId = "v1"): MapInput => ({
+  versionId,
+  kind: "outbound",
+  expression,
+  payload: { name: "Ann" },
+});
+/** $distinct compares every pair inside one call: a worker busy for as long as its deadline allows. */
+const STUCK = '{"x": $count($distinct([1..90000]))}';
+
+describe("engine: where the worker's code is (tsx, vitest, compiled dist/)", () => {
+  it("loads worker.ts through tsx's loader, resolved from the module, when running from source", () => {
+    const entry = workerEntry(new URL("../../../src/gateway/profiles/pool.ts", import.meta.url).href);
+    expect(entry.modulePath).toBe(new URL("../../../src/gateway/profiles/worker.ts", import.meta.url).pathname);
+    expect(entry.execArgv).toEqual(["--import", expect.stringMatching(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/)]);
+    expect(existsSync(new URL(entry.execArgv[1] ?? "").pathname)).toBe(true);
+  });
+
+  it("loads worker.js with plain node when compiled", () => {
+    expect(workerEntry("file:///app/dist/gateway/profiles/pool.js")).toEqual({
+      modulePath: "/app/dist/gateway/profiles/worker.js",
+      execArgv: [],
+    });
+  });
+
+  it("has started its workers from this source tree", () => {
+    expect(engine.stats().pool).toMatchObject({ workers: 1, ready: 1, busy: 0, queued: 0 });
+  });
+});
+
+describe("engine: compiled expressions are cached per version id", () => {
+  it("never runs a stale expression when a version id comes back with different text", async () => {
+    expect(await engine.map(input('{"v": 1}'))).toMatchObject({ ok: true, body: { v: 1 } });
+    expect(await engine.map(input('{"v": 2}'))).toMatchObject({ ok: true, body: { v: 2 } });
+  });
+});
+
+describe("engine: time limits", () => {
+  it("honours a per-evaluation time limit", async () => {
+    const outcome = await engine.map(input("($f := function() { $f() }; $f())", "loop"), { timeoutMs: 5 });
+    expect(outcome).toMatchObject({ ok: false, kind: "guardrail", limit: "time" });
+    expect(outcome.ok === false && outcome.message).toMatch(/after 5 milliseconds/);
+  });
+
+  it("kills a worker at the time limit plus the configured grace, and replaces it", async () => {
+    const outcome = await engine.map(input(STUCK, "stuck"), { timeoutMs: 20 });
+    expect(outcome).toMatchObject({ ok: false, kind: "guardrail", limit: "deadline" });
+    expect(outcome.ok === false && outcome.message).toMatch(/within 50 ms/);
+    expect(await engine.map(input('{"v": 3}'))).toMatchObject({ ok: true, body: { v: 3 } });
+    expect(engine.stats().pool.restarts).toBe(1);
+  });
+
+  it("rejects a kind it does not know", async () => {
+    await expect(engine.map({ ...input("{}"), kind: "contractor" as ProfileKind })).rejects.toThrow(
+      /unknown profile kind/,
+    );
+  });
+});
+
+describe("engine: bounded queue and shutdown", () => {
+  it("refuses an evaluation beyond the queue bound with EngineOverloadedError", async () => {
+    await engine.ready();
+    const busy = engine.map(input(STUCK, "stuck"), { timeoutMs: 50 });
+    const queued = [engine.map(input('{"a": 1}')), engine.map(input('{"a": 2}'))];
+    await expect(engine.map(input('{"a": 3}'))).rejects.toBeInstanceOf(EngineOverloadedError);
+    await busy;
+    expect(await Promise.all(queued)).toMatchObject([{ ok: true }, { ok: true }]);
+  });
+
+  it("finishes running evaluations, fails queued ones, and refuses new ones once closed", async () => {
+    await engine.ready();
+    const running = engine.map(input(STUCK, "stuck"), { timeoutMs: 50 });
+    const queued = engine.map(input('{"a": 1}'));
+    const closing = engine.close();
+    await expect(queued).rejects.toBeInstanceOf(EngineClosedError);
+    expect(await running).toMatchObject({ ok: false, kind: "guardrail" });
+    await closing;
+    await expect(engine.map(input('{"a": 1}'))).rejects.toBeInstanceOf(EngineClosedError);
+  });
+});

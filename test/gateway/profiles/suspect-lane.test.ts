@@ -1,0 +1,63 @@
+import { readFile } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadProfileDir, type MappingOutcome, ProfileEngine } from "../../../src/gateway/profiles/index.js";
+
+const RUNAWAY_DIR = "profiles/_attacks/runaway-retry-loop";
+const realPayload = async () => JSON.parse(await readFile(`${RUNAWAY_DIR}/payloads/runaway.json`, "utf8")) as unknown;
+const benign = {
+  name: "Olivia Brooks",
+  email: "olivia.brooks@example.com",
+  phone: "512-555-0142",
+  address: "12 Shoal Creek Blvd, Austin, TX 78701",
+  attempt: 1,
+};
+
+const engines: ProfileEngine[] = [];
+const newEngine = (options: ConstructorParameters<typeof ProfileEngine>[0]) => {
+  const engine = new ProfileEngine({ poolSize: 1, ...options });
+  engines.push(engine);
+  return engine;
+};
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.close()));
+});
+
+const timeLimitOf = (outcome: MappingOutcome) =>
+  outcome.ok === false && outcome.kind === "guardrail"
+    ? /after (\d+) milliseconds/.exec(outcome.message)?.[1]
+    : undefined;
+
+describe("suspect lane: a version that breached a guardrail is isolated with a smaller time limit", () => {
+  it("runs the version's next evaluations on its own lane with the suspect limit, refusing it when that lane is full", async () => {
+    const engine = newEngine({ suspectForMs: 60_000, suspectTimeoutMs: 10 });
+    const profile = await loadProfileDir(RUNAWAY_DIR);
+    const payload = await realPayload();
+    expect(timeLimitOf(await engine.map({ ...profile, payload }))).toBe("50");
+    expect(timeLimitOf(await engine.map({ ...profile, payload }))).toBe("10");
+    expect(await engine.map({ ...profile, payload: benign })).toMatchObject({ ok: true });
+    expect(engine.stats().suspectLane?.workers).toBe(1);
+    // Its lane is small on purpose: a burst of the suspect version is refused, everyone else is not.
+    const burst = await Promise.all(Array.from({ length: 12 }, () => engine.map({ ...profile, payload })));
+    const refused = burst.filter((o) => o.ok === false && o.kind === "guardrail" && o.limit === "quarantine");
+    expect(refused.length).toBeGreaterThanOrEqual(3);
+    expect(await engine.map({ ...profile, versionId: "another-version", payload: benign })).toMatchObject({ ok: true });
+  });
+
+  it("lets the version back on the main pool once it has been clean for the suspect period", async () => {
+    const engine = newEngine({ suspectForMs: 100, suspectTimeoutMs: 10 });
+    const profile = await loadProfileDir(RUNAWAY_DIR);
+    const payload = await realPayload();
+    await engine.map({ ...profile, payload });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(timeLimitOf(await engine.map({ ...profile, payload }))).toBe("50");
+  });
+
+  it("is off with suspectForMs 0: every evaluation gets the full limit", async () => {
+    const engine = newEngine({ suspectForMs: 0 });
+    const profile = await loadProfileDir(RUNAWAY_DIR);
+    const payload = await realPayload();
+    await engine.map({ ...profile, payload });
+    expect(timeLimitOf(await engine.map({ ...profile, payload }))).toBe("50");
+    expect(engine.stats().suspectLane).toBeUndefined();
+  });
+});
