@@ -4,6 +4,7 @@ import { ConfigError, type Env, parseEnv } from "../config.js";
 import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
+import { SPEC_FORWARDING_LIMITS } from "../gateway/forwarding/limits.js";
 import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
@@ -40,11 +41,25 @@ export async function run(argv: string[]): Promise<void> {
   const sandbox = upstreamUrl ? undefined : await startEmbeddedSandbox(env, log);
 
   const metrics = new HttpMetrics("gateway");
+  const limits = loaded.config.upstreamLimits;
   const gateway = createGateway({
     databasePath: env.DATABASE_PATH,
     log,
     masterKey: env.MASTER_KEY,
     metrics,
+    forwarding: {
+      upstreamUrl: upstreamUrl ?? sandbox?.url ?? "",
+      ...(limits
+        ? {
+            limits: {
+              perCredential: { limit: limits.perCredentialPerMinute, windowMs: 60_000 },
+              perCompany: { limit: limits.perCompanyPerMinute, windowMs: 60_000 },
+              egress: { limit: limits.egressPerMinute, windowMs: 60_000 },
+              marginMs: SPEC_FORWARDING_LIMITS.marginMs,
+            },
+          }
+        : {}),
+    },
     settings: {
       mode,
       ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
@@ -61,10 +76,11 @@ export async function run(argv: string[]): Promise<void> {
   log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode }, "gateway listening");
   process.stdout.write(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
 
+  // SIGTERM: stop intake first, give in-flight upstream calls a deadline, release the rest (they resume on restart).
   const stop = async () => {
     clearInterval(purgeTimer);
     await server.close();
-    await gateway.close();
+    await gateway.close(10_000);
     await sandbox?.close();
     process.exit(0);
   };

@@ -1,6 +1,7 @@
 import type { GatewayDb } from "../db/client.js";
 import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
+import type { SubmissionRow } from "./intake/submission-view.js";
 import type { SubmissionWriter } from "./intake/submission-writer.js";
 import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
@@ -27,7 +28,19 @@ export interface GatewayContext {
   submissionWriter: SubmissionWriter;
   /** Immutable profile versions, read once. */
   versions: VersionCache;
+  /** Forwarding, when this process forwards (absent in tests of intake alone). */
+  forwarding?: ForwardingPort;
   now: () => Date;
+}
+
+/** What the rest of the gateway asks of forwarding. */
+export interface ForwardingPort {
+  /** A submission was committed (or queued again): forward it. Repeats are harmless. */
+  notify(row: SubmissionRow): void;
+  /** A credential's value changed: resume what waited on it. */
+  credentialRotated(credentialId: string): void;
+  /** The submission once forwarded or failed, or undefined after `timeoutMs`. */
+  waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined>;
 }
 
 export const defaultSettings: GatewaySettings = {

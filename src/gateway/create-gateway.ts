@@ -3,6 +3,7 @@ import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp } from "./app.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
+import { Forwarder, type ForwarderOptions } from "./forwarding/forwarder.js";
 import { SubmissionWriter } from "./intake/submission-writer.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
@@ -15,6 +16,8 @@ export interface GatewayOptions {
   settings?: Partial<GatewaySettings>;
   masterKey?: string;
   metrics?: HttpMetrics;
+  /** Forward to this upstream (the Inbound API); without it submissions are accepted and stay queued. */
+  forwarding?: ForwarderOptions;
   /** Profile evaluation pool size and time limit. */
   engine?: { poolSize?: number; timeoutMs?: number };
   now?: () => Date;
@@ -39,11 +42,19 @@ export function createGateway(options: GatewayOptions) {
     versions: new VersionCache(database.db),
     now: options.now ?? (() => new Date()),
   };
+  const forwarder = options.forwarding ? new Forwarder(ctx, options.forwarding) : undefined;
+  if (forwarder) {
+    ctx.forwarding = forwarder;
+    forwarder.start();
+  }
   const app = createGatewayApp(ctx, { metrics: options.metrics });
   return {
     ctx,
     app,
-    async close() {
+    forwarder,
+    /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
+    async close(deadlineMs?: number) {
+      await forwarder?.close(deadlineMs);
       await engine.close();
       database.close();
     },

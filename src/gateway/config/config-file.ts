@@ -13,6 +13,14 @@ export const configFileSchema = z.object({
   upstreamUrl: z.url().optional(),
   intakeLimit: z.object({ ratePerSecond: z.number().positive(), burst: z.number().int().positive() }).optional(),
   retentionDays: z.number().int().min(1).max(3650).optional(),
+  /** The upstream's limits per minute (§8); raise them only when the platform granted more ("by arrangement"). */
+  upstreamLimits: z
+    .object({
+      perCredentialPerMinute: z.number().int().positive().default(60),
+      perCompanyPerMinute: z.number().int().positive().default(300),
+      egressPerMinute: z.number().int().positive().default(600),
+    })
+    .optional(),
   companies: z
     .array(
       z.object({

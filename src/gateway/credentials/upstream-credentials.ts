@@ -78,6 +78,7 @@ export function rotateUpstreamCredential({
     rotatedAt: ctx.now().toISOString(),
   };
   ctx.db.update(upstreamCredentials).set(updated).where(eq(upstreamCredentials.id, row.id)).run();
+  ctx.forwarding?.credentialRotated(row.id);
   return publicCredential({ ...row, ...updated });
 }
 

@@ -112,6 +112,7 @@ export async function acceptSubmission({
     if (replay) return replay;
     throw error;
   }
+  ctx.forwarding?.notify(row);
   return { replay: false, submission: submissionView(row) };
 }
 

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { submissions } from "../../db/schema/index.js";
 import type { AppEnv } from "../../http/app.js";
 import { notFound } from "../../http/errors.js";
@@ -10,6 +11,7 @@ import type { GatewayContext } from "../context.js";
 import { acceptSubmission, assertScope, type SubmissionKind } from "./accept-submission.js";
 import { authenticateVendorKey, type VendorKey } from "./authenticate-vendor-key.js";
 import { IntakeLimiter } from "./intake-limiter.js";
+import { waitSeconds } from "./prefer-wait.js";
 import { submissionView } from "./submission-view.js";
 
 export type IntakeEnv = AppEnv<JsonBodyVariables & { vendorKey: VendorKey }>;
@@ -46,11 +48,24 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
         key: c.get("vendorKey"),
         input: { kind, raw, payload: c.get("body"), idempotencyHeader: c.req.header("idempotency-key") },
       });
-      const location = `/api/inbound/submissions/${result.submission.submissionId}`;
-      c.header("location", location);
-      c.header("x-submission-id", result.submission.submissionId);
+      const { submissionId } = result.submission;
+      c.header("location", `/api/inbound/submissions/${submissionId}`);
+      c.header("x-submission-id", submissionId);
       if (result.replay) return c.json(result.submission, 200);
-      return c.json({ submissionId: result.submission.submissionId, status: result.submission.status }, 202);
+      const wait = waitSeconds(c.req.header("prefer"), c.get("vendorKey").responseMode);
+      const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
+      if (settled) {
+        // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).
+        c.header("preference-applied", `wait=${wait}`);
+        if (settled.status === "forwarded") {
+          return c.json(settled.result ?? {}, (settled.upstreamStatus ?? 200) as ContentfulStatusCode);
+        }
+        const status = (
+          settled.upstreamStatus && settled.upstreamStatus >= 400 ? settled.upstreamStatus : 502
+        ) as ContentfulStatusCode;
+        return c.json({ error: settled.lastError ?? "forwarding failed", submissionId }, status);
+      }
+      return c.json({ submissionId, status: "queued" }, 202);
     });
   }
 

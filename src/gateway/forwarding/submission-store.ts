@@ -1,0 +1,155 @@
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { submissionAttempts, submissions, upstreamCredentials } from "../../db/schema/index.js";
+import { newId } from "../../ids.js";
+import type { GatewayContext } from "../context.js";
+import type { SubmissionRow } from "../intake/submission-view.js";
+import type { UpstreamResponse } from "./upstream-client.js";
+
+/** The database side of forwarding: every state change of a submission is committed here, nowhere else. */
+export class SubmissionStore {
+  constructor(private readonly ctx: GatewayContext) {}
+
+  get(id: string): SubmissionRow | undefined {
+    return this.ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+  }
+
+  /** After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. */
+  releaseExpiredLeases(expiredBy: number, now: number): number {
+    return this.ctx.db
+      .update(submissions)
+      .set({ status: "queued", leaseUntil: null, updatedAt: new Date(now).toISOString() })
+      .where(
+        and(
+          eq(submissions.status, "forwarding"),
+          or(isNull(submissions.leaseUntil), lte(submissions.leaseUntil, expiredBy)),
+        ),
+      )
+      .run().changes;
+  }
+
+  releaseLeases(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.ctx.db
+      .update(submissions)
+      .set({ status: "queued", leaseUntil: null })
+      .where(and(inArray(submissions.id, ids), eq(submissions.status, "forwarding")))
+      .run();
+  }
+
+  /** Queued submissions whose credential is active, oldest first. */
+  loadQueued(): SubmissionRow[] {
+    return this.ctx.db
+      .select({ submission: submissions })
+      .from(submissions)
+      .innerJoin(upstreamCredentials, eq(upstreamCredentials.id, submissions.credentialId))
+      .where(and(eq(submissions.status, "queued"), eq(upstreamCredentials.status, "active")))
+      .orderBy(submissions.id)
+      .all()
+      .map((r) => r.submission);
+  }
+
+  lease(id: string, now: number, leaseMs: number): void {
+    this.ctx.db
+      .update(submissions)
+      .set({
+        status: "forwarding",
+        leaseUntil: now + leaseMs,
+        firstSentAt: sql`coalesce(${submissions.firstSentAt}, ${now})`,
+        updatedAt: new Date(now).toISOString(),
+      })
+      .where(eq(submissions.id, id))
+      .run();
+  }
+
+  recordAttempt(row: SubmissionRow, response: UpstreamResponse, counted: boolean, idempotencyKey: string | null): void {
+    this.ctx.db
+      .insert(submissionAttempts)
+      .values({
+        id: newId("att"),
+        submissionId: row.id,
+        attempt: counted ? row.attempts + 1 : row.attempts,
+        counted,
+        startedAt: new Date(Date.now() - response.latencyMs).toISOString(),
+        status: response.status,
+        error: response.error,
+        latencyMs: response.latencyMs,
+        upstreamRequestId: response.requestId,
+        upstreamApiVersion: response.apiVersion,
+        idempotencyKey,
+      })
+      .run();
+  }
+
+  settle(
+    id: string,
+    now: number,
+    change: Partial<
+      Pick<
+        SubmissionRow,
+        | "status"
+        | "attempts"
+        | "nextAttemptAt"
+        | "lastError"
+        | "upstreamStatus"
+        | "result"
+        | "waitingReason"
+        | "forwardedAt"
+        | "canonicalBody"
+        | "upstreamIdempotencyKey"
+      >
+    >,
+  ): SubmissionRow | undefined {
+    this.ctx.db
+      .update(submissions)
+      .set({ ...change, leaseUntil: null, updatedAt: new Date(now).toISOString() })
+      .where(eq(submissions.id, id))
+      .run();
+    return this.get(id);
+  }
+
+  /** Appointments waiting for a lead submission (`leadId` = `sub_…`) to be forwarded. */
+  dependents(leadSubmissionId: string): SubmissionRow[] {
+    return this.ctx.db
+      .select()
+      .from(submissions)
+      .where(
+        and(
+          eq(submissions.status, "waiting"),
+          eq(submissions.kind, "appointment"),
+          sql`json_extract(${submissions.canonicalBody}, '$.leadId') = ${leadSubmissionId}`,
+        ),
+      )
+      .all();
+  }
+
+  pauseCredential(credentialId: string, reason: string, now: number): void {
+    const at = new Date(now).toISOString();
+    this.ctx.sqlite.transaction(() => {
+      this.ctx.db
+        .update(upstreamCredentials)
+        .set({ status: "paused", pausedReason: reason })
+        .where(eq(upstreamCredentials.id, credentialId))
+        .run();
+      this.ctx.db
+        .update(submissions)
+        .set({ status: "waiting", waitingReason: `credential paused: ${reason}`, leaseUntil: null, updatedAt: at })
+        .where(and(eq(submissions.credentialId, credentialId), inArray(submissions.status, ["queued", "forwarding"])))
+        .run();
+    })();
+  }
+
+  /** A rotated credential resumes its backlog: what waited on it is queued again. */
+  resumeCredential(credentialId: string, now: number): void {
+    this.ctx.db
+      .update(submissions)
+      .set({ status: "queued", waitingReason: null, updatedAt: new Date(now).toISOString() })
+      .where(
+        and(
+          eq(submissions.credentialId, credentialId),
+          eq(submissions.status, "waiting"),
+          sql`${submissions.waitingReason} like 'credential paused:%'`,
+        ),
+      )
+      .run();
+  }
+}
