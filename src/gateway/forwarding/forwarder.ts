@@ -195,7 +195,10 @@ export class Forwarder {
       return;
     }
     const request = this.#request(row);
-    if ("fail" in request) return this.#finish(row, { status: "failed", lastError: request.fail }, now);
+    if ("fail" in request) {
+      this.#finish(row, { status: "failed", lastError: request.fail }, now);
+      return;
+    }
     const apiKey = this.#apiKey(row.credentialId);
     if (!apiKey) {
       this.#known.delete(row.id);
@@ -261,7 +264,7 @@ export class Forwarder {
     const ready: Ready = { submissionId: row.id, credentialId: row.credentialId, companyId: row.companyId };
     switch (outcome.kind) {
       case "success":
-        return this.#finish(
+        this.#finish(
           row,
           {
             status: "forwarded",
@@ -273,6 +276,7 @@ export class Forwarder {
           },
           now,
         );
+        return;
       case "rate_limited": {
         // A 429 that still arrives: pause the credential for retry-after plus jitter; no attempt consumed.
         this.#limiter.pause(row.credentialId, now + outcome.retryAfterMs + this.#random() * 250);
@@ -296,11 +300,12 @@ export class Forwarder {
         const attempts = row.attempts + 1;
         const at = nextAttemptAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
         if (at === null) {
-          return this.#finish(
+          this.#finish(
             row,
             { status: "failed", attempts, upstreamStatus: response.status, lastError: response.error },
             now,
           );
+          return;
         }
         this.#store.settle(row.id, now, {
           status: "queued",
@@ -313,11 +318,12 @@ export class Forwarder {
         return;
       }
       case "permanent":
-        return this.#finish(
+        this.#finish(
           row,
           { status: "failed", attempts: row.attempts + 1, upstreamStatus: response.status, lastError: response.error },
           now,
         );
+        return;
     }
   }
 
