@@ -200,7 +200,9 @@ export class Forwarder {
       return;
     }
     const apiKey = this.#apiKey(row.credentialId);
-    if (!apiKey) {
+    if (typeof apiKey !== "string") {
+      // Accepted while its credential is paused: it waits with the others until the credential is rotated.
+      this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${apiKey.paused}` });
       this.#known.delete(row.id);
       return;
     }
@@ -240,9 +242,10 @@ export class Forwarder {
     return { body, idempotencyKey };
   }
 
-  #apiKey(credentialId: string): string | undefined {
+  #apiKey(credentialId: string): string | { paused: string } {
     const row = this.#ctx.db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, credentialId)).get();
-    if (!row || row.status !== "active") return undefined;
+    if (!row) return { paused: "credential deleted" };
+    if (row.status !== "active") return { paused: row.pausedReason ?? "paused" };
     const cached = this.#keys.get(credentialId);
     if (cached && cached.version === row.version) return cached.value;
     const value = openUpstreamCredential(this.#ctx, row);
