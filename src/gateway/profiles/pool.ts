@@ -14,6 +14,8 @@ export interface PoolOptions {
   deadlineGraceMs: number;
   heapMb: number;
   compiledCacheSize: number;
+  /** Jobs sent to one worker at a time (default 2; 1 turns pipelining off). */
+  pipelineDepth?: number;
   log?: Logger;
 }
 
@@ -33,10 +35,20 @@ interface Slot {
   markStarted(error?: Error): void;
   ready: boolean;
   retired: boolean;
-  job?: Job | undefined;
+  /** Sent and not yet answered, in order: the worker runs the first, the rest wait in its pipe. */
+  jobs: Job[];
+  /** When the first job became the one running (as this thread saw it), and its deadline. */
   startedAt: number;
   timer?: NodeJS.Timeout | undefined;
 }
+
+/**
+ * Under load a second job is sent to a busy worker, so it finds the next one in its pipe instead of idling for two
+ * process wake-ups; only behind a job that started moments ago (a real mapping takes a fraction of a millisecond),
+ * so nothing waits behind a slow or runaway evaluation. If the worker is killed, the jobs behind are sent elsewhere.
+ */
+const PIPELINE_DEPTH = 2;
+const PIPELINE_BEHIND_MS = 2;
 
 /**
  * A fixed set of evaluator processes, so a runaway expression occupies a worker, never the event loop that serves every
@@ -75,7 +87,7 @@ export class WorkerPool {
     return {
       workers: live.length,
       ready: live.filter((s) => s.ready).length,
-      busy: live.filter((s) => s.job).length,
+      busy: live.filter((s) => s.jobs.length > 0).length,
       queued: this.queue.length,
       restarts: this.restartCount,
     };
@@ -86,39 +98,68 @@ export class WorkerPool {
     if (this.closed) return;
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new EngineClosedError());
-    while (this.slots.some((s) => s.job && !s.retired)) await new Promise((r) => setTimeout(r, 5));
+    while (this.slots.some((s) => s.jobs.length > 0 && !s.retired)) await new Promise((r) => setTimeout(r, 5));
     await Promise.all(this.slots.map((slot) => this.retire(slot)));
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.retired || !slot.ready || slot.job) continue;
-      const job = this.queue.shift();
-      if (!job) return;
-      this.start(slot, job);
+    const ready = this.slots.filter((s) => s.ready && !s.retired);
+    for (const slot of ready) {
+      if (this.queue.length === 0) return;
+      if (slot.jobs.length === 0) this.send(slot);
+    }
+    const now = performance.now();
+    for (const slot of ready) {
+      if (this.queue.length === 0) return;
+      const depth = this.options.pipelineDepth ?? PIPELINE_DEPTH;
+      if (slot.jobs.length < depth && now - slot.startedAt < PIPELINE_BEHIND_MS) this.send(slot);
     }
   }
 
-  private start(slot: Slot, job: Job): void {
-    slot.job = job;
-    slot.startedAt = performance.now();
-    const deadlineMs = job.request.timeoutMs + this.options.deadlineGraceMs;
-    slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), deadlineMs);
+  private send(slot: Slot): void {
+    const job = this.queue.shift();
+    if (!job) return;
+    slot.jobs.push(job);
+    if (slot.jobs.length === 1) this.startFirst(slot);
     try {
       slot.worker.send({ id: job.id, ...job.request });
     } catch (error) {
-      this.finish(slot, { id: job.id, ...unsendable(error), elapsedMs: 0 });
+      this.settle(slot, { id: job.id, ...unsendable(error), elapsedMs: 0 });
     }
   }
 
-  private finish(slot: Slot, reply: EvaluateReply): void {
-    const job = slot.job;
-    if (!job || job.id !== reply.id) return;
-    clearTimeout(slot.timer);
-    slot.job = undefined;
-    slot.timer = undefined;
+  private startFirst(slot: Slot): void {
+    const job = slot.jobs[0];
+    if (!job) return;
+    slot.startedAt = performance.now();
+    const deadlineMs = job.request.timeoutMs + this.options.deadlineGraceMs;
+    slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), deadlineMs);
+  }
+
+  /** Answers a job of this worker; the next in its pipe becomes the one running. */
+  private settle(slot: Slot, reply: EvaluateReply): void {
+    const index = slot.jobs.findIndex((j) => j.id === reply.id);
+    const job = slot.jobs[index];
+    if (!job) return;
+    slot.jobs.splice(index, 1);
+    if (index === 0) {
+      clearTimeout(slot.timer);
+      slot.timer = undefined;
+      this.startFirst(slot);
+    }
     job.resolve(reply);
-    // Not synchronously: a deadline or a crash retires this slot right after finishing its job.
+    // Not synchronously: the caller may be about to retire this slot.
+    queueMicrotask(() => this.dispatch());
+  }
+
+  /** The worker is being replaced: its running job gets `reply`, the jobs behind it go back to the queue's front. */
+  private abandon(slot: Slot, reply: (job: Job) => EvaluateReply): void {
+    clearTimeout(slot.timer);
+    const [running, ...waiting] = slot.jobs.splice(0);
+    if (this.closed) for (const job of waiting) job.reject(new EngineClosedError());
+    else this.queue.unshift(...waiting);
+    if (running) running.resolve(reply(running));
+    this.replace(slot);
     queueMicrotask(() => this.dispatch());
   }
 
@@ -132,41 +173,36 @@ export class WorkerPool {
       return;
     }
     const { type: _type, ...reply } = message;
-    this.finish(slot, reply);
+    this.settle(slot, reply);
   }
 
   private deadline(slot: Slot, job: Job, deadlineMs: number): void {
     // This thread may have been too busy to read a reply that is already waiting in the IPC pipe: the poll phase reads
     // it before setImmediate runs, so the worker is judged only after that.
     setImmediate(() => {
-      if (slot.job !== job) return;
+      if (slot.retired || slot.jobs[0] !== job) return;
       const elapsedMs = Math.round(performance.now() - slot.startedAt);
       const message = `evaluation did not stop within ${deadlineMs} ms; its worker was killed`;
-      this.finish(slot, { id: job.id, ok: false, kind: "guardrail", limit: "deadline", message, elapsedMs });
       this.options.log?.warn({ pool: this.options.name, versionId: job.request.versionId, elapsedMs }, "worker killed");
-      this.replace(slot);
+      this.abandon(slot, (j) => ({ id: j.id, ok: false, kind: "guardrail", limit: "deadline", message, elapsedMs }));
     });
   }
 
   private onExit(slot: Slot, exit: WorkerExit): void {
     if (slot.retired) return;
-    const job = slot.job;
-    const outOfMemory = exit.outOfMemory;
-    if (job) {
-      const limit: GuardrailLimit = outOfMemory ? "memory" : "crash";
-      const message = outOfMemory ? "evaluation exhausted its worker's memory" : "evaluation crashed its worker";
-      const elapsedMs = Math.round(performance.now() - slot.startedAt);
-      this.finish(slot, { id: job.id, ok: false, kind: "guardrail", limit, message, elapsedMs });
-    }
     const failure = { pool: this.options.name, code: exit.code, signal: exit.signal, stderr: exit.stderr.slice(-500) };
     if (!slot.ready) {
       const error = new EngineUnavailableError(`profile worker exited before it was ready: ${exit.stderr.slice(-500)}`);
       slot.markStarted(error);
       this.onStartFailure(error, failure);
-    } else if (!job || !outOfMemory) {
-      this.options.log?.warn(failure, "profile worker exited");
+      this.replace(slot);
+      return;
     }
-    this.replace(slot);
+    const limit: GuardrailLimit = exit.outOfMemory ? "memory" : "crash";
+    const message = exit.outOfMemory ? "evaluation exhausted its worker's memory" : "evaluation crashed its worker";
+    const elapsedMs = Math.round(performance.now() - slot.startedAt);
+    if (slot.jobs.length === 0 || !exit.outOfMemory) this.options.log?.warn(failure, "profile worker exited");
+    this.abandon(slot, (j) => ({ id: j.id, ok: false, kind: "guardrail", limit, message, elapsedMs }));
   }
 
   private onStartFailure(error: Error, details: object): void {
@@ -210,7 +246,7 @@ export class WorkerPool {
       onMessage: (message) => this.onMessage(slot, message),
       onExit: (exit) => this.onExit(slot, exit),
     });
-    const slot: Slot = { worker, started, markStarted, ready: false, retired: false, startedAt: 0 };
+    const slot: Slot = { worker, started, markStarted, ready: false, retired: false, jobs: [], startedAt: 0 };
     return slot;
   }
 }

@@ -68,6 +68,17 @@ describe("engine: time limits", () => {
     expect(engine.stats().pool.restarts).toBe(1);
   });
 
+  it("sends a job that was waiting behind a killed evaluation to a fresh worker, unharmed", async () => {
+    await engine.ready();
+    // Sent together: under load the second waits in the same worker's pipe (see PIPELINE_DEPTH in pool.ts).
+    const [stuck, behind] = await Promise.all([
+      engine.map(input(STUCK, "stuck"), { timeoutMs: 20 }),
+      engine.map(input('{"behind": true}', "behind")),
+    ]);
+    expect(stuck).toMatchObject({ ok: false, kind: "guardrail", limit: "deadline" });
+    expect(behind).toMatchObject({ ok: true, body: { behind: true } });
+  });
+
   it("rejects a kind it does not know", async () => {
     await expect(engine.map({ ...input("{}"), kind: "contractor" as ProfileKind })).rejects.toThrow(
       /unknown profile kind/,
@@ -79,6 +90,8 @@ describe("engine: bounded queue and shutdown", () => {
   it("refuses an evaluation beyond the queue bound with EngineOverloadedError", async () => {
     await engine.ready();
     const busy = engine.map(input(STUCK, "stuck"), { timeoutMs: 50 });
+    // Past the pipelining window: nothing more is sent to the busy worker, the next two wait in the queue.
+    await new Promise((r) => setTimeout(r, 10));
     const queued = [engine.map(input('{"a": 1}')), engine.map(input('{"a": 2}'))];
     await expect(engine.map(input('{"a": 3}'))).rejects.toBeInstanceOf(EngineOverloadedError);
     await busy;
