@@ -13,19 +13,22 @@ import { appointmentRoutes } from "./inbound/routes/appointments.js";
 import { jobRoutes } from "./inbound/routes/jobs.js";
 import { leadRoutes } from "./inbound/routes/leads.js";
 import { healthGuard } from "./limits/health-guard.js";
+import { type ConsoleDeps, consoleRoutes } from "./webhooks/routes/index.js";
 
 export interface SandboxAppDeps {
   log: Logger;
   metrics: HttpMetrics;
   admin: SandboxAdmin;
   adminToken: string;
+  /** The webhook console (§4.3): delivery settings and the dispatcher's wake-up. */
+  webhooks: ConsoleDeps;
   ready: () => void;
 }
 
 /**
  * The sandbox's HTTP surface: health/version (§8 health limit), the Inbound API (§4.2) behind faults, the guard
- * (§5 keys + §8 limits) and per-route kind/scope checks, and the admin API. Every response carries
- * `x-svc-api-version` (§9.1) and `x-request-id` (§7).
+ * (§5 keys + §8 limits) and per-route kind/scope checks, the webhook console (§4.3, owner sessions) and the admin
+ * API. Every response carries `x-svc-api-version` (§9.1) and `x-request-id` (§7).
  */
 export function buildSandboxApp(deps: SandboxAppDeps): OpenAPIHono<SandboxEnv> {
   const { admin } = deps;
@@ -50,6 +53,7 @@ export function buildSandboxApp(deps: SandboxAppDeps): OpenAPIHono<SandboxEnv> {
   appointmentRoutes(app);
   jobRoutes(app);
 
+  consoleRoutes(app, deps.webhooks);
   adminRoutes(app, admin, deps.adminToken);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

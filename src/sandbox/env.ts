@@ -2,11 +2,14 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
 import type { JsonBodyVariables } from "../http/json-body.js";
 import type { Caller, CallerCtx, SandboxCtx } from "./context.js";
+import type { Owner } from "./webhooks/session/sessions.js";
 
 export interface SandboxVariables extends JsonBodyVariables {
   /** Set by the inbound guard once the key is authenticated and admitted (§5, §8). */
   caller: Caller;
   ctx: SandboxCtx;
+  /** Set by the console's session check (§4.3, §5.7). */
+  owner: Owner;
 }
 
 export type SandboxEnv = AppEnv<SandboxVariables>;

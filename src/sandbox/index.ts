@@ -16,6 +16,9 @@ import { type TestKey, testKeysOf } from "./seed/apply-seed.js";
 import { loadSeed } from "./seed/load-seed.js";
 import type { Seed } from "./seed/seed-schema.js";
 import { TrafficStats } from "./traffic-stats.js";
+import { resolveWebhookConfig, type WebhookOptions } from "./webhooks/config.js";
+import { WebhookDispatcher } from "./webhooks/dispatcher/dispatcher.js";
+import { ensureSeedOwners } from "./webhooks/session/owner-accounts.js";
 
 export type { SandboxAdmin } from "./admin/sandbox-admin.js";
 export type { SandboxStats } from "./admin/services/read-stats.js";
@@ -24,6 +27,9 @@ export type { LimitRule, LimitsConfig, LimitsOverride } from "./limits/config.js
 export { SPEC_LIMITS } from "./limits/config.js";
 export type { TestKey } from "./seed/apply-seed.js";
 export { DEFAULT_SEED_PATH, SeedError } from "./seed/load-seed.js";
+export { DEFAULT_RETRY_DELAYS_MS, type WebhookOptions } from "./webhooks/config.js";
+export { seedOwnerPassword } from "./webhooks/session/owner-credentials.js";
+export type { OwnerSession } from "./webhooks/session/sessions.js";
 
 export interface SandboxOptions {
   log?: Logger;
@@ -39,6 +45,8 @@ export interface SandboxOptions {
   clock?: Clock;
   /** Randomness of fault injection (tests pin it). */
   random?: () => number;
+  /** Webhook deliveries (§6.4): retry waits, response wait, polling, concurrency, rotation overlap. */
+  webhooks?: WebhookOptions;
 }
 
 export interface Sandbox {
@@ -47,10 +55,14 @@ export interface Sandbox {
   adminToken: string;
   /** The seed's `svc_test_` keys: public fixtures, fine to print. */
   testKeys: TestKey[];
+  /** Stops the webhook dispatcher and closes the database. */
   close(): void;
 }
 
-/** Builds the sandbox in-process: database (migrated, seeded when empty), limiter, faults, app. */
+/**
+ * Builds the sandbox in-process: database (migrated, seeded when empty), limiter, faults, the webhook dispatcher
+ * (started here, stopped by `close`), app.
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const log = options.log ?? createLogger({ level: "silent" });
   const clock = options.clock ?? systemClock;
@@ -58,13 +70,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const { db, sqlite } = openSandboxDb(options.dbPath ?? ":memory:");
   const ctx = { db, clock };
   seedIfEmpty({ ctx, input: { seed } });
+  ensureSeedOwners(db, new Date(clock.now()).toISOString());
 
+  const webhookConfig = resolveWebhookConfig(options.webhooks);
+  const dispatcher = new WebhookDispatcher(ctx, webhookConfig, log.child({ component: "sandbox-webhooks" }));
   const admin = new SandboxAdmin(
     ctx,
     new RateLimiter(resolveLimits(options.limits), clock),
     new TrafficStats(),
     new FaultInjector(options.random),
     seed,
+    dispatcher,
   );
   const adminToken = options.adminToken ?? randomBytes(24).toString("base64url");
   const app = buildSandboxApp({
@@ -72,11 +88,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     metrics: new HttpMetrics("sandbox"),
     admin,
     adminToken,
+    webhooks: { config: webhookConfig, wake: () => dispatcher.wake() },
     ready: () => {
       sqlite.prepare("select 1").get();
     },
   });
-  return { app, admin, adminToken, testKeys: testKeysOf(seed), close: () => sqlite.close() };
+  dispatcher.start();
+  const close = () => {
+    dispatcher.stop();
+    sqlite.close();
+  };
+  return { app, admin, adminToken, testKeys: testKeysOf(seed), close };
 }
 
 export interface StartSandboxOptions extends SandboxOptions {

@@ -4,8 +4,11 @@ import { type LimitsConfig, type LimitsOverride, resolveLimits } from "../limits
 import type { RateLimiter } from "../limits/limiter.js";
 import type { Seed } from "../seed/seed-schema.js";
 import type { TrafficStats } from "../traffic-stats.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher/dispatcher.js";
+import { issueSession, type OwnerSession } from "../webhooks/session/sessions.js";
 import { type CreatedCompany, createCompany, type NewCompany } from "./services/create-company.js";
 import { type CreatedKey, createKey, type NewKey } from "./services/create-key.js";
+import { type EmittedLeadEvent, emitLeadEvent, type LeadEventName } from "./services/emit-lead-event.js";
 import { type EventEnvelope, listEvents } from "./services/list-events.js";
 import { type MovedAppointment, moveAppointment } from "./services/move-appointment.js";
 import { readLead } from "./services/read-lead.js";
@@ -24,6 +27,8 @@ export class SandboxAdmin {
     readonly traffic: TrafficStats,
     readonly faults: FaultInjector,
     private readonly seed: Seed,
+    /** Sends the webhook deliveries events queue (§6); woken after admin changes so they leave at once. */
+    readonly webhooks: WebhookDispatcher,
   ) {}
 
   /** §1 "reset without notice": back to the seed; limiter windows, counters and faults start afresh too. */
@@ -58,7 +63,21 @@ export class SandboxAdmin {
   }
 
   moveAppointment(input: { appointmentId: string; startsAt: string; endsAt: string }): MovedAppointment {
-    return moveAppointment({ ctx: this.ctx, input });
+    const moved = moveAppointment({ ctx: this.ctx, input });
+    this.webhooks.wake();
+    return moved;
+  }
+
+  /** Records quote.sent, quote.accepted or project.completed for a lead, as the platform's pipeline would (§6.7). */
+  emitLeadEvent(input: { leadId: string; event: LeadEventName; projectId?: string }): EmittedLeadEvent {
+    const emitted = emitLeadEvent({ ctx: this.ctx, input });
+    this.webhooks.wake();
+    return emitted;
+  }
+
+  /** An owner session for a company without its password (§5.7; embedding code and tests). */
+  ownerSession(companyId: string): OwnerSession {
+    return issueSession({ ctx: this.ctx, input: { companyId } });
   }
 
   events(input: { afterSequence?: number; companyId?: string; limit?: number } = {}): EventEnvelope[] {

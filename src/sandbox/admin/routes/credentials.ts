@@ -28,9 +28,18 @@ const revoke = createRoute({
   responses: { 200: { description: "revoked" } },
 });
 
+const ownerSession = createRoute({
+  method: "post",
+  path: "/sandbox/admin/companies/{company_id}/owner-session",
+  summary: "An owner console session for a company (§5.7)",
+  request: { params: idParam("company_id") },
+  responses: { 201: { description: "{sessionToken, companyId, expiresAt}" } },
+});
+
 /** Companies and keys, so benchmarks can make many credentials over many owners. */
 export function credentialRoutes(app: OpenAPIHono<SandboxEnv>, admin: SandboxAdmin): void {
   app.openapi(company, (c) => c.json(admin.createCompany(c.req.valid("json")), 201));
   app.openapi(key, (c) => c.json(admin.createKey(c.req.valid("json")), 201));
+  app.openapi(ownerSession, (c) => c.json(admin.ownerSession(c.req.valid("param").company_id ?? ""), 201));
   app.openapi(revoke, (c) => c.json(admin.revokeKey(c.req.valid("param").key_id ?? ""), 200));
 }

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { jsonBody } from "../../../http/json-body.js";
 import type { SandboxEnv } from "../../env.js";
 import type { SandboxAdmin } from "../sandbox-admin.js";
-import { eventsQuerySchema, idParam, moveSchema } from "./schemas.js";
+import { eventsQuerySchema, idParam, leadEventSchema, moveSchema } from "./schemas.js";
 
 const move = createRoute({
   method: "post",
@@ -14,6 +14,17 @@ const move = createRoute({
     body: { content: { "application/json": { schema: moveSchema } }, required: true },
   },
   responses: { 200: { description: "moved" } },
+});
+const leadEvent = createRoute({
+  method: "post",
+  path: "/sandbox/admin/leads/{lead_id}/events",
+  summary: "Record quote.sent, quote.accepted or project.completed for a lead (§6.7)",
+  middleware: [jsonBody()] as const,
+  request: {
+    params: idParam("lead_id"),
+    body: { content: { "application/json": { schema: leadEventSchema } }, required: true },
+  },
+  responses: { 201: { description: "{eventId, event, leadId, version}" } },
 });
 const events = createRoute({
   method: "get",
@@ -36,6 +47,10 @@ export function recordRoutes(app: OpenAPIHono<SandboxEnv>, admin: SandboxAdmin):
     const { startsAt, endsAt } = c.req.valid("json");
     const appointmentId = c.req.valid("param").appointment_id ?? "";
     return c.json(admin.moveAppointment({ appointmentId, startsAt, endsAt }), 200);
+  });
+  app.openapi(leadEvent, (c) => {
+    const leadId = c.req.valid("param").lead_id ?? "";
+    return c.json(admin.emitLeadEvent({ leadId, ...c.req.valid("json") }), 201);
   });
   app.openapi(events, (c) => {
     const { after, companyId, limit } = c.req.valid("query");

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { utcTimestamp } from "../../../contract/appointment.js";
 import { KEY_KINDS, SCOPES } from "../../db/schema/index.js";
+import { LEAD_EVENT_STAGES, type LeadEventName } from "../services/emit-lead-event.js";
 
 export const newCompanySchema = z
   .object({
@@ -28,6 +29,12 @@ export const moveSchema = z
   .object({ startsAt: utcTimestamp, endsAt: utcTimestamp })
   .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), { path: ["endsAt"], message: "must be after startsAt" })
   .openapi("AdminMoveAppointment");
+
+const LEAD_EVENTS = Object.keys(LEAD_EVENT_STAGES) as [LeadEventName, ...LeadEventName[]];
+
+export const leadEventSchema = z
+  .object({ event: z.enum(LEAD_EVENTS), projectId: z.string().min(1).optional() })
+  .openapi("AdminLeadEvent");
 
 export const eventsQuerySchema = z.object({
   after: z.coerce.number().int().min(0).optional(),

@@ -8,21 +8,33 @@ import {
   events,
   leadSubmissions,
   leads,
+  ownerAccounts,
+  ownerSessions,
   people,
   projectNotes,
   projects,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookSubscriptions,
 } from "../../db/schema/index.js";
 import { applySeed } from "../../seed/apply-seed.js";
 import type { Seed } from "../../seed/seed-schema.js";
+import { ensureSeedOwners } from "../../webhooks/session/owner-accounts.js";
 
 /**
- * §1: the test environment is "reset without notice". Empties every table (children first, foreign keys are on) and
+ * §1: the test environment is "reset without notice". Empties every table (webhook subscriptions and owner sessions
+ * too; seeded owner logins come back with their fixed passwords), children first since foreign keys are on, and
  * applies the seed, in one transaction: a concurrent reader sees the old state or the new one, never half of each.
  */
 export function resetToSeed({ ctx, input }: { ctx: SandboxCtx; input: { seed: Seed } }): void {
   const now = isoAt(ctx.clock);
   ctx.db.transaction((tx) => {
     for (const table of [
+      webhookAttempts,
+      webhookDeliveries,
+      webhookSubscriptions,
+      ownerSessions,
+      ownerAccounts,
       events,
       appointments,
       projectNotes,
@@ -37,6 +49,7 @@ export function resetToSeed({ ctx, input }: { ctx: SandboxCtx; input: { seed: Se
       tx.delete(table).run();
     }
     applySeed(tx, input.seed, now);
+    ensureSeedOwners(tx, now);
   });
 }
 
