@@ -48,7 +48,7 @@ export async function startRig(options: RigOptions) {
     perCredential: { limit: options.perKey, windowMs },
     perCompany: { limit: options.perCompany, windowMs },
     egress: { limit: options.egress, windowMs },
-    marginMs: 15,
+    marginMs: 1,
   };
   const gateway: Gateway = createGateway({
     databasePath: options.databasePath ?? ":memory:",

@@ -10,7 +10,8 @@ interface CompanyState {
   credentials: Map<string, { lastServed: number; queue: Deque<Ready> }>;
 }
 
-export type Take = { ready: Ready } | { wakeAt: number } | { empty: true };
+/** `answered` closes the send's limiter slots: call it when the upstream's answer (or the failure) arrives. */
+export type Take = { ready: Ready; answered: (at: number) => void } | { wakeAt: number } | { empty: true };
 
 /**
  * Chooses what to send next so that the upstream's limits are kept and capacity is shared fairly (issue #4):
@@ -71,9 +72,9 @@ export class FairScheduler {
     this.#size--;
     best.company.lastServed = now;
     best.credential.lastServed = now;
-    this.limiter.record(ready, now);
+    const answered = this.limiter.record(ready, now);
     this.#prune(now);
-    return { ready };
+    return { ready, answered };
   }
 
   /** Removes and returns a credential's queued submissions (the credential was paused). */

@@ -160,7 +160,7 @@ export class Forwarder {
       const take = this.#scheduler.take(now);
       if ("ready" in take) {
         const { submissionId } = take.ready;
-        const work = this.#send(take.ready, now).finally(() => {
+        const work = this.#send(take.ready, now, take.answered).finally(() => {
           this.#inFlight.delete(submissionId);
           this.#pump();
         });
@@ -188,7 +188,16 @@ export class Forwarder {
     );
   }
 
-  async #send(ready: Ready, now: number): Promise<void> {
+  async #send(ready: Ready, now: number, answered: (at: number) => void): Promise<void> {
+    try {
+      await this.#attempt(ready, now);
+    } finally {
+      // Whether or not a request went out, the upstream has counted it (if at all) by now.
+      answered(Date.now());
+    }
+  }
+
+  async #attempt(ready: Ready, now: number): Promise<void> {
     const row = this.#store.get(ready.submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) {
       this.#known.delete(ready.submissionId);

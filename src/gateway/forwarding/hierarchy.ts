@@ -52,10 +52,11 @@ export class LimiterHierarchy {
     );
   }
 
-  record(route: Route, at: number): void {
-    this.credential(route).record(at);
-    this.company(route.companyId).record(at);
-    this.egress.record(at);
+  /** Records a send at every level; call the returned function when its answer (or failure) arrives. */
+  record(route: Route, at: number): (answeredAt: number) => void {
+    const nodes = [this.credential(route), this.company(route.companyId), this.egress];
+    const slots = nodes.map((node) => node.record(at));
+    return (answeredAt) => nodes.forEach((node, i) => node.complete(slots[i] ?? 0, answeredAt));
   }
 
   pause(credentialId: string, until: number): void {

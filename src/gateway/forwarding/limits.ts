@@ -9,7 +9,7 @@ export interface ForwardingLimits {
   perCompany: LimitRule;
   /** The gateway is one source IP: this caps every tenant together (§8, 600/min on /inbound). */
   egress: LimitRule;
-  /** Added to each window edge to absorb send-to-arrival jitter. */
+  /** Added to each window edge (clock granularity); jitter needs none, see SlidingLog. */
   marginMs: number;
 }
 
@@ -17,7 +17,7 @@ export const SPEC_FORWARDING_LIMITS: ForwardingLimits = {
   perCredential: { limit: 60, windowMs: 60_000 },
   perCompany: { limit: 300, windowMs: 60_000 },
   egress: { limit: 600, windowMs: 60_000 },
-  marginMs: 25,
+  marginMs: 1,
 };
 
 /** A company's own per-minute figures (companies.limits) scale the rule's window. */

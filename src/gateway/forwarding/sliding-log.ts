@@ -1,45 +1,52 @@
 /**
- * One limiter node (§8): at most `limit` sends in any span of `windowMs`, kept exactly with a ring of the last
- * `limit` send times, and paced — consecutive sends at least `windowMs / limit` apart — so a backlog drains evenly
- * instead of bursting at the start of each window.
+ * One limiter node (§8): at most `limit` sends in any span of `windowMs` as the upstream counts them, and paced —
+ * consecutive sends at least `windowMs / limit` apart — so a backlog drains evenly instead of bursting at the start
+ * of each window.
  *
- * `marginMs` covers the difference between when the gateway sends and when the upstream counts the arrival: two
- * sends a window apart may arrive slightly less than a window apart if the first was slower on the wire.
+ * Exactness does not rest on guessing the network's delay: the upstream counts a request when it arrives, somewhere
+ * between our send and its answer. So each of the last `limit` slots holds the time the *answer* came (an upper bound
+ * of the arrival), and is held open while the request is in flight. A send is allowed once the slot `limit` sends
+ * back closed a full window ago; then its arrival is at least a window after that earlier arrival, whatever the
+ * jitter. The cost is one round trip per window.
  */
 export class SlidingLog {
   readonly #ring: number[];
   #next = 0;
-  #count = 0;
   #last = Number.NEGATIVE_INFINITY;
   readonly spacingMs: number;
 
   constructor(
     readonly limit: number,
     readonly windowMs: number,
-    readonly marginMs = 0,
+    /** Added to each window edge: clock granularity between two processes. */
+    readonly marginMs = 1,
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
     this.#ring = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY);
     this.spacingMs = windowMs / limit;
   }
 
-  /** The earliest time a send may happen. */
+  /** The earliest time a send may happen (+Infinity while the deciding slot is still in flight). */
   nextAllowedAt(): number {
-    const paced = this.#last + this.spacingMs;
-    if (this.#count < this.limit) return paced;
-    // The oldest of the last `limit` sends must have left the window.
     const oldest = this.#ring[this.#next] ?? Number.NEGATIVE_INFINITY;
-    return Math.max(paced, oldest + this.windowMs + this.marginMs);
+    return Math.max(this.#last + this.spacingMs, oldest + this.windowMs + this.marginMs);
   }
 
-  record(at: number): void {
-    this.#ring[this.#next] = at;
+  /** Records a send at `at`; returns its slot, to close with `complete` when the answer (or the failure) comes. */
+  record(at: number): number {
+    const slot = this.#next;
+    this.#ring[slot] = Number.POSITIVE_INFINITY;
     this.#next = (this.#next + 1) % this.limit;
-    this.#count = Math.min(this.limit, this.#count + 1);
     this.#last = at;
+    return slot;
   }
 
-  /** Sends recorded within the window ending at `now` (for headroom metrics). */
+  /** The answer to the send in `slot` arrived at `at`: the request reached the upstream no later than that. */
+  complete(slot: number, at: number): void {
+    this.#ring[slot] = at;
+  }
+
+  /** Sends counted within the window ending at `now` (in-flight ones included), for headroom metrics. */
   usedAt(now: number): number {
     return this.#ring.filter((t) => t > now - this.windowMs).length;
   }
