@@ -9,7 +9,10 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(argv
   },
   sandbox: { summary: "run the sandbox Inbound API alone", load: () => import("./cli/sandbox.js") },
   migrate: { summary: "apply the gateway's database migrations and exit", load: () => import("./cli/migrate.js") },
-  profile: { summary: "test or preview mapping profiles (profile test|preview)", load: () => import("./cli/profile.js") },
+  profile: {
+    summary: "test or preview mapping profiles (profile test|preview)",
+    load: () => import("./cli/profile.js"),
+  },
 };
 
 function usage(): string {

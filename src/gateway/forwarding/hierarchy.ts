@@ -56,7 +56,9 @@ export class LimiterHierarchy {
   record(route: Route, at: number): (answeredAt: number) => void {
     const nodes = [this.credential(route), this.company(route.companyId), this.egress];
     const slots = nodes.map((node) => node.record(at));
-    return (answeredAt) => nodes.forEach((node, i) => node.complete(slots[i] ?? 0, answeredAt));
+    return (answeredAt) => {
+      for (const [i, node] of nodes.entries()) node.complete(slots[i] ?? 0, answeredAt);
+    };
   }
 
   pause(credentialId: string, until: number): void {
