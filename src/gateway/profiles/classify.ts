@@ -46,3 +46,16 @@ export function classify(error: unknown): EvaluationFailure {
     ? { ok: false, kind: "mapping", message: failure.message }
     : { ok: false, kind: "mapping", message: failure.message, position: failure.position };
 }
+
+/**
+ * The request could not be serialised for the worker. Intake passes parsed JSON, which always serialises unless it is
+ * nested so deeply that JSON.stringify runs out of stack: that is the deep-nesting attack, refused like any other
+ * guardrail breach. Anything else is a caller's bug, reported as a mapping error.
+ */
+export function unsendable(error: unknown): EvaluationFailure {
+  if (error instanceof RangeError) {
+    return { ok: false, kind: "guardrail", limit: "stack", message: "payload is nested too deeply to evaluate" };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return { ok: false, kind: "mapping", message: `payload cannot be evaluated: ${reason}` };
+}

@@ -1,5 +1,5 @@
 import type { Logger } from "../../log.js";
-import type { EvaluationFailure } from "./classify.js";
+import { unsendable } from "./classify.js";
 import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
 import type { EvaluateReply, EvaluateRequest, WorkerMessage } from "./protocol.js";
 import type { GuardrailLimit } from "./types.js";
@@ -228,6 +228,7 @@ export class WorkerPool {
   }
 
   private async retire(slot: Slot): Promise<void> {
+    if (!slot.ready) slot.markStarted(new EngineUnavailableError("profile worker stopped before it was ready"));
     slot.retired = true;
     clearTimeout(slot.timer);
     await slot.worker.stop();
@@ -249,17 +250,4 @@ export class WorkerPool {
     const slot: Slot = { worker, started, markStarted, ready: false, retired: false, jobs: [], startedAt: 0 };
     return slot;
   }
-}
-
-/**
- * The request could not be serialised for the worker. Intake passes parsed JSON, which always serialises unless it is
- * nested so deeply that JSON.stringify runs out of stack: that is the deep-nesting attack, refused like any other
- * guardrail breach. Anything else is a caller's bug, reported as a mapping error.
- */
-function unsendable(error: unknown): EvaluationFailure {
-  if (error instanceof RangeError) {
-    return { ok: false, kind: "guardrail", limit: "stack", message: "payload is nested too deeply to evaluate" };
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return { ok: false, kind: "mapping", message: `payload cannot be evaluated: ${reason}` };
 }
