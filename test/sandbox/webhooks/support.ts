@@ -97,10 +97,13 @@ export async function consoleCall(
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+type Probe<T> = () => T | undefined | false | Promise<T | undefined | false>;
+
+/** Polls `probe` until it gives a value (not undefined or false); fails the test after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: Probe<T>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
