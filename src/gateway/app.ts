@@ -7,6 +7,7 @@ import { docsPage } from "./docs/docs-page.js";
 import { type IntakeEnv, intakeRoutes } from "./intake/routes.js";
 import type { OwnerEnv } from "./owner/owner-auth.js";
 import { ownerRoutes } from "./owner/routes.js";
+import { webhookRoutes } from "./webhooks/index.js";
 
 /** The gateway's HTTP surface: vendor intake, owner API, docs, health. */
 export function createGatewayApp(
@@ -28,6 +29,7 @@ export function createGatewayApp(
   );
   intakeRoutes(app as never, ctx);
   ownerRoutes(app as never, ctx);
+  webhookRoutes(app as never, ctx);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

@@ -9,6 +9,7 @@ import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { Sealer } from "./security/sealer.js";
+import { startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 
 export interface GatewayOptions {
   databasePath: string;
@@ -21,6 +22,8 @@ export interface GatewayOptions {
   /** Profile evaluation pool size and time limit. */
   engine?: { poolSize?: number; timeoutMs?: number };
   now?: () => Date;
+  /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
+  webhooks?: WebhookOptions;
 }
 
 /** Builds the gateway once, in order: database (migrated), sealer, profile engine, context, app. */
@@ -48,13 +51,16 @@ export function createGateway(options: GatewayOptions) {
     forwarder.start();
   }
   const app = createGatewayApp(ctx, { metrics: options.metrics });
+  const webhooks = startWebhooks(ctx, options.webhooks);
   return {
     ctx,
     app,
     forwarder,
+    webhooks,
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
     async close(deadlineMs?: number) {
       await forwarder?.close(deadlineMs);
+      await webhooks.close();
       await engine.close();
       database.close();
     },

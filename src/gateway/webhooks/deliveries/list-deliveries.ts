@@ -1,0 +1,65 @@
+import { and, asc, desc, eq, lt } from "drizzle-orm";
+import { webhookAttempts, webhookDeliveries } from "../../../db/schema/index.js";
+import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
+import { notFound } from "../../../http/errors.js";
+import type { GatewayContext } from "../../context.js";
+import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
+import { deliveryView } from "./delivery-view.js";
+
+/** A subscription's delivery log, newest first, keyset-paginated on the (time-ordered) id; `failed` = dead letter. */
+export function listDeliveries({
+  ctx,
+  companyId,
+  subscriptionId,
+  filter,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  subscriptionId: string;
+  filter: { status?: WebhookDeliveryStatus | undefined; before?: string | undefined; limit?: number | undefined };
+}) {
+  getSubscriptionRow(ctx, companyId, subscriptionId);
+  const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
+  const rows = ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.subscriptionId, subscriptionId),
+        filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
+        filter.before ? lt(webhookDeliveries.id, filter.before) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { deliveries: page.map(deliveryView), nextBefore: rows.length > limit && last ? last.id : null };
+}
+
+/** One delivery with its envelope, the body sent, and every attempt (each with its own delivery id, §6.2). */
+export function getDelivery({
+  ctx,
+  companyId,
+  deliveryId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  deliveryId: string;
+}) {
+  const row = ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.companyId, companyId)))
+    .get();
+  if (!row) throw notFound();
+  const attempts = ctx.db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryRowId, row.id))
+    .orderBy(asc(webhookAttempts.attempt))
+    .all()
+    .map(({ deliveryRowId: _row, ...attempt }) => attempt);
+  return { ...deliveryView(row), envelope: JSON.parse(row.envelope) as unknown, body: row.body, attempts };
+}

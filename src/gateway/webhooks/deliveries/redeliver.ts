@@ -1,0 +1,93 @@
+import { and, eq, gte, inArray, lte, ne } from "drizzle-orm";
+import { webhookDeliveries } from "../../../db/schema/index.js";
+import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
+import { conflict, notFound } from "../../../http/errors.js";
+import type { GatewayContext } from "../../context.js";
+import { notifyDue } from "../registry.js";
+import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
+import { deliveryView } from "./delivery-view.js";
+
+/** What a redelivery resets: a new round of the retry schedule, due now; the body is mapped again if need be. */
+function resetFields(nowMs: number) {
+  return {
+    status: "pending" as const,
+    retryIndex: 0,
+    nextAttemptAt: nowMs,
+    body: null,
+    failedAt: null,
+    deliveredAt: null,
+  };
+}
+
+function assertActive(ctx: GatewayContext, companyId: string, subscriptionId: string): void {
+  const subscription = getSubscriptionRow(ctx, companyId, subscriptionId);
+  if (subscription.status !== "active") {
+    throw conflict("the subscription is disabled: enable it before redelivering", {
+      reason: subscription.disabledReason,
+    });
+  }
+}
+
+/**
+ * Sends one delivery again (from the dead letter, or one the vendor lost): same event id (§6.1), new attempts. A
+ * delivery still pending or in flight is already on its way (409).
+ */
+export function redeliverDelivery({
+  ctx,
+  companyId,
+  deliveryId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  deliveryId: string;
+}) {
+  const row = ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.companyId, companyId)))
+    .get();
+  if (!row) throw notFound();
+  if (row.status === "pending" || row.status === "delivering") throw conflict(`the delivery is already ${row.status}`);
+  assertActive(ctx, companyId, row.subscriptionId);
+  const nowMs = ctx.now().getTime();
+  const update = resetFields(nowMs);
+  ctx.db.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, row.id)).run();
+  notifyDue(ctx, row.subscriptionId, nowMs);
+  return deliveryView({ ...row, ...update });
+}
+
+/** Redelivers a subscription's deliveries created in [from, to] with the given statuses (the dead letter by default). */
+export function redeliverRange({
+  ctx,
+  companyId,
+  subscriptionId,
+  input,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  subscriptionId: string;
+  input: {
+    from: string;
+    to: string;
+    statuses?: Array<Extract<WebhookDeliveryStatus, "failed" | "delivered">> | undefined;
+  };
+}) {
+  assertActive(ctx, companyId, subscriptionId);
+  const nowMs = ctx.now().getTime();
+  const statuses = input.statuses && input.statuses.length > 0 ? input.statuses : ["failed" as const];
+  const result = ctx.db
+    .update(webhookDeliveries)
+    .set(resetFields(nowMs))
+    .where(
+      and(
+        eq(webhookDeliveries.subscriptionId, subscriptionId),
+        inArray(webhookDeliveries.status, statuses),
+        ne(webhookDeliveries.status, "pending"),
+        gte(webhookDeliveries.createdAt, new Date(input.from).toISOString()),
+        lte(webhookDeliveries.createdAt, new Date(input.to).toISOString()),
+      ),
+    )
+    .run();
+  if (result.changes > 0) notifyDue(ctx, subscriptionId, nowMs);
+  return { redelivered: result.changes };
+}

@@ -1,0 +1,135 @@
+import { newDeliveryId, signWebhook, unixSeconds } from "../../../contract/signing.js";
+import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
+import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
+import { type GuardedFetch, OutboundError } from "../../../net/index.js";
+import type { GatewayContext } from "../../context.js";
+import { openRing } from "../secrets.js";
+import { parseRetryAfter } from "./retry-policy.js";
+
+export interface AttemptResult {
+  deliveryId: string;
+  secretVersion: number | null;
+  startedAt: string;
+  /** The body sent (made on the first attempt); null when none could be made. */
+  body: string | null;
+  profileVersionId: string | null;
+  status: number | null;
+  error: string | null;
+  excerpt: string | null;
+  latencyMs: number;
+  retryAfterMs: number | undefined;
+  /** Whether a request went out: only then does a failure count against the endpoint. */
+  sent: boolean;
+  /** A failure no retry can fix (the outbound profile cannot map the event): straight to the dead letter. */
+  permanent: boolean;
+}
+
+const EXCERPT_BYTES = 1024;
+
+/**
+ * One attempt: the body (the envelope, or the outbound profile's mapping of it, made once and then re-sent as it is,
+ * §6.3.4), signed like the platform signs (§6.2–§6.3) with a new delivery id, sent through the SSRF guard with the
+ * §6.4.1 10 s limit. Never throws.
+ */
+export async function attemptDelivery(
+  ctx: GatewayContext,
+  fetcher: GuardedFetch,
+  subscription: WebhookSubscriptionRow,
+  row: WebhookDeliveryRow,
+): Promise<AttemptResult> {
+  const startedMs = Date.now();
+  const deliveryId = newDeliveryId();
+  const base = { deliveryId, startedAt: new Date(startedMs).toISOString(), retryAfterMs: undefined, excerpt: null };
+  const made = await bodyFor(ctx, subscription, row);
+  if (!made.ok) {
+    return {
+      ...base,
+      secretVersion: null,
+      body: null,
+      profileVersionId: null,
+      status: null,
+      error: made.error,
+      latencyMs: Date.now() - startedMs,
+      sent: false,
+      permanent: made.permanent,
+    };
+  }
+  const { version, secret } = openRing(ctx, subscription.sealedSecrets, subscription.id).signingSecret();
+  const headers = signWebhook({
+    secret,
+    secretVersion: version,
+    event: row.event,
+    deliveryId,
+    timestamp: unixSeconds(Date.now()),
+    rawBody: made.body,
+  });
+  const sent = {
+    ...base,
+    secretVersion: version,
+    body: made.body,
+    profileVersionId: made.profileVersionId,
+    sent: true,
+  };
+  try {
+    const response = await fetcher.fetch(subscription.url, {
+      method: "POST",
+      headers: { ...headers, "user-agent": "partner-gateway-webhooks/1" },
+      body: made.body,
+    });
+    const now = Date.now();
+    return {
+      ...sent,
+      status: response.status,
+      error: response.ok ? null : `HTTP ${response.status}`,
+      excerpt: response.ok ? null : excerptOf(response.body),
+      latencyMs: now - startedMs,
+      retryAfterMs: response.ok ? undefined : parseRetryAfter(response.headers.get("retry-after"), now),
+      permanent: false,
+    };
+  } catch (error) {
+    const message =
+      error instanceof OutboundError
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : "failed";
+    return { ...sent, status: null, error: message, latencyMs: Date.now() - startedMs, permanent: false };
+  }
+}
+
+type MadeBody =
+  | { ok: true; body: string; profileVersionId: string | null }
+  | { ok: false; error: string; permanent: boolean };
+
+async function bodyFor(
+  ctx: GatewayContext,
+  subscription: WebhookSubscriptionRow,
+  row: WebhookDeliveryRow,
+): Promise<MadeBody> {
+  if (row.body !== null) return { ok: true, body: row.body, profileVersionId: row.profileVersionId };
+  const versionId = subscription.outboundProfileVersionId;
+  if (versionId === null) return { ok: true, body: row.envelope, profileVersionId: null };
+  try {
+    const { expression } = ctx.versions.get(subscription.companyId, versionId);
+    const outcome = await ctx.engine.map({
+      versionId,
+      kind: "outbound",
+      expression,
+      payload: JSON.parse(row.envelope) as unknown,
+    });
+    if (outcome.ok) return { ok: true, body: JSON.stringify(outcome.body), profileVersionId: versionId };
+    return { ok: false, error: `outbound profile ${versionId}: ${outcome.message}`, permanent: true };
+  } catch (error) {
+    // The engine is overloaded or restarting: not the endpoint's fault, and worth another try.
+    return {
+      ok: false,
+      error: `outbound profile: ${error instanceof Error ? error.message : "failed"}`,
+      permanent: false,
+    };
+  }
+}
+
+function excerptOf(body: Uint8Array): string | null {
+  if (body.byteLength === 0) return null;
+  return Buffer.from(body.subarray(0, EXCERPT_BYTES)).toString("utf8");
+}

@@ -1,0 +1,95 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
+import { vendorKeys, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
+import { newId } from "../../ids.js";
+import type { GatewayContext } from "../context.js";
+import { notifyDue } from "./registry.js";
+
+/** One event the gateway tells one vendor (key) about. */
+export interface VendorEvent {
+  companyId: string;
+  vendorKeyId: string;
+  event: string;
+  resource: { type: string; id: string; version: number };
+  data: Record<string, unknown>;
+  occurredAt: string;
+  /**
+   * What the event stands for; a subscription gets one delivery per key. The gateway's confirmation of a booking and
+   * the platform's report of the same change share one, so the vendor hears of each change once.
+   */
+  dedupeKey: string;
+  sourceEventId?: string;
+  /** Only this subscription (a test delivery); otherwise every active subscription of the key wanting the event. */
+  subscriptionId?: string;
+}
+
+export interface Enqueued {
+  subscriptionId: string;
+  deliveryRowId: string;
+}
+
+/**
+ * Writes the deliveries of one event, synchronously, inside the caller's transaction (the platform event, or the
+ * forwarding outcome, and its deliveries commit together: none is lost, none is orphaned). The caller wakes the
+ * dispatcher after commit with `notifyEnqueued`.
+ */
+export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowMs: number): Enqueued[] {
+  const targets = ctx.db
+    .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
+    .from(webhookSubscriptions)
+    .innerJoin(vendorKeys, eq(vendorKeys.id, webhookSubscriptions.vendorKeyId))
+    .where(
+      and(
+        eq(webhookSubscriptions.vendorKeyId, input.vendorKeyId),
+        eq(webhookSubscriptions.companyId, input.companyId),
+        eq(webhookSubscriptions.status, "active"),
+        isNull(vendorKeys.revokedAt),
+        input.subscriptionId ? eq(webhookSubscriptions.id, input.subscriptionId) : undefined,
+      ),
+    )
+    .all()
+    .filter((s) => input.subscriptionId !== undefined || s.events.includes(input.event));
+  if (targets.length === 0) return [];
+
+  // §6.1: one event, one `evt_` id, the same for every subscription and every retry.
+  const envelope = buildEnvelope({
+    id: newEventId(),
+    event: input.event,
+    occurredAt: input.occurredAt,
+    resource: input.resource,
+    data: input.data,
+  });
+  const envelopeText = JSON.stringify(envelope);
+  const createdAt = new Date(nowMs).toISOString();
+  const enqueued: Enqueued[] = [];
+  for (const target of targets) {
+    const id = newId("whd", nowMs);
+    const result = ctx.db
+      .insert(webhookDeliveries)
+      .values({
+        id,
+        companyId: input.companyId,
+        subscriptionId: target.id,
+        eventId: envelope.id,
+        event: input.event,
+        dedupeKey: input.dedupeKey,
+        sourceEventId: input.sourceEventId ?? null,
+        envelope: envelopeText,
+        // Mapped on the first attempt when the subscription has an outbound profile (the engine is asynchronous).
+        body: null,
+        status: "pending",
+        nextAttemptAt: nowMs,
+        createdAt,
+        createdAtMs: nowMs,
+      })
+      .onConflictDoNothing()
+      .run();
+    if (result.changes > 0) enqueued.push({ subscriptionId: target.id, deliveryRowId: id });
+  }
+  return enqueued;
+}
+
+/** After the enqueueing transaction committed: wake the dispatcher for each subscription that got work. */
+export function notifyEnqueued(ctx: GatewayContext, enqueued: readonly Enqueued[], nowMs: number): void {
+  for (const e of enqueued) notifyDue(ctx, e.subscriptionId, nowMs);
+}

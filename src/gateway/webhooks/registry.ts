@@ -1,0 +1,32 @@
+import type { OutboundPolicy } from "../../net/index.js";
+import type { GatewayContext } from "../context.js";
+
+/** What service verbs need of the running webhook machinery. */
+export interface WebhookRuntime {
+  /** A subscription has work due at `dueAt` (ms), or changed: wake the dispatcher. */
+  notify(subscriptionId: string, dueAt: number): void;
+  /** Where deliveries may go (SSRF policy): checked at subscription creation and at every connection. */
+  policy: OutboundPolicy;
+}
+
+/**
+ * The runtime started for a context (one per gateway). Without one (a CLI, a test of a verb) enqueued rows wait in
+ * the database for the next start, and URLs are checked with the mode's default policy.
+ */
+const runtimes = new WeakMap<GatewayContext, WebhookRuntime>();
+
+export function attachRuntime(ctx: GatewayContext, runtime: WebhookRuntime): void {
+  runtimes.set(ctx, runtime);
+}
+
+export function detachRuntime(ctx: GatewayContext, runtime: WebhookRuntime): void {
+  if (runtimes.get(ctx) === runtime) runtimes.delete(ctx);
+}
+
+export function notifyDue(ctx: GatewayContext, subscriptionId: string, dueAt: number): void {
+  runtimes.get(ctx)?.notify(subscriptionId, dueAt);
+}
+
+export function outboundPolicy(ctx: GatewayContext): OutboundPolicy {
+  return runtimes.get(ctx)?.policy ?? { mode: ctx.settings.mode };
+}

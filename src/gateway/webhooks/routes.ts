@@ -1,0 +1,148 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { SIGNATURE_SCHEME } from "../../contract/signing.js";
+import type { GatewayContext } from "../context.js";
+import type { OwnerEnv } from "../owner/owner-auth.js";
+import { requireAdmin } from "../tenants/owner-auth.js";
+import { EVENTS_BY_PARTNER_TYPE, TEST_EVENT } from "./catalogue.js";
+import { getDelivery, listDeliveries } from "./deliveries/list-deliveries.js";
+import { redeliverDelivery, redeliverRange } from "./deliveries/redeliver.js";
+import { sendTestEvent } from "./deliveries/send-test-event.js";
+import { activatePlatformSecret, getPlatformReceiver, loadPlatformSecret } from "./platform/platform-secrets.js";
+import { platformReceiverRoute } from "./platform/receiver-route.js";
+import { bodyRoute, param, route, valid } from "./route-helpers.js";
+import * as s from "./schemas.js";
+import { createSubscription } from "./subscriptions/create-subscription.js";
+import { deleteSubscription } from "./subscriptions/delete-subscription.js";
+import { getSubscription, listSubscriptions } from "./subscriptions/list-subscriptions.js";
+import { activateSubscriptionSecret, rotateSubscriptionSecret } from "./subscriptions/rotate-subscription-secret.js";
+import { updateSubscription } from "./subscriptions/update-subscription.js";
+
+/**
+ * The webhook surface: the platform's deliveries at `POST /webhooks/platform/{companyId}` (signature-authenticated),
+ * and the owner API under `/owner/v1/webhooks` (owner auth comes from the owner routes' middleware, registered first).
+ */
+export function webhookRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
+  platformReceiverRoute(app, ctx);
+  const companyOf = (c: { get(key: "owner"): { companyId: string } }) => c.get("owner").companyId;
+
+  app.openapi(route("get", "/events", "Events each partner type may subscribe to, and the signature scheme"), (c) =>
+    c.json(
+      { signatureScheme: SIGNATURE_SCHEME, testEvent: TEST_EVENT, eventsByPartnerType: EVENTS_BY_PARTNER_TYPE },
+      200,
+    ),
+  );
+
+  // The platform's deliveries to this company (§6.3–§6.6): where to point them, and the secrets they are signed with.
+  app.openapi(route("get", "/platform", "The platform receiver: path and secret versions"), (c) =>
+    c.json(getPlatformReceiver({ ctx, companyId: companyOf(c) }), 200),
+  );
+  app.openapi(
+    bodyRoute("post", "/platform/secrets", "Load a secret the platform showed (§6.5.2)", s.platformSecretBody),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      return c.json(loadPlatformSecret({ ctx, companyId: companyOf(c), input: valid(c, s.platformSecretBody) }), 200);
+    },
+  );
+  app.openapi(
+    bodyRoute(
+      "post",
+      "/platform/secrets/{version}/activate",
+      "The platform signs with the pending version now (§6.5.3)",
+      s.platformActivateBody,
+    ),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const input = { version: Number(param(c, "version")), ...valid(c, s.platformActivateBody) };
+      return c.json(activatePlatformSecret({ ctx, companyId: companyOf(c), input }), 200);
+    },
+  );
+
+  // Vendor subscriptions.
+  app.openapi(route("get", "/subscriptions", "List subscriptions", s.subscriptionQuery), (c) => {
+    const { vendorKeyId } = valid(c, s.subscriptionQuery, "query");
+    return c.json({ subscriptions: listSubscriptions({ ctx, companyId: companyOf(c), vendorKeyId }) }, 200);
+  });
+  app.openapi(
+    bodyRoute("post", "/subscriptions", "Subscribe a vendor key (secret shown once)", s.subscriptionBody, 201),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      return c.json(createSubscription({ ctx, companyId: companyOf(c), input: valid(c, s.subscriptionBody) }), 201);
+    },
+  );
+  app.openapi(route("get", "/subscriptions/{subscriptionId}", "One subscription with delivery counts"), (c) =>
+    c.json(getSubscription({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }), 200),
+  );
+  app.openapi(
+    bodyRoute("patch", "/subscriptions/{subscriptionId}", "Change, disable or re-enable", s.subscriptionUpdateBody),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const input = valid(c, s.subscriptionUpdateBody);
+      const subscriptionId = param(c, "subscriptionId");
+      return c.json(updateSubscription({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
+    },
+  );
+  app.openapi(route("delete", "/subscriptions/{subscriptionId}", "Delete with its deliveries"), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(
+      deleteSubscription({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }),
+      200,
+    );
+  });
+  app.openapi(
+    route("post", "/subscriptions/{subscriptionId}/rotate-secret", "Pending secret, next version, shown once (§6.5.1)"),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const subscriptionId = param(c, "subscriptionId");
+      return c.json(rotateSubscriptionSecret({ ctx, companyId: companyOf(c), subscriptionId }), 200);
+    },
+  );
+  app.openapi(
+    bodyRoute(
+      "post",
+      "/subscriptions/{subscriptionId}/activate-secret",
+      "Sign with the pending version (§6.5.3)",
+      s.activateSecretBody,
+    ),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const input = valid(c, s.activateSecretBody);
+      const subscriptionId = param(c, "subscriptionId");
+      return c.json(activateSubscriptionSecret({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
+    },
+  );
+  app.openapi(route("post", "/subscriptions/{subscriptionId}/test", "Send a test delivery"), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(sendTestEvent({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }), 200);
+  });
+
+  // Delivery log, dead letter, redelivery.
+  app.openapi(
+    route("get", "/subscriptions/{subscriptionId}/deliveries", "Delivery log (failed = dead letter)", s.deliveryQuery),
+    (c) => {
+      const filter = valid(c, s.deliveryQuery, "query");
+      const subscriptionId = param(c, "subscriptionId");
+      return c.json(listDeliveries({ ctx, companyId: companyOf(c), subscriptionId, filter }), 200);
+    },
+  );
+  app.openapi(
+    bodyRoute(
+      "post",
+      "/subscriptions/{subscriptionId}/redeliver",
+      "Redeliver a time range (dead letter by default)",
+      s.redeliverRangeBody,
+    ),
+    (c) => {
+      requireAdmin(c.get("owner"));
+      const input = valid(c, s.redeliverRangeBody);
+      const subscriptionId = param(c, "subscriptionId");
+      return c.json(redeliverRange({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
+    },
+  );
+  app.openapi(route("get", "/deliveries/{deliveryId}", "One delivery with its attempts"), (c) =>
+    c.json(getDelivery({ ctx, companyId: companyOf(c), deliveryId: param(c, "deliveryId") }), 200),
+  );
+  app.openapi(route("post", "/deliveries/{deliveryId}/redeliver", "Redeliver one delivery"), (c) => {
+    requireAdmin(c.get("owner"));
+    return c.json(redeliverDelivery({ ctx, companyId: companyOf(c), deliveryId: param(c, "deliveryId") }), 200);
+  });
+}

@@ -1,0 +1,32 @@
+import type { GatewayContext } from "../context.js";
+import { type DispatcherOptions, WebhookDispatcher } from "./delivery/dispatcher.js";
+import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
+
+export type WebhookOptions = DispatcherOptions;
+
+export interface RunningWebhooks {
+  dispatcher: WebhookDispatcher;
+  /** Stops the dispatcher; call before the database closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the delivery of the gateway's webhooks for a context: resumes pending deliveries left by an earlier process
+ * and wakes on every enqueue. `createGateway` calls it once and closes it before the database.
+ */
+export function startWebhooks(ctx: GatewayContext, options: WebhookOptions = {}): RunningWebhooks {
+  const dispatcher = new WebhookDispatcher(ctx, options);
+  const runtime: WebhookRuntime = {
+    notify: (subscriptionId, dueAt) => dispatcher.notify(subscriptionId, dueAt),
+    policy: dispatcher.policy,
+  };
+  attachRuntime(ctx, runtime);
+  dispatcher.start();
+  return {
+    dispatcher,
+    async close() {
+      detachRuntime(ctx, runtime);
+      await dispatcher.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import { profiles, profileVersions } from "../../../db/schema/index.js";
+import type { PartnerType } from "../../../db/schema/vendor-keys.js";
+import { badRequest, notFound } from "../../../http/errors.js";
+import { validateWebhookUrl } from "../../../net/index.js";
+import type { GatewayContext } from "../../context.js";
+import { allowedEvents } from "../catalogue.js";
+import { outboundPolicy } from "../registry.js";
+
+/**
+ * The endpoint URL under the mode's policy (issue 5 SSRF: live → https and public addresses; sandbox → loopback too).
+ * Names are resolved and checked again at every connection (src/net), which is the check that counts.
+ */
+export function checkEndpointUrl(ctx: GatewayContext, url: string): string {
+  const check = validateWebhookUrl(url, outboundPolicy(ctx));
+  if (!check.ok) throw badRequest(`url: ${check.message}`, { field: "url", reason: check.reason });
+  return check.url.toString();
+}
+
+/** §1: only the event groups of the key's partner type; at least one, no repeats. */
+export function checkEvents(partnerType: PartnerType, events: readonly string[]): string[] {
+  const allowed = allowedEvents(partnerType);
+  if (events.length === 0) throw badRequest("events: at least one event is required", { field: "events" });
+  for (const event of events) {
+    if (!allowed.includes(event)) {
+      throw badRequest(`events: ${event} is not available to a ${partnerType} key (allowed: ${allowed.join(", ")})`, {
+        field: "events",
+      });
+    }
+  }
+  return [...new Set(events)];
+}
+
+/** A published outbound profile version of the same company (like `assertBindable` for lead/appointment keys). */
+export function checkOutboundProfile(ctx: GatewayContext, companyId: string, versionId: string | null): void {
+  if (versionId === null) return;
+  const row = ctx.db
+    .select({ version: profileVersions, kind: profiles.kind })
+    .from(profileVersions)
+    .innerJoin(profiles, eq(profiles.id, profileVersions.profileId))
+    .where(eq(profileVersions.id, versionId))
+    .get();
+  if (!row || row.version.companyId !== companyId) throw notFound("profile version not found");
+  const field = "outboundProfileVersionId";
+  if (row.kind !== "outbound") throw badRequest(`${field}: a ${row.kind} profile cannot map webhooks`, { field });
+  if (row.version.status !== "published")
+    throw badRequest(`${field}: only a published version can be bound`, { field });
+}

@@ -1,0 +1,50 @@
+import { and, eq, sql } from "drizzle-orm";
+import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
+import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
+import { notFound } from "../../../http/errors.js";
+import type { GatewayContext } from "../../context.js";
+import { openRing, publicRing } from "../secrets.js";
+
+/** One of the company's subscriptions; another company's is a 404 that does not confirm it exists (§7). */
+export function getSubscriptionRow(ctx: GatewayContext, companyId: string, subscriptionId: string) {
+  const row = ctx.db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.id, subscriptionId), eq(webhookSubscriptions.companyId, companyId)))
+    .get();
+  if (!row) throw notFound();
+  return row;
+}
+
+/** What the owner sees of a subscription: everything but its secrets (versions only). */
+export function publicSubscription(ctx: GatewayContext, row: WebhookSubscriptionRow) {
+  return {
+    id: row.id,
+    vendorKeyId: row.vendorKeyId,
+    url: row.url,
+    events: row.events,
+    outboundProfileVersionId: row.outboundProfileVersionId,
+    status: row.status,
+    disabledReason: row.disabledReason,
+    disabledAt: row.disabledAt,
+    consecutiveFailures: row.consecutiveFailures,
+    failingSince: row.failingSince === null ? null : new Date(row.failingSince).toISOString(),
+    pausedUntil: row.pausedUntil === null ? null : new Date(row.pausedUntil).toISOString(),
+    secrets: publicRing(openRing(ctx, row.sealedSecrets, row.id)),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Deliveries of a subscription by status (pending, delivering, delivered, failed = the dead letter). */
+export function deliveryCounts(ctx: GatewayContext, subscriptionId: string): Record<string, number> {
+  const rows = ctx.db
+    .select({ status: webhookDeliveries.status, count: sql<number>`count(*)` })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.subscriptionId, subscriptionId))
+    .groupBy(webhookDeliveries.status)
+    .all();
+  const counts: Record<string, number> = { pending: 0, delivering: 0, delivered: 0, failed: 0 };
+  for (const r of rows) counts[r.status] = r.count;
+  return counts;
+}

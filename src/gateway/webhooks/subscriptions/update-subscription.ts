@@ -1,0 +1,61 @@
+import { eq } from "drizzle-orm";
+import { webhookSubscriptions } from "../../../db/schema/index.js";
+import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
+import type { GatewayContext } from "../../context.js";
+import { getVendorKeyRow } from "../../keys/vendor-keys.js";
+import { notifyDue } from "../registry.js";
+import { checkEndpointUrl, checkEvents, checkOutboundProfile } from "./check-input.js";
+import { getSubscriptionRow, publicSubscription } from "./subscription-row.js";
+
+export interface SubscriptionUpdate {
+  url?: string | undefined;
+  events?: string[] | undefined;
+  outboundProfileVersionId?: string | null | undefined;
+  /** `active` re-enables a disabled subscription (clearing its failure record); `disabled` pauses deliveries. */
+  status?: "active" | "disabled" | undefined;
+}
+
+/** Changes a subscription; re-enabling resumes its pending deliveries at once. */
+export function updateSubscription({
+  ctx,
+  companyId,
+  subscriptionId,
+  input,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  subscriptionId: string;
+  input: SubscriptionUpdate;
+}) {
+  const row = getSubscriptionRow(ctx, companyId, subscriptionId);
+  const now = ctx.now();
+  const update: Partial<WebhookSubscriptionRow> = { updatedAt: now.toISOString() };
+  if (input.url !== undefined) update.url = checkEndpointUrl(ctx, input.url);
+  if (input.events !== undefined) {
+    update.events = checkEvents(getVendorKeyRow(ctx, companyId, row.vendorKeyId).partnerType, input.events);
+  }
+  if (input.outboundProfileVersionId !== undefined) {
+    checkOutboundProfile(ctx, companyId, input.outboundProfileVersionId);
+    update.outboundProfileVersionId = input.outboundProfileVersionId;
+  }
+  if (input.status === "active" && row.status !== "active") {
+    Object.assign(update, {
+      status: "active",
+      disabledReason: null,
+      disabledAt: null,
+      consecutiveFailures: 0,
+      failingSince: null,
+      pausedUntil: null,
+    });
+  } else if (input.status === "disabled" && row.status !== "disabled") {
+    Object.assign(update, {
+      status: "disabled",
+      disabledReason: "disabled by the owner",
+      disabledAt: now.toISOString(),
+    });
+  }
+  ctx.db.update(webhookSubscriptions).set(update).where(eq(webhookSubscriptions.id, row.id)).run();
+  const updated = { ...row, ...update };
+  if (updated.status === "active") notifyDue(ctx, row.id, now.getTime());
+  return publicSubscription(ctx, updated);
+}

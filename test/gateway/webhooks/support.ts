@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/signing.js";
+import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
+import { type submissions, submissions as submissionsTable } from "../../../src/db/schema/index.js";
+import { createGateway, type Gateway } from "../../../src/gateway/create-gateway.js";
+import { onSubmissionSettled, type WebhookOptions } from "../../../src/gateway/webhooks/index.js";
+import { listen, type RunningServer } from "../../../src/http/server.js";
+import { newId } from "../../../src/ids.js";
+import { json, OWNER_PASSWORD, postJson, seedCompany } from "../../helpers/gateway.js";
+import { captureLog } from "../../helpers/log-capture.js";
+
+/** Fast schedules so retries, dead letters and disabling happen within a test. */
+export const FAST: WebhookOptions = { retrySchedule: [100, 200], jitter: 0, pollMs: 200 };
+
+export interface WebhookGateway {
+  gateway: Gateway;
+  url: string;
+  server: RunningServer;
+  logText: () => string;
+  close(): Promise<void>;
+}
+
+/** A real gateway (in-memory or file database) on 127.0.0.1, port 0, with webhook options. */
+export async function startGateway(
+  options: {
+    webhooks?: WebhookOptions;
+    mode?: "sandbox" | "live";
+    databasePath?: string;
+    masterKey?: string;
+    now?: () => Date;
+  } = {},
+): Promise<WebhookGateway> {
+  const { log, text } = captureLog();
+  const gateway = createGateway({
+    databasePath: options.databasePath ?? ":memory:",
+    log,
+    settings: { mode: options.mode ?? "sandbox" },
+    masterKey: options.masterKey ?? randomBytes(32).toString("hex"),
+    engine: { poolSize: 1 },
+    webhooks: options.webhooks ?? FAST,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
+  return {
+    gateway,
+    server,
+    url: server.url,
+    logText: text,
+    async close() {
+      await server.close();
+      await gateway.close();
+    },
+  };
+}
+
+export type Company = Awaited<ReturnType<typeof seedCompany>>;
+
+/** An owner's bearer token (sign in, then a token: the owner API's own flow). */
+export async function bearer(url: string, email: string): Promise<string> {
+  const signIn = await postJson(`${url}/owner/v1/sessions`, { email, password: OWNER_PASSWORD });
+  const cookie = String(signIn.headers.get("set-cookie")).split(";")[0] ?? "";
+  const { csrfToken } = await json(signIn);
+  const res = await postJson(`${url}/owner/v1/tokens`, { name: "t" }, { cookie, "x-csrf-token": String(csrfToken) });
+  return String((await json(res)).token);
+}
+
+export function ownerApi(url: string, token: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}/owner/v1/webhooks${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  };
+}
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  at: number;
+}
+
+export type Answer = (req: Received, res: ServerResponse) => void;
+
+/** A vendor's endpoint on 127.0.0.1: records every request; answers 200 unless told otherwise. */
+export async function startReceiver(answer: Answer = (_r, res) => res.writeHead(200).end("ok")) {
+  const received: Received[] = [];
+  let respond = answer;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const entry = { headers: req.headers, raw: Buffer.concat(chunks), at: Date.now() };
+      received.push(entry);
+      respond(entry, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    bodies: () => received.map((r) => JSON.parse(r.raw.toString("utf8")) as Record<string, unknown>),
+    answer(next: Answer) {
+      respond = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = "condition"): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A platform envelope (§6.1) as the platform would send it. */
+export function platformEnvelope(input: {
+  event?: string;
+  id?: string;
+  resource?: { type: string; id: string; version: number };
+  data?: Record<string, unknown>;
+}) {
+  return buildEnvelope({
+    id: input.id ?? newEventId(),
+    event: input.event ?? "appointment.booked",
+    occurredAt: new Date().toISOString(),
+    resource: input.resource ?? { type: "appointment", id: "apt_1", version: 1 },
+    data: input.data ?? {},
+  });
+}
+
+/** POSTs a signed platform delivery to the company's receiver; the body bytes are sent exactly as given. */
+export async function deliverToGateway(
+  url: string,
+  companyId: string,
+  body: string,
+  options: { secret: string; version?: number; timestamp?: number; deliveryId?: string; event?: string },
+) {
+  const headers = signWebhook({
+    secret: options.secret,
+    secretVersion: options.version ?? 1,
+    event: options.event ?? "appointment.booked",
+    deliveryId: options.deliveryId ?? newDeliveryId(),
+    timestamp: options.timestamp ?? unixSeconds(),
+    rawBody: body,
+  });
+  const res = await fetch(`${url}/webhooks/platform/${companyId}`, { method: "POST", headers: { ...headers }, body });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers };
+}
+
+type SubmissionRow = typeof submissions.$inferSelect;
+
+/** A settled submission row as forwarding leaves it (what `onSubmissionSettled` receives). */
+export function settledSubmission(
+  companyId: string,
+  vendorKeyId: string,
+  fields: Partial<SubmissionRow> & Pick<SubmissionRow, "kind" | "status">,
+): SubmissionRow {
+  const now = new Date().toISOString();
+  return {
+    id: newId("sub"),
+    companyId,
+    vendorKeyId,
+    credentialId: "cred",
+    rawPayload: null,
+    canonicalBody: null,
+    profileVersionId: null,
+    idempotencyKey: null,
+    payloadDigest: "digest",
+    upstreamIdempotencyKey: null,
+    contactEmail: null,
+    contactPhone: null,
+    attempts: 1,
+    leaseUntil: null,
+    upstreamKeyGeneration: 0,
+    firstSentAt: null,
+    forwardedAt: now,
+    nextAttemptAt: null,
+    waitingReason: null,
+    lastError: null,
+    upstreamStatus: 201,
+    result: null,
+    createdAt: now,
+    updatedAt: now,
+    purgedAt: null,
+    ...fields,
+  };
+}
+
+export { json, postJson, seedCompany };
+
+/** Stores the row (as forwarding would have) and calls the hook the way forwarding does, after the commit. */
+export function settle(gateway: Gateway, row: SubmissionRow): SubmissionRow {
+  gateway.ctx.db.insert(submissionsTable).values(row).run();
+  onSubmissionSettled(gateway.ctx, row);
+  return row;
+}
