@@ -49,6 +49,11 @@ export function buildSandboxApp(deps: SandboxAppDeps): OpenAPIHono<SandboxEnv> {
 
   app.use("/api/inbound/*", faultMiddleware({ faults: admin.faults, stats: admin.traffic }));
   app.use("/api/inbound/*", inboundGuard(limits));
+  // A booking queues its appointment.booked deliveries in its transaction: send them now, not at the next poll.
+  app.use("/api/inbound/appointments", async (_c, next) => {
+    await next();
+    deps.webhooks.wake();
+  });
   leadRoutes(app);
   appointmentRoutes(app);
   jobRoutes(app);

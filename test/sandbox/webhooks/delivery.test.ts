@@ -375,3 +375,21 @@ describe("durability and shutdown", () => {
     sandbox = webhookSandbox();
   });
 });
+
+describe("dispatch is prompt: bookings, admin changes and console sends wake the dispatcher", () => {
+  it("with a 10 s poll, a booking, a move and a test delivery each arrive within a second", async () => {
+    sandbox.close();
+    sandbox = webhookSandbox({ retryDelaysMs: [], jitter: 0, pollIntervalMs: 10_000, timeoutMs: 2000 });
+    session = sandbox.admin.ownerSession("org_sunrise").sessionToken;
+    const hook = await receiver();
+    const id = await subscribe(hook);
+    // Let the dispatcher's first look (at start) pass, so only a wake-up can send the booking before the poll.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const appointmentId = await book();
+    await waitFor("the booking", () => hook.received.length === 1, 1000);
+    sandbox.admin.moveAppointment({ appointmentId, startsAt: STARTS_AT, endsAt: "2026-10-01T17:00:00Z" });
+    await waitFor("the move", () => hook.received.length === 2, 1000);
+    await call("POST", `/partner-api/webhooks/${id}/test`);
+    await waitFor("the test delivery", () => hook.received.length === 3, 1000);
+  });
+});
