@@ -155,6 +155,11 @@ describe("§6.4 acknowledgement, retries with backoff, dead letter", () => {
     expect(dead?.attempts.map((a) => a.deliveryId)).toEqual(hook.received.map((r) => r.headers["x-svc-delivery-id"]));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hook.received).toHaveLength(4);
+    expect(sandbox.admin.stats().webhooks).toEqual({
+      subscriptions: 1,
+      deliveries: { pending: 0, succeeded: 0, dead_lettered: 1 },
+      attempts: 4,
+    });
   });
 
   it("a 2xx settles the delivery: after two failures the third attempt succeeds and nothing more is sent", async () => {

@@ -1,6 +1,16 @@
 import { asc, count } from "drizzle-orm";
 import type { SandboxCtx } from "../../context.js";
-import { apiKeys, appointments, events, leadSubmissions, leads } from "../../db/schema/index.js";
+import {
+  apiKeys,
+  appointments,
+  type DeliveryStatus,
+  events,
+  leadSubmissions,
+  leads,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookSubscriptions,
+} from "../../db/schema/index.js";
 import type { LimitsConfig } from "../../limits/config.js";
 import type { FaultTally, Tally, TrafficStats } from "../../traffic-stats.js";
 
@@ -27,6 +37,8 @@ export interface SandboxStats {
     createdAt: string;
   }>;
   events: { count: number; byName: Record<string, number> };
+  /** §6 deliveries: a run checks that nothing is pending or dead-lettered after the drain. */
+  webhooks: { subscriptions: number; deliveries: Record<DeliveryStatus, number>; attempts: number };
 }
 
 /** Admin: what a referee needs after a test or benchmark (§8 limits, "no appointment created twice"). */
@@ -48,6 +60,11 @@ export function readStats({
     .byLevel("key")
     .map(({ id, ...t }) => ({ keyId: id, companyId: owners.get(id) ?? null, ...t }));
   const eventCounts = ctx.db.select({ event: events.event, n: count() }).from(events).groupBy(events.event).all();
+  const deliveryCounts = ctx.db
+    .select({ status: webhookDeliveries.status, n: count() })
+    .from(webhookDeliveries)
+    .groupBy(webhookDeliveries.status)
+    .all();
   return {
     limits: input.limits,
     traffic: {
@@ -82,6 +99,16 @@ export function readStats({
     events: {
       count: eventCounts.reduce((sum, e) => sum + e.n, 0),
       byName: Object.fromEntries(eventCounts.map((e) => [e.event, e.n])),
+    },
+    webhooks: {
+      subscriptions: ctx.db.select({ n: count() }).from(webhookSubscriptions).get()?.n ?? 0,
+      deliveries: {
+        pending: 0,
+        succeeded: 0,
+        dead_lettered: 0,
+        ...Object.fromEntries(deliveryCounts.map((d) => [d.status, d.n])),
+      },
+      attempts: ctx.db.select({ n: count() }).from(webhookAttempts).get()?.n ?? 0,
     },
   };
 }
