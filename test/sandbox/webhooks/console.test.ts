@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newSandbox } from "../support.js";
 import { consoleCall, startReceiver, webhookSandbox } from "./support.js";
 
 let sandbox: ReturnType<typeof webhookSandbox>;
@@ -83,6 +84,21 @@ describe("§5.7 console endpoints require an owner session, not an API key", () 
         path,
         401,
       ]);
+    }
+  });
+
+  it("a session expires after 12 hours", async () => {
+    let now = Date.parse("2026-09-01T08:00:00Z");
+    const clocked = newSandbox({ clock: { now: () => now } });
+    try {
+      const token = clocked.admin.ownerSession("org_sunrise").sessionToken;
+      const list = () => consoleCall(clocked, "GET", "/partner-api/webhooks", { session: token });
+      now += 12 * 3600 * 1000 - 1;
+      expect((await list()).status).toBe(200);
+      now += 1;
+      expect((await list()).status).toBe(401);
+    } finally {
+      clocked.close();
     }
   });
 
