@@ -128,8 +128,12 @@ export class WebhookDispatcher {
 
   #maintain(): void {
     if (this.#closed) return;
-    this.#reloadBacklog();
-    purgePlatformDeliveries({ ctx: this.#ctx, nowSeconds: unixSeconds(Date.now()) });
+    try {
+      this.#reloadBacklog();
+      purgePlatformDeliveries({ ctx: this.#ctx, nowSeconds: unixSeconds(Date.now()) });
+    } catch (error) {
+      this.#ctx.log.error({ err: error }, "webhook dispatcher maintenance failed");
+    }
   }
 
   /** The earliest due time of every subscription with pending work (start, and the periodic safety net). */

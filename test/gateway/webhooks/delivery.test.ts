@@ -1,0 +1,349 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { webhookDeliveries } from "../../../src/db/schema/index.js";
+import {
+  createProfile,
+  publishProfileVersion,
+  saveProfileVersion,
+} from "../../../src/gateway/profiles-admin/profiles.js";
+import { createWebhookVerifier, readJson } from "../../../src/receiver/index.js";
+import {
+  bearer,
+  type Company,
+  ownerApi,
+  type Receiver,
+  seedCompany,
+  settle,
+  settledSubmission,
+  sleep,
+  startGateway,
+  startReceiver,
+  type WebhookGateway,
+  waitFor,
+} from "./support.js";
+
+let t: WebhookGateway;
+let acme: Company;
+let api: ReturnType<typeof ownerApi>;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  t = await startGateway({
+    webhooks: {
+      retrySchedule: [100, 200],
+      jitter: 0,
+      pollMs: 200,
+      timeoutMs: 1_500,
+      perEndpoint: 4,
+      maxInFlight: 16,
+      disableAfter: { failures: 4, ms: 0 },
+    },
+  });
+  acme = await seedCompany(t.gateway, "Acme");
+  api = ownerApi(t.url, await bearer(t.url, acme.email));
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function subscribed(answer?: Parameters<typeof startReceiver>[0], extra: Record<string, unknown> = {}) {
+  const endpoint = await startReceiver(answer);
+  receivers.push(endpoint);
+  const key = acme.issueKey({ partnerType: "lead_source" });
+  const created = await api("POST", "/subscriptions", {
+    vendorKeyId: key.id,
+    url: endpoint.url,
+    events: ["submission.forwarded", "submission.failed"],
+    ...extra,
+  });
+  expect(created.status).toBe(201);
+  return {
+    endpoint,
+    key,
+    id: String(created.body.id),
+    secret: (created.body.secret as { secret: string }).secret,
+  };
+}
+
+/** One lead forwarded for `keyId`: one submission.forwarded event. */
+function forwarded(keyId: string, leadId = `lead_${randomBytes(4).toString("hex")}`) {
+  return settle(
+    t.gateway,
+    settledSubmission(acme.company.id, keyId, {
+      kind: "lead",
+      status: "forwarded",
+      result: { status: "created", leadId },
+    }),
+  );
+}
+
+type Delivery = { id: string; status: string; attempts: number; lastError: string | null };
+async function log(subscriptionId: string, query = ""): Promise<Delivery[]> {
+  return (await api("GET", `/subscriptions/${subscriptionId}/deliveries${query}`)).body.deliveries as Delivery[];
+}
+
+describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them", () => {
+  it("sends the §6.2 headers, verifiable by the vendor receiver helper; evt_ id stable, delivery id new per attempt", async () => {
+    let calls = 0;
+    const s = await subscribed((_req, res) => {
+      calls++;
+      res.writeHead(calls < 3 ? 503 : 200).end();
+    });
+    forwarded(s.key.id);
+    await waitFor(() => s.endpoint.received.length === 3, 5_000, "three attempts");
+    const verifier = createWebhookVerifier({ secrets: { 1: s.secret } });
+    const ids = new Set<string>();
+    const deliveryIds = new Set<string>();
+    for (const r of s.endpoint.received) {
+      expect(r.headers["content-type"]).toBe("application/json");
+      expect(r.headers["x-svc-event"]).toBe("submission.forwarded");
+      expect(r.headers["x-svc-secret-version"]).toBe("1");
+      expect(String(r.headers["x-svc-signature"])).toMatch(/^v1=[0-9a-f]{64}$/);
+      deliveryIds.add(String(r.headers["x-svc-delivery-id"]));
+      const verified = await verifier.verify({ headers: r.headers, rawBody: r.raw });
+      expect(verified.ok).toBe(true);
+      if (verified.ok) ids.add(verified.body.id);
+    }
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toMatch(/^evt_/);
+    expect(deliveryIds.size).toBe(3);
+    await waitFor(() => calls === 3, 1_000);
+  });
+
+  it("signs with a pending secret only once it is activated (§6.5)", async () => {
+    const s = await subscribed();
+    const rotated = await api("POST", `/subscriptions/${s.id}/rotate-secret`);
+    expect(rotated.body.pendingSecretVersion).toBe(2);
+    forwarded(s.key.id);
+    await waitFor(() => s.endpoint.received.length === 1);
+    expect(s.endpoint.received[0]?.headers["x-svc-secret-version"]).toBe("1");
+    expect((await api("POST", `/subscriptions/${s.id}/activate-secret`, { pendingSecretVersion: 2 })).status).toBe(200);
+    forwarded(s.key.id);
+    await waitFor(() => s.endpoint.received.length === 2);
+    const second = s.endpoint.received[1];
+    expect(second?.headers["x-svc-secret-version"]).toBe("2");
+    const verifier = createWebhookVerifier({ secrets: { 2: String(rotated.body.secret) } });
+    expect((await verifier.verify({ headers: second?.headers ?? {}, rawBody: second?.raw ?? "" })).ok).toBe(true);
+  });
+
+  it("maps the envelope with the subscription's outbound profile into the vendor's native body", async () => {
+    const ctx = t.gateway.ctx;
+    const expression = `{ "kind": event, "ref": id, "lead": data.leadId, "outcome": data.status }`;
+    const envelope = { id: "evt_x", event: "submission.forwarded", data: { leadId: "lead_1", status: "created" } };
+    const profile = createProfile({ ctx, companyId: acme.company.id, input: { name: "native-out", kind: "outbound" } });
+    const saved = await saveProfileVersion({
+      ctx,
+      companyId: acme.company.id,
+      profileId: profile.id,
+      input: {
+        expression,
+        samples: [
+          {
+            name: "n",
+            payload: envelope,
+            expect: { body: { kind: "submission.forwarded", ref: "evt_x", lead: "lead_1", outcome: "created" } },
+          },
+        ],
+      },
+    });
+    await publishProfileVersion({ ctx, companyId: acme.company.id, versionId: saved.version.id });
+    const s = await subscribed(undefined, { outboundProfileVersionId: saved.version.id });
+    forwarded(s.key.id, "lead_native_1");
+    await waitFor(() => s.endpoint.received.length === 1);
+    const body = s.endpoint.bodies()[0];
+    expect(body).toMatchObject({ kind: "submission.forwarded", lead: "lead_native_1", outcome: "created" });
+    const verifier = createWebhookVerifier({
+      secrets: { 1: s.secret },
+      read: readJson((b) => (b as { ref?: string }).ref),
+    });
+    const r = s.endpoint.received[0];
+    const verified = await verifier.verify({ headers: r?.headers ?? {}, rawBody: r?.raw ?? "" });
+    expect(verified.ok && verified.eventId).toMatch(/^evt_/);
+  });
+
+  it("sends a test delivery on demand (resource type subscription, §6.1)", async () => {
+    const s = await subscribed();
+    const sent = await api("POST", `/subscriptions/${s.id}/test`);
+    expect(sent.body.queued).toBe(true);
+    await waitFor(() => s.endpoint.received.length === 1);
+    expect(s.endpoint.bodies()[0]).toMatchObject({
+      event: "webhook.test",
+      resource: { type: "subscription", id: s.id },
+    });
+  });
+});
+
+describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and redelivery", () => {
+  it("retries on the schedule, then dead-letters; redelivering one sends it again with the same event id", async () => {
+    const s = await subscribed((_r, res) => res.writeHead(500).end("broken"));
+    forwarded(s.key.id);
+    await waitFor(() => s.endpoint.received.length === 3, 5_000, "three attempts");
+    const [a, b, c] = s.endpoint.received.map((r) => r.at);
+    expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(90);
+    expect((c ?? 0) - (b ?? 0)).toBeGreaterThanOrEqual(190);
+    let dead: Delivery[] = [];
+    for (let i = 0; i < 50 && dead.length === 0; i++) {
+      dead = await log(s.id, "?status=failed");
+      await sleep(20);
+    }
+    expect(dead).toHaveLength(1);
+    const detail = await api("GET", `/deliveries/${dead[0]?.id}`);
+    expect(detail.body.attempts).toHaveLength(3);
+    expect((detail.body.attempts as Array<{ responseExcerpt: string }>)[0]?.responseExcerpt).toBe("broken");
+    await sleep(400);
+    expect(s.endpoint.received).toHaveLength(3);
+
+    // Fixed: the owner redelivers from the dead letter.
+    const eventId = s.endpoint.bodies()[0]?.id;
+    s.endpoint.answer((_r, res) => res.writeHead(200).end());
+    expect((await api("POST", `/deliveries/${dead[0]?.id}/redeliver`)).status).toBe(200);
+    await waitFor(() => s.endpoint.received.length === 4);
+    expect(s.endpoint.bodies()[3]?.id).toBe(eventId);
+  });
+
+  it("honours Retry-After when it asks for longer than the schedule", async () => {
+    let calls = 0;
+    const s = await subscribed((_r, res) => {
+      calls++;
+      if (calls === 1) res.writeHead(429, { "retry-after": "1" }).end();
+      else res.writeHead(200).end();
+    });
+    forwarded(s.key.id);
+    await waitFor(() => s.endpoint.received.length === 2, 5_000, "the retry");
+    const [a, b] = s.endpoint.received.map((r) => r.at);
+    expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it("disables the subscription on 410 Gone with a reason the owner sees, and sends nothing more", async () => {
+    const s = await subscribed((_r, res) => res.writeHead(410).end());
+    forwarded(s.key.id);
+    await waitFor(() => s.endpoint.received.length === 1);
+    let sub: Record<string, unknown> = {};
+    for (let i = 0; i < 50 && sub.status !== "disabled"; i++) {
+      sub = (await api("GET", `/subscriptions/${s.id}`)).body;
+      await sleep(20);
+    }
+    expect(sub.status).toBe("disabled");
+    expect(String(sub.disabledReason)).toMatch(/410 Gone/);
+    forwarded(s.key.id);
+    await sleep(400);
+    expect(s.endpoint.received).toHaveLength(1);
+  });
+
+  it("disables after sustained failure with the reason; re-enabling resumes what is pending", async () => {
+    const s = await subscribed((_r, res) => res.writeHead(503).end());
+    for (let i = 0; i < 3; i++) forwarded(s.key.id);
+    let sub: Record<string, unknown> = {};
+    for (let i = 0; i < 200 && sub.status !== "disabled"; i++) {
+      sub = (await api("GET", `/subscriptions/${s.id}`)).body;
+      await sleep(20);
+    }
+    expect(sub.status).toBe("disabled");
+    expect(String(sub.disabledReason)).toMatch(
+      /no successful delivery since .* \(4 failed attempts in a row; last: HTTP 503\)/,
+    );
+    const before = s.endpoint.received.length;
+    await sleep(400);
+    expect(s.endpoint.received.length).toBe(before);
+
+    s.endpoint.answer((_r, res) => res.writeHead(200).end());
+    expect((await api("PATCH", `/subscriptions/${s.id}`, { status: "active" })).body.disabledReason).toBeNull();
+    const range = await api("POST", `/subscriptions/${s.id}/redeliver`, {
+      from: new Date(Date.now() - 60_000).toISOString(),
+      to: new Date().toISOString(),
+    });
+    expect(range.status).toBe(200);
+    await waitFor(
+      () =>
+        new Set(
+          s.endpoint
+            .bodies()
+            .slice(before)
+            .map((b) => b.id),
+        ).size === 3,
+      5_000,
+      "all three events after re-enabling",
+    );
+  });
+});
+
+describe("issue 5: one slow or dead endpoint does not delay deliveries to others", () => {
+  it("delivers to a healthy endpoint at once while another never answers", async () => {
+    const held: Array<() => void> = [];
+    const slow = await subscribed((_r, res) => held.push(() => res.end()));
+    const healthy = await subscribed();
+    for (let i = 0; i < 20; i++) {
+      forwarded(slow.key.id);
+      forwarded(healthy.key.id);
+    }
+    const started = Date.now();
+    await waitFor(() => healthy.endpoint.received.length === 20, 3_000, "healthy deliveries");
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // The dead endpoint holds at most its own lane (4 here) of the global cap.
+    expect(slow.endpoint.received.length).toBeLessThanOrEqual(4);
+    for (const release of held) release();
+  });
+});
+
+describe("issue 5: deliveries are durable; a restart resumes them", () => {
+  it("sends deliveries left pending or in flight by a process that stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "webhooks-"));
+    const databasePath = join(dir, "gateway.db");
+    const masterKey = randomBytes(32).toString("hex");
+    const endpoint = await startReceiver((_r, res) => res.writeHead(503).end());
+    receivers.push(endpoint);
+    try {
+      const first = await startGateway({ databasePath, masterKey, webhooks: { retrySchedule: [60_000], jitter: 0 } });
+      const company = await seedCompany(first.gateway, "Durable");
+      const key = company.issueKey({ partnerType: "lead_source" });
+      const owner = ownerApi(first.url, await bearer(first.url, company.email));
+      await owner("POST", "/subscriptions", {
+        vendorKeyId: key.id,
+        url: endpoint.url,
+        events: ["submission.forwarded"],
+      });
+      for (let i = 0; i < 3; i++) {
+        settle(
+          first.gateway,
+          settledSubmission(company.company.id, key.id, {
+            kind: "lead",
+            status: "forwarded",
+            result: { status: "created", leadId: `lead_durable_${i}` },
+          }),
+        );
+      }
+      await waitFor(() => endpoint.received.length === 3, 3_000, "first attempts");
+      // The process stops sending, leaving what a crash leaves: one row claimed mid-attempt, the others pending.
+      await first.gateway.webhooks.close();
+      const db = first.gateway.ctx.db;
+      const rows = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).all();
+      expect(rows).toHaveLength(3);
+      db.update(webhookDeliveries).set({ status: "pending", nextAttemptAt: Date.now() }).run();
+      db.update(webhookDeliveries)
+        .set({ status: "delivering" })
+        .where(eq(webhookDeliveries.id, rows[0]?.id ?? ""))
+        .run();
+      await first.close();
+
+      endpoint.answer((_r, res) => res.writeHead(200).end());
+      const second = await startGateway({ databasePath, masterKey });
+      try {
+        await waitFor(() => endpoint.received.length === 6, 3_000, "resumed deliveries");
+        const leads = endpoint
+          .bodies()
+          .slice(3)
+          .map((b) => (b.data as { leadId: string }).leadId);
+        expect(new Set(leads)).toEqual(new Set(["lead_durable_0", "lead_durable_1", "lead_durable_2"]));
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
