@@ -9,6 +9,7 @@ import { OWNER_PASSWORD } from "../../helpers/gateway.js";
 import { bearer, ownerApi, seedCompany, startGateway, type WebhookGateway } from "./support.js";
 
 interface Company {
+  email: string;
   issueKey(input: { partnerType: "booking_vendor" }): { id: string };
 }
 
