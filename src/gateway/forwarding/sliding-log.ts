@@ -12,8 +12,11 @@
 export class SlidingLog {
   readonly #ring: number[];
   #next = 0;
-  #last = Number.NEGATIVE_INFINITY;
+  /** When pacing allows the next send. */
+  #pacedAt = Number.NEGATIVE_INFINITY;
   readonly spacingMs: number;
+  /** Timer lateness absorbed by the cadence: a few milliseconds, never more than a tenth of the interval. */
+  readonly #tolerance: number;
 
   constructor(
     readonly limit: number,
@@ -24,12 +27,13 @@ export class SlidingLog {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
     this.#ring = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY);
     this.spacingMs = windowMs / limit;
+    this.#tolerance = Math.min(5, this.spacingMs / 10);
   }
 
   /** The earliest time a send may happen (+Infinity while the deciding slot is still in flight). */
   nextAllowedAt(): number {
     const oldest = this.#ring[this.#next] ?? Number.NEGATIVE_INFINITY;
-    return Math.max(this.#last + this.spacingMs, oldest + this.windowMs + this.marginMs);
+    return Math.max(this.#pacedAt, oldest + this.windowMs + this.marginMs);
   }
 
   /** Records a send at `at`; returns its slot, to close with `complete` when the answer (or the failure) comes. */
@@ -37,7 +41,9 @@ export class SlidingLog {
     const slot = this.#next;
     this.#ring[slot] = Number.POSITIVE_INFINITY;
     this.#next = (this.#next + 1) % this.limit;
-    this.#last = at;
+    // Keep the cadence when a timer fires a little late, so lateness does not accumulate into lost throughput;
+    // after a pause, start a fresh cadence.
+    this.#pacedAt = Math.max(this.#pacedAt + this.spacingMs, at + this.spacingMs - this.#tolerance);
     return slot;
   }
 

@@ -28,6 +28,7 @@ import {
 } from "../profiles-admin/profiles.js";
 import { rollbackProfile } from "../profiles-admin/rollback.js";
 import { getSubmissionDetail, listMappingFailures, listSubmissions } from "../submissions/list-submissions.js";
+import { redriveSubmissions } from "../submissions/redrive.js";
 import { erasePerson } from "../submissions/retention.js";
 import {
   createOwnerToken,
@@ -297,6 +298,14 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
   });
   app.openapi(route("get", "/mapping-failures", "Requests refused by a profile guardrail"), (c) =>
     c.json({ failures: listMappingFailures({ ctx, companyId: c.get("owner").companyId, limit: 100 }) }, 200),
+  );
+  app.openapi(
+    bodyRoute("post", "/dead-letter/redrive", "Send failed submissions again, optionally re-mapped", s.redriveBody),
+    async (c) => {
+      requireAdmin(c.get("owner"));
+      const input = valid(c, s.redriveBody);
+      return c.json(await redriveSubmissions({ ctx, companyId: c.get("owner").companyId, input }), 200);
+    },
   );
   app.openapi(bodyRoute("post", "/erasures", "Erase a person's data by email or phone", s.erasureBody), (c) => {
     requireAdmin(c.get("owner"));

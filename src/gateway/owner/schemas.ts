@@ -93,3 +93,19 @@ export const submissionQuery = z.object({
 export const erasureBody = z
   .object({ email: z.string().min(3).optional(), phone: z.string().min(3).optional() })
   .openapi("ErasureRequest");
+
+export const redriveBody = z
+  .object({
+    submissionIds: z.array(z.string().min(1)).min(1).max(1000).optional(),
+    filter: z
+      .object({
+        keyId: z.string().optional(),
+        kind: z.enum(["lead", "appointment"]).optional(),
+        from: z.iso.datetime().optional(),
+        to: z.iso.datetime().optional(),
+      })
+      .optional(),
+    all: z.boolean().optional(),
+    profileVersionId: z.string().optional(),
+  })
+  .openapi("RedriveRequest");

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
-import { mappingFailures, submissions } from "../../db/schema/index.js";
+import { mappingFailures, submissionAttempts, submissions } from "../../db/schema/index.js";
 import { notFound } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { submissionView } from "../intake/submission-view.js";
@@ -73,6 +73,12 @@ export function getSubmissionDetail({
     idempotencyKey: row.idempotencyKey,
     upstreamIdempotencyKey: row.upstreamIdempotencyKey,
     purgedAt: row.purgedAt,
+    attemptsTimeline: ctx.db
+      .select()
+      .from(submissionAttempts)
+      .where(eq(submissionAttempts.submissionId, row.id))
+      .orderBy(submissionAttempts.id)
+      .all(),
   };
 }
 
