@@ -1,7 +1,19 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { send } from "../support.js";
-import { consoleCall, ENDS_AT, type Receiver, STARTS_AT, startReceiver, waitFor, webhookSandbox } from "./support.js";
+import { newSandbox, send } from "../support.js";
+import {
+  consoleCall,
+  ENDS_AT,
+  FAST,
+  type Receiver,
+  STARTS_AT,
+  startReceiver,
+  waitFor,
+  webhookSandbox,
+} from "./support.js";
 
 let sandbox: ReturnType<typeof webhookSandbox>;
 let session: string;
@@ -369,6 +381,29 @@ describe("§6.7 sales events the sandbox can produce (admin)", () => {
 });
 
 describe("durability and shutdown", () => {
+  it("a delivery queued before a stop is sent after a restart on the same database file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-webhooks-"));
+    const dbPath = join(dir, "sandbox.db");
+    try {
+      sandbox.close();
+      sandbox = newSandbox({ adminToken: "admin-token-for-webhook-tests", webhooks: FAST, dbPath });
+      session = sandbox.admin.ownerSession("org_sunrise").sessionToken;
+      const hook = await receiver();
+      const id = await subscribe(hook);
+      sandbox.admin.webhooks.stop();
+      await book();
+      expect(await deliveries(id, "?status=pending")).toHaveLength(1);
+      sandbox.close();
+      expect(hook.received).toEqual([]);
+
+      sandbox = newSandbox({ adminToken: "admin-token-for-webhook-tests", webhooks: FAST, dbPath });
+      await waitFor("the delivery after restart", () => hook.received.length === 1);
+      expect(hook.received[0]?.verification).toMatchObject({ ok: true, event: "appointment.booked" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("close() stops the dispatcher: nothing is sent after it", async () => {
     const hook = await receiver({ respond: () => 500 });
     await subscribe(hook);
