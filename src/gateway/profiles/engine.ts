@@ -80,9 +80,14 @@ export class ProfileEngine {
       expression: input.expression,
       payload: input.payload,
     };
-    const reply = this.isSuspect(input.versionId)
-      ? await this.runSuspect({ ...request, timeoutMs: Math.min(timeoutMs, this.suspectTimeoutMs) })
-      : await this.pool.run({ ...request, timeoutMs });
+    const run = () =>
+      this.isSuspect(input.versionId)
+        ? this.runSuspect({ ...request, timeoutMs: Math.min(timeoutMs, this.suspectTimeoutMs) })
+        : this.pool.run({ ...request, timeoutMs });
+    let reply = await run();
+    // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more, then 503.
+    if (!reply.ok && reply.kind === "starved") reply = await run();
+    if (!reply.ok && reply.kind === "starved") throw new EngineOverloadedError(this.pool.stats().queued, reply.message);
     if (!reply.ok && reply.kind === "guardrail" && this.suspectForMs > 0) {
       this.suspects.set(input.versionId, performance.now());
     }

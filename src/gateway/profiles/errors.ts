@@ -4,8 +4,11 @@
  */
 export class EngineOverloadedError extends Error {
   override name = "EngineOverloadedError";
-  constructor(readonly queued: number) {
-    super(`profile engine overloaded: ${queued} evaluations already waiting`);
+  constructor(
+    readonly queued: number,
+    reason = `${queued} evaluations already waiting`,
+  ) {
+    super(`profile engine overloaded: ${reason}`);
   }
 }
 

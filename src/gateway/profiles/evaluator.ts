@@ -39,6 +39,7 @@ export class Evaluator {
 
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
     const started = performance.now();
+    const cpuAtStart = process.cpuUsage();
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let compiled: Compiled | undefined;
     let output: unknown;
@@ -55,7 +56,12 @@ export class Evaluator {
       // The JSON round trip leaves plain data only: no lambdas, no sequence markers, no shared references.
       output = json === undefined ? undefined : JSON.parse(json);
     } catch (error) {
-      return { id: request.id, ...classify(error), elapsedMs: elapsed() };
+      const failure = classify(error);
+      if (failure.kind === "guardrail" && failure.limit === "time" && starved(cpuAtStart, request.timeoutMs)) {
+        const message = `the time limit passed after ${cpuMs(process.cpuUsage(cpuAtStart)).toFixed(1)} ms of CPU`;
+        return { id: request.id, ok: false, kind: "starved", message, elapsedMs: elapsed() };
+      }
+      return { id: request.id, ...failure, elapsedMs: elapsed() };
     }
     const program = compiled;
     const outcome = mappedOutcome(request.kind, output, (field) => {
@@ -81,6 +87,18 @@ export class Evaluator {
     this.cache.set(versionId, compiled);
     return compiled;
   }
+}
+
+export function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
+
+/**
+ * JSONata's limit is wall-clock time. A runaway spends it computing; an evaluation that got less than half of it as CPU
+ * spent it waiting for a core, which says the machine is overloaded, not that the profile runs away.
+ */
+function starved(cpuAtStart: NodeJS.CpuUsage, timeoutMs: number): boolean {
+  return cpuMs(process.cpuUsage(cpuAtStart)) < timeoutMs / 2;
 }
 
 /**

@@ -39,6 +39,8 @@ interface Slot {
   jobs: Job[];
   /** When the first job became the one running (as this thread saw it), and its deadline. */
   startedAt: number;
+  /** The worker's CPU time as of its last message. */
+  cpuMs: number;
   timer?: NodeJS.Timeout | undefined;
 }
 
@@ -49,6 +51,9 @@ interface Slot {
  */
 const PIPELINE_DEPTH = 2;
 const PIPELINE_BEHIND_MS = 2;
+
+/** How many deadlines a starved worker (one that got little CPU, see `deadline`) is given before it is replaced. */
+const STARVED_DEADLINES = 10;
 
 /**
  * A fixed set of evaluator processes, so a runaway expression occupies a worker, never the event loop that serves every
@@ -165,6 +170,7 @@ export class WorkerPool {
 
   private onMessage(slot: Slot, message: WorkerMessage): void {
     if (slot.retired) return;
+    slot.cpuMs = message.cpuMs;
     if (message.type === "ready") {
       slot.ready = true;
       slot.markStarted();
@@ -172,19 +178,38 @@ export class WorkerPool {
       this.dispatch();
       return;
     }
-    const { type: _type, ...reply } = message;
+    const { type: _type, cpuMs: _cpuMs, ...reply } = message;
     this.settle(slot, reply);
   }
 
+  /**
+   * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. A worker
+   * that got less than half that time as CPU was starved by an overloaded machine, not stuck: it gets more time (up to
+   * STARVED_DEADLINES deadlines), and if it is replaced after all, its job is reported starved (overload), not as the
+   * profile's guardrail breach. Where the worker's CPU cannot be read (not Linux), it is killed at the first deadline.
+   */
   private deadline(slot: Slot, job: Job, deadlineMs: number): void {
     // This thread may have been too busy to read a reply that is already waiting in the IPC pipe: the poll phase reads
     // it before setImmediate runs, so the worker is judged only after that.
     setImmediate(() => {
       if (slot.retired || slot.jobs[0] !== job) return;
       const elapsedMs = Math.round(performance.now() - slot.startedAt);
-      const message = `evaluation did not stop within ${deadlineMs} ms; its worker was killed`;
-      this.options.log?.warn({ pool: this.options.name, versionId: job.request.versionId, elapsedMs }, "worker killed");
-      this.abandon(slot, (j) => ({ id: j.id, ok: false, kind: "guardrail", limit: "deadline", message, elapsedMs }));
+      const cpuMs = slot.worker.cpuMs();
+      const starved = cpuMs !== undefined && cpuMs - slot.cpuMs < deadlineMs / 2;
+      if (starved && elapsedMs < deadlineMs * STARVED_DEADLINES) {
+        slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), this.options.deadlineGraceMs);
+        return;
+      }
+      const { versionId } = job.request;
+      this.options.log?.warn({ pool: this.options.name, versionId, elapsedMs, starved }, "worker killed");
+      const message = starved
+        ? `evaluation got no CPU for ${elapsedMs} ms; its worker was replaced`
+        : `evaluation did not stop within ${deadlineMs} ms; its worker was killed`;
+      this.abandon(slot, (j) =>
+        starved
+          ? { id: j.id, ok: false, kind: "starved", message, elapsedMs }
+          : { id: j.id, ok: false, kind: "guardrail", limit: "deadline", message, elapsedMs },
+      );
     });
   }
 
@@ -247,7 +272,7 @@ export class WorkerPool {
       onMessage: (message) => this.onMessage(slot, message),
       onExit: (exit) => this.onExit(slot, exit),
     });
-    const slot: Slot = { worker, started, markStarted, ready: false, retired: false, jobs: [], startedAt: 0 };
+    const slot: Slot = { worker, started, markStarted, ready: false, retired: false, jobs: [], startedAt: 0, cpuMs: 0 };
     return slot;
   }
 }

@@ -14,6 +14,18 @@ export interface EvaluateRequest {
   timeoutMs: number;
 }
 
-export type EvaluateReply = { id: number } & MappingOutcome;
+/**
+ * The time limit passed while the evaluator got little CPU (the machine is overloaded, the profile is not at fault):
+ * the engine retries once, then reports overload (503) rather than a guardrail breach (422).
+ */
+export interface Starved {
+  ok: false;
+  kind: "starved";
+  message: string;
+  elapsedMs: number;
+}
 
-export type WorkerMessage = { type: "ready" } | ({ type: "reply" } & EvaluateReply);
+export type EvaluateReply = { id: number } & (MappingOutcome | Starved);
+
+/** `cpuMs`: the evaluator's CPU time so far, so the pool can tell a runaway (burning CPU) from a starved worker. */
+export type WorkerMessage = { type: "ready"; cpuMs: number } | ({ type: "reply"; cpuMs: number } & EvaluateReply);

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
 import { workerEntry } from "./worker-entry.js";
 
@@ -58,6 +59,21 @@ export class WorkerProcess {
   /** Throws synchronously when the request cannot be serialised (a payload nested too deeply for JSON.stringify). */
   send(request: EvaluateRequest): void {
     this.child.send(request);
+  }
+
+  /**
+   * The process's CPU time in ms, read from /proc (Linux) without its help — it may be stuck; undefined elsewhere.
+   * Fields 14 and 15 of /proc/<pid>/stat are user and system time in clock ticks (100 per second on Linux).
+   */
+  cpuMs(): number | undefined {
+    try {
+      const stat = readFileSync(`/proc/${this.child.pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return Number.isFinite(ticks) ? ticks * 10 : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   kill(): void {

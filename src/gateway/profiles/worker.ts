@@ -1,4 +1,4 @@
-import { Evaluator } from "./evaluator.js";
+import { cpuMs, Evaluator } from "./evaluator.js";
 import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
 
 /**
@@ -11,7 +11,8 @@ let chain: Promise<void> = Promise.resolve();
 
 process.on("message", (request: EvaluateRequest) => {
   chain = chain.then(async () => {
-    send({ type: "reply", ...(await evaluator.evaluate(request)) });
+    const reply = await evaluator.evaluate(request);
+    send({ type: "reply", cpuMs: cpuMs(process.cpuUsage()), ...reply });
   });
 });
 process.on("disconnect", () => process.exit(0));
@@ -33,4 +34,4 @@ await evaluator.evaluate({
   payload: {},
   timeoutMs: 5_000,
 });
-send({ type: "ready" });
+send({ type: "ready", cpuMs: cpuMs(process.cpuUsage()) });

@@ -1,5 +1,7 @@
+import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import {
   EngineClosedError,
   EngineOverloadedError,
@@ -109,3 +111,69 @@ describe("engine: bounded queue and shutdown", () => {
     await expect(engine.map(input('{"a": 1}'))).rejects.toBeInstanceOf(EngineClosedError);
   });
 });
+
+describe("engine: an overloaded machine is not a runaway profile", () => {
+  const evaluator = new Evaluator();
+
+  it("reports a time limit reached while waiting for CPU as starved, not as the profile's guardrail breach", async () => {
+    // Reading `name` blocks this thread for 60 ms without using CPU, as a descheduled process would be.
+    const payload = {
+      get name() {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
+        return "Ann";
+      },
+    };
+    const reply = await evaluator.evaluate({
+      id: 1,
+      versionId: "starved",
+      kind: "outbound",
+      expression: '{"a": name, "b": name & "!"}',
+      payload,
+      timeoutMs: 20,
+    });
+    expect(reply).toMatchObject({ ok: false, kind: "starved" });
+  });
+
+  it("still reports a runaway that burned its time as a time guardrail", async () => {
+    const reply = await evaluator.evaluate({
+      id: 2,
+      versionId: "spin",
+      kind: "outbound",
+      expression: "($f := function($i) { $f($i + 1) }; $f(0))",
+      payload: {},
+      timeoutMs: 20,
+    });
+    expect(reply).toMatchObject({ ok: false, kind: "guardrail", limit: "time" });
+  });
+
+  it.runIf(process.platform === "linux")(
+    "gives a stopped (starved) worker more time instead of killing it at the deadline",
+    async () => {
+      const others = workerPids();
+      const starved = new ProfileEngine({ poolSize: 1, deadlineGraceMs: 30, suspectForMs: 0 });
+      try {
+        await starved.ready();
+        const mine = workerPids().filter((p) => !others.includes(p));
+        expect(mine).toHaveLength(1);
+        const [pid] = mine;
+        process.kill(Number(pid), "SIGSTOP");
+        const pending = starved.map(input('{"ok": true}'), { timeoutMs: 20 });
+        await new Promise((r) => setTimeout(r, 200)); // four deadlines of 50 ms
+        process.kill(Number(pid), "SIGCONT");
+        expect(await pending).toMatchObject({ ok: true, body: { ok: true } });
+        expect(starved.stats().pool.restarts).toBe(0);
+      } finally {
+        await starved.close();
+      }
+    },
+  );
+});
+
+/** This process's evaluator children (node processes whose parent is this test process). */
+function workerPids(): number[] {
+  return execSync(`ps --ppid ${process.pid} -o pid=,comm=`)
+    .toString()
+    .split("\n")
+    .filter((line) => line.includes("node"))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
