@@ -1,7 +1,10 @@
+/** Sends are paced at this fraction of the nominal interval W/N. */
+export const PACING = 0.9;
+
 /**
  * One limiter node (§8): at most `limit` sends in any span of `windowMs` as the upstream counts them, and paced —
- * consecutive sends at least `windowMs / limit` apart — so a backlog drains evenly instead of bursting at the start
- * of each window.
+ * consecutive sends at least 0.9 × `windowMs / limit` apart — so a backlog drains evenly instead of bursting at the
+ * start of each window.
  *
  * Exactness does not rest on guessing the network's delay: the upstream counts a request when it arrives, somewhere
  * between our send and its answer. So each of the last `limit` slots holds the time the *answer* came (an upper bound
@@ -26,7 +29,9 @@ export class SlidingLog {
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
     this.#ring = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY);
-    this.spacingMs = windowMs / limit;
+    // Paced a little under W/N: the ring (a window after the answer N sends back) is what binds at full load, at a
+    // cost of one round trip per window; pacing only keeps a backlog from bursting.
+    this.spacingMs = (PACING * windowMs) / limit;
     this.#tolerance = Math.min(5, this.spacingMs / 10);
   }
 

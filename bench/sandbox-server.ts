@@ -1,0 +1,37 @@
+/**
+ * The upstream of `npm run bench:drain`: the sandbox in its own process (so its clock and event loop are not the
+ * gateway's), with per-second limits from the command line, and the companies and general keys the bench asks for.
+ * Prints one JSON line `{url, companies: [{id, keys: [key…]}]}` when listening.
+ * usage: sandbox-server.ts PER_KEY PER_OWNER PER_IP WINDOW_MS CREDENTIALS_PER_COMPANY…
+ */
+
+import { createLogger } from "../src/log.js";
+import { startSandbox } from "../src/sandbox/index.js";
+
+const [perKey, perOwner, perIp, windowMs, ...perCompany] = process.argv.slice(2).map(Number);
+const sandbox = await startSandbox({
+  host: "127.0.0.1",
+  port: 0,
+  log: createLogger({ level: "silent" }),
+  limits: {
+    key: { limit: perKey ?? 10, windowMs: windowMs ?? 1000 },
+    owner: { limit: perOwner ?? 50, windowMs: windowMs ?? 1000 },
+    ip: { limit: perIp ?? 100, windowMs: windowMs ?? 1000 },
+  },
+});
+const companies = perCompany.map((count, i) => {
+  const company = sandbox.admin.createCompany({
+    name: `Bench ${i}`,
+    kind: "company",
+    people: [{ name: "Rep", email: `rep${i}@bench.test` }],
+    contractors: [],
+  });
+  const personId = company.people[0]?.id;
+  const keys = Array.from(
+    { length: count },
+    () => sandbox.admin.createKey({ companyId: company.id, kind: "general", personId }).key,
+  );
+  return { id: company.id, keys };
+});
+process.stdout.write(`${JSON.stringify({ url: sandbox.url, adminToken: sandbox.adminToken, companies })}\n`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0));
