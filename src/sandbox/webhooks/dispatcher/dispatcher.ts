@@ -13,7 +13,7 @@ import { sendAttempt } from "./send-attempt.js";
  * with the sandbox.
  */
 export class WebhookDispatcher {
-  readonly #inFlight = new Map<string, string>();
+  readonly #inFlight = new Set<string>();
   readonly #perSubscription = new Map<string, number>();
   readonly #fetcher: GuardedFetch;
   #timer: NodeJS.Timeout | undefined;
@@ -100,12 +100,12 @@ export class WebhookDispatcher {
         .from(webhookDeliveries)
         .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), due))
         .orderBy(asc(webhookDeliveries.id))
-        .limit(slots + this.#inFlight.size)
+        .limit(slots + (this.#perSubscription.get(subscriptionId) ?? 0))
         .all()
         .filter((row) => !this.#inFlight.has(row.id))
         .slice(0, slots);
       for (const row of rows) {
-        this.#inFlight.set(row.id, subscriptionId);
+        this.#inFlight.add(row.id);
         this.#perSubscription.set(subscriptionId, (this.#perSubscription.get(subscriptionId) ?? 0) + 1);
         claimed.push(row);
         free--;
