@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config.js";
+import { companies, owners, profileVersions, upstreamCredentials, vendorKeys } from "../../src/db/schema/index.js";
+import { applyConfig } from "../../src/gateway/config/apply-config.js";
+import { checkLiveConfig, loadConfigFile } from "../../src/gateway/config/config-file.js";
+import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
+import { createLogger } from "../../src/log.js";
+
+const DEMO = join(process.cwd(), "config/demo.yaml");
+let gateways: Gateway[] = [];
+afterEach(async () => {
+  for (const g of gateways) await g.close();
+  gateways = [];
+});
+
+function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":memory:") {
+  const g = createGateway({
+    databasePath,
+    log: createLogger({ level: "silent" }),
+    masterKey: randomBytes(32).toString("hex"),
+    settings: { mode },
+  });
+  gateways.push(g);
+  return g;
+}
+
+const counts = (g: Gateway) => ({
+  companies: g.ctx.db.select().from(companies).all().length,
+  owners: g.ctx.db.select().from(owners).all().length,
+  credentials: g.ctx.db.select().from(upstreamCredentials).all().length,
+  keys: g.ctx.db.select().from(vendorKeys).all().length,
+  versions: g.ctx.db.select().from(profileVersions).all().length,
+});
+
+describe("config file: applied idempotently at start", () => {
+  it("applies the demo config, and applying it again changes nothing", async () => {
+    const g = gateway();
+    const loaded = await loadConfigFile(DEMO);
+    await applyConfig({ ctx: g.ctx, loaded, env: {} });
+    const first = counts(g);
+    expect(first).toEqual({ companies: 1, owners: 1, credentials: 1, keys: 4, versions: 5 });
+    await applyConfig({ ctx: g.ctx, loaded, env: {} });
+    expect(counts(g)).toEqual(first);
+  });
+
+  it("rotates a credential whose value changed and re-binds an existing key", async () => {
+    const g = gateway();
+    const loaded = await loadConfigFile(DEMO);
+    await applyConfig({ ctx: g.ctx, loaded, env: {} });
+    const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({
+        companies: [
+          {
+            id: "sunrise",
+            name: "Sunrise Solar Co.",
+            credentials: [{ name: "sunrise-general", value: "svc_test_SUNgn0001.test_secret_sunrise_general_02" }],
+            vendorKeys: [
+              {
+                name: "Canonical client",
+                partnerType: "lead_source",
+                scopes: ["leads:write"],
+                credential: "sunrise-general",
+                key: "svc_test_democanonical01.demo_secret_canonical_000001",
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(join(dir, "config.json")), env: {} });
+    const credential = g.ctx.db.select().from(upstreamCredentials).get();
+    expect(credential?.version).toBe(2);
+    const key = g.ctx.db
+      .select()
+      .from(vendorKeys)
+      .all()
+      .find((k) => k.id === "svc_test_democanonical01");
+    expect(key?.scopes).toEqual(["leads:write"]);
+  });
+
+  it("names the path of every problem in a bad file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
+    const file = join(dir, "bad.yaml");
+    writeFileSync(file, "companies:\n  - id: Not A Slug\n    name: ''\n");
+    await expect(loadConfigFile(file)).rejects.toThrow(/companies\.0\.id: .*\n.*companies\.0\.name/s);
+  });
+
+  it("resolves secrets from the environment variables the file names, and says which one is missing", async () => {
+    const g = gateway();
+    const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
+    const file = join(dir, "env.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ companies: [{ id: "acme", name: "Acme", credentials: [{ name: "c", valueEnv: "ACME_KEY" }] }] }),
+    );
+    const loaded = await loadConfigFile(file);
+    await expect(applyConfig({ ctx: g.ctx, loaded, env: {} })).rejects.toThrow(/ACME_KEY is not set/);
+    await applyConfig({ ctx: g.ctx, loaded, env: { ACME_KEY: "svc_test_acmekey01.secret_value_0000000001" } });
+    expect(counts(g).credentials).toBe(1);
+  });
+});
+
+describe("live mode refuses sandbox-only settings", () => {
+  it("lists every literal secret in the file", async () => {
+    const loaded = await loadConfigFile(DEMO);
+    try {
+      checkLiveConfig(loaded.config, loaded.source);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/owners\.0\.password: use passwordEnv/);
+      expect(message).toMatch(/credentials\.0\.value: use valueEnv/);
+      expect(message).toMatch(/vendorKeys\.0\.key: fixed keys are for sandbox mode/);
+    }
+  });
+
+  it("refuses svc_test_ upstream credentials and vendor keys in live mode", async () => {
+    const g = gateway("live");
+    const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
+    const file = join(dir, "live.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mode: "live",
+        companies: [{ id: "acme", name: "Acme", credentials: [{ name: "c", valueEnv: "K" }] }],
+      }),
+    );
+    const loaded = await loadConfigFile(file);
+    await expect(
+      applyConfig({ ctx: g.ctx, loaded, env: { K: "svc_test_acmekey01.secret_value_0000000001" } }),
+    ).rejects.toThrow(/svc_live_/);
+  });
+});
+
+describe("§5.9 upstream credentials are sealed at rest", () => {
+  it("stores no credential value in the database file, only its first 14 characters", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pg-seal-"));
+    const path = join(dir, "gateway.db");
+    const g = gateway("sandbox", path);
+    await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(DEMO), env: {} });
+    g.ctx.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    const { readFileSync } = await import("node:fs");
+    const bytes = readFileSync(path).toString("latin1");
+    expect(bytes).not.toContain("test_secret_sunrise_general_01");
+    expect(bytes).toContain("svc_test_SUNgn");
+    expect(bytes).not.toContain("sunrise-demo-password");
+  });
+});
