@@ -246,6 +246,25 @@ describe("console: redeliver and test delivery", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("§6.6: redelivering a delivered event reaches the receiver as the same event, acknowledged as already processed", async () => {
+    const hook = await receiver();
+    const id = await subscribe(hook);
+    await book();
+    const [done] = await waitFor("success", async () => {
+      const found = await deliveries(id, "?status=succeeded");
+      return found.length > 0 && found;
+    });
+    const again = await call("POST", `/partner-api/webhooks/${id}/deliveries/${done?.id}/redeliver`);
+    expect(again.status).toBe(202);
+    await waitFor("the redelivery", () => hook.received.length === 2);
+    expect(hook.received[1]?.verification).toMatchObject({ ok: false, acknowledge: true, reason: "already_processed" });
+    const settled = await waitFor("the redelivery settled", async () => {
+      const found = await deliveries(id, "?status=succeeded");
+      return found.length === 2 && found;
+    });
+    expect(settled[0]).toMatchObject({ redeliveryOf: done?.id, eventId: done?.eventId, attemptCount: 1 });
+  });
+
   it("§6.1: a test delivery is install.test with resource type subscription, signed, whatever the events", async () => {
     const hook = await receiver();
     const id = await subscribe(hook, { events: ["quote.sent"] });
