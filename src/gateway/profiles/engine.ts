@@ -17,7 +17,7 @@ export interface ProfileEngineOptions {
   deadlineGraceMs?: number;
   /** Heap per worker in MB (default 96). */
   workerHeapMb?: number;
-  /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane off). */
+  /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane and its worker off). */
   suspectForMs?: number;
   /** Time limit of a suspect version's evaluations (default 10 ms). */
   suspectTimeoutMs?: number;
@@ -42,7 +42,8 @@ export interface MapInput {
  */
 export class ProfileEngine {
   private readonly pool: WorkerPool;
-  private suspectLane: WorkerPool | undefined;
+  /** Started with the engine, not on the first breach: starting a worker under load is what the lane must not cost. */
+  private readonly suspectLane: WorkerPool | undefined;
   private readonly poolOptions: PoolOptions;
   private readonly timeoutMs: number;
   private readonly suspectForMs: number;
@@ -64,11 +65,14 @@ export class ProfileEngine {
       ...(options.log ? { log: options.log } : {}),
     };
     this.pool = new WorkerPool(this.poolOptions);
+    if (this.suspectForMs > 0) {
+      this.suspectLane = new WorkerPool({ ...this.poolOptions, name: "profiles-suspect", size: 1, maxQueue: 8 });
+    }
   }
 
   /** Resolves once the workers have loaded (a server can await it before listening); `map` does not need it. */
-  ready(): Promise<void> {
-    return this.pool.ready();
+  async ready(): Promise<void> {
+    await Promise.all([this.pool.ready(), this.suspectLane?.ready()]);
   }
 
   async map(input: MapInput, opts: EvaluationOptions = {}): Promise<MappingOutcome> {
@@ -112,7 +116,7 @@ export class ProfileEngine {
 
   /** The suspect lane is small on purpose: when it is full, the suspect version is refused, not everyone else. */
   private async runSuspect(request: Parameters<WorkerPool["run"]>[0]): Promise<EvaluateReply> {
-    this.suspectLane ??= new WorkerPool({ ...this.poolOptions, name: "profiles-suspect", size: 1, maxQueue: 8 });
+    if (!this.suspectLane) return this.pool.run(request);
     try {
       return await this.suspectLane.run(request);
     } catch (error) {

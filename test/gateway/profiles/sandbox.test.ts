@@ -172,8 +172,9 @@ describe("sandbox: prototype access never reaches host objects", () => {
 });
 
 describe("sandbox: a runaway evaluation does not slow other evaluations or the event loop", () => {
-  it("keeps answering other evaluations promptly while a worker is stuck", async () => {
+  it("keeps answering other evaluations, and the event loop, while a worker is stuck", async () => {
     await engine.ready(); // earlier tests killed workers: let their replacements load
+    // Busy for its whole 300 + 100 ms deadline: anything that waited for it would take at least that long.
     let runawaySettled = false;
     const runaway = map('{"x": $count($distinct([1..90000]))}', {}, 300).finally(() => {
       runawaySettled = true;
@@ -194,8 +195,9 @@ describe("sandbox: a runaway evaluation does not slow other evaluations or the e
     clearInterval(timer);
     expect(runawaySettled).toBe(false);
     expect(await runaway).toMatchObject({ ok: false, kind: "guardrail", limit: "deadline" });
-    expect(Math.max(...latencies)).toBeLessThan(100);
-    expect(maxLag).toBeLessThan(100);
+    // Generous bounds (the test machine is shared), still well below the 400 ms a blocked caller would wait.
+    expect(Math.max(...latencies)).toBeLessThan(200);
+    expect(maxLag).toBeLessThan(200);
   });
 });
 
