@@ -109,9 +109,15 @@ export class ProfileEngine {
     await Promise.all([this.pool.close(), this.suspectLane?.close()]);
   }
 
+  /**
+   * Suspect: it breached a guardrail lately, or one of its evaluations has been running longer than a suspect is
+   * allowed to — so a runaway's second request does not take the other shared worker while the first still holds one.
+   */
   private isSuspect(versionId: string): boolean {
+    if (this.suspectForMs <= 0) return false;
     const since = this.suspects.get(versionId);
-    return since !== undefined && performance.now() - since < this.suspectForMs;
+    if (since !== undefined && performance.now() - since < this.suspectForMs) return true;
+    return this.pool.runningLonger(versionId, this.suspectTimeoutMs);
   }
 
   /** The suspect lane is small on purpose: when it is full, the suspect version is refused, not everyone else. */

@@ -87,6 +87,12 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => slot.started));
   }
 
+  /** Whether an evaluation of this version has been running on a worker for longer than `ms`. */
+  runningLonger(versionId: string, ms: number): boolean {
+    const since = performance.now() - ms;
+    return this.slots.some((s) => s.jobs[0]?.request.versionId === versionId && s.startedAt < since && !s.retired);
+  }
+
   stats(): { workers: number; ready: number; busy: number; queued: number; restarts: number } {
     const live = this.slots.filter((s) => !s.retired);
     return {
