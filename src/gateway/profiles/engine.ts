@@ -2,7 +2,7 @@ import type { Logger } from "../../log.js";
 import { EngineOverloadedError } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { Lru } from "./lru.js";
-import { type PoolOptions, WorkerPool } from "./pool.js";
+import { type PoolOptions, type PoolRequest, WorkerPool } from "./pool.js";
 import type { EvaluateReply } from "./protocol.js";
 import { type EvaluationOptions, type MappingOutcome, PROFILE_KINDS, type ProfileKind } from "./types.js";
 
@@ -84,10 +84,7 @@ export class ProfileEngine {
       expression: input.expression,
       payload: input.payload,
     };
-    const run = () =>
-      this.isSuspect(input.versionId)
-        ? this.runSuspect({ ...request, timeoutMs: Math.min(timeoutMs, this.suspectTimeoutMs) })
-        : this.pool.run({ ...request, timeoutMs });
+    const run = () => this.route({ ...request, timeoutMs });
     let reply = await run();
     // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more, then 503.
     if (!reply.ok && reply.kind === "starved") reply = await run();
@@ -110,23 +107,25 @@ export class ProfileEngine {
   }
 
   /**
-   * Suspect: it breached a guardrail lately, or one of its evaluations has been running longer than a suspect is
-   * allowed to — so a runaway's second request does not take the other shared worker while the first still holds one.
+   * Where an evaluation runs. A version that breached a guardrail lately runs on the suspect lane with the suspect time
+   * limit, and is refused when that lane is full. A version with an evaluation running longer than the suspect limit
+   * (a runaway's first request, before it has breached anything) also goes to the lane, so its second request does not
+   * take another shared worker; but with its full limit, and back to the shared pool when the lane is full — it may
+   * just be a heavy mapping, or a busy machine.
    */
-  private isSuspect(versionId: string): boolean {
-    if (this.suspectForMs <= 0) return false;
-    const since = this.suspects.get(versionId);
-    if (since !== undefined && performance.now() - since < this.suspectForMs) return true;
-    return this.pool.runningLonger(versionId, this.suspectTimeoutMs);
-  }
-
-  /** The suspect lane is small on purpose: when it is full, the suspect version is refused, not everyone else. */
-  private async runSuspect(request: Parameters<WorkerPool["run"]>[0]): Promise<EvaluateReply> {
-    if (!this.suspectLane) return this.pool.run(request);
+  private async route(request: PoolRequest): Promise<EvaluateReply> {
+    const lane = this.suspectLane;
+    if (!lane) return this.pool.run(request);
+    const breachedAt = this.suspects.get(request.versionId);
+    const breached = breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs;
+    if (!breached && !this.pool.runningLonger(request.versionId, this.suspectTimeoutMs)) return this.pool.run(request);
     try {
-      return await this.suspectLane.run(request);
+      return await lane.run(
+        breached ? { ...request, timeoutMs: Math.min(request.timeoutMs, this.suspectTimeoutMs) } : request,
+      );
     } catch (error) {
       if (!(error instanceof EngineOverloadedError)) throw error;
+      if (!breached) return this.pool.run(request);
       const message = "this profile version recently exceeded its limits and too many of its evaluations are waiting";
       return { id: 0, ok: false, kind: "guardrail", limit: "quarantine", message, elapsedMs: 0 };
     }
