@@ -7,13 +7,13 @@ import type { EvaluateReply } from "./protocol.js";
 import { type EvaluationOptions, type MappingOutcome, PROFILE_KINDS, type ProfileKind } from "./types.js";
 
 export interface ProfileEngineOptions {
-  /** Worker threads evaluating profiles (default 2). */
+  /** Evaluator processes shared by all tenants (default 2), plus one for the suspect lane. */
   poolSize?: number;
   /** JSONata time limit per evaluation (default 50 ms). */
   timeoutMs?: number;
   /** Evaluations that may wait for a worker before `map` throws EngineOverloadedError (default 256). */
   maxQueue?: number;
-  /** How far past the time limit a worker is terminated (default 100 ms). */
+  /** How far past the time limit a worker still burning CPU is killed (default 100 ms). */
   deadlineGraceMs?: number;
   /** Heap per worker in MB (default 96). */
   workerHeapMb?: number;
@@ -77,14 +77,14 @@ export class ProfileEngine {
 
   async map(input: MapInput, opts: EvaluationOptions = {}): Promise<MappingOutcome> {
     if (!PROFILE_KINDS.includes(input.kind)) throw new TypeError(`unknown profile kind: ${String(input.kind)}`);
-    const timeoutMs = clampTimeout(opts.timeoutMs ?? this.timeoutMs);
-    const request = {
+    const request: PoolRequest = {
       versionId: input.versionId,
       kind: input.kind,
       expression: input.expression,
       payload: input.payload,
+      timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
-    const run = () => this.route({ ...request, timeoutMs });
+    const run = () => this.route(request);
     let reply = await run();
     // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more, then 503.
     if (!reply.ok && reply.kind === "starved") reply = await run();
