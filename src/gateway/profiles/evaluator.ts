@@ -39,7 +39,7 @@ export class Evaluator {
 
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
     const started = performance.now();
-    const cpuAtStart = process.cpuUsage();
+    let cpuAtStart = process.cpuUsage();
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let compiled: Compiled | undefined;
     let output: unknown;
@@ -47,6 +47,7 @@ export class Evaluator {
       compiled = this.compiled(request.versionId, request.expression);
       compiled.guardrails.timeout = request.timeoutMs;
       setRegexBudget(started + request.timeoutMs);
+      cpuAtStart = process.cpuUsage(); // the evaluation's CPU, not the compile's
       const result: unknown = await compiled.program.evaluate(request.payload);
       const json = JSON.stringify(result, dropFunctions);
       if (json !== undefined && json.length > LIMITS.outputChars) {
@@ -94,11 +95,13 @@ export function cpuMs(usage: NodeJS.CpuUsage): number {
 }
 
 /**
- * JSONata's limit is wall-clock time. A runaway spends it computing; an evaluation that got less than half of it as CPU
- * spent it waiting for a core, which says the machine is overloaded, not that the profile runs away.
+ * JSONata's limit is wall-clock time. A runaway spends it computing; an evaluation that got less than a tenth of it as
+ * CPU spent it waiting for a core, which says the machine is overloaded, not that the profile runs away. A tenth, not
+ * a half: on a busy machine a runaway still gets its share of a core, while a real mapping (well under 1 ms of CPU)
+ * reaches the limit only when it got almost none.
  */
 function starved(cpuAtStart: NodeJS.CpuUsage, timeoutMs: number): boolean {
-  return cpuMs(process.cpuUsage(cpuAtStart)) < timeoutMs / 2;
+  return cpuMs(process.cpuUsage(cpuAtStart)) < timeoutMs / LIMITS.starvedCpuShare;
 }
 
 /**

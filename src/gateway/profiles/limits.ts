@@ -24,6 +24,8 @@ export const LIMITS = {
   suspectForMs: 30_000,
   /** …with this time limit: a real mapping needs well under 1 ms, a runaway then costs 1/5 of the usual 50 ms. */
   suspectTimeoutMs: 10,
+  /** A time limit (or deadline) reached with less than 1/this of it as CPU was overload, not a runaway. */
+  starvedCpuShare: 10,
   /** Per-worker heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
   workerHeapMb: 96,
   /** Compiled expressions cached per worker, keyed by version id. */

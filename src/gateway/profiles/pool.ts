@@ -1,6 +1,7 @@
 import type { Logger } from "../../log.js";
 import { unsendable } from "./classify.js";
 import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
+import { LIMITS } from "./limits.js";
 import type { EvaluateReply, EvaluateRequest, WorkerMessage } from "./protocol.js";
 import type { GuardrailLimit } from "./types.js";
 import { type WorkerExit, WorkerProcess } from "./worker-process.js";
@@ -190,7 +191,7 @@ export class WorkerPool {
 
   /**
    * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. A worker
-   * that got less than half that time as CPU was starved by an overloaded machine, not stuck: it gets more time (up to
+   * that got less than a tenth of that time as CPU was starved by an overloaded machine, not stuck: it gets more time (up to
    * STARVED_DEADLINES deadlines), and if it is replaced after all, its job is reported starved (overload), not as the
    * profile's guardrail breach. Where the worker's CPU cannot be read (not Linux), it is killed at the first deadline.
    */
@@ -201,7 +202,7 @@ export class WorkerPool {
       if (slot.retired || slot.jobs[0] !== job) return;
       const elapsedMs = Math.round(performance.now() - slot.startedAt);
       const cpuMs = slot.worker.cpuMs();
-      const starved = cpuMs !== undefined && cpuMs - slot.cpuMs < deadlineMs / 2;
+      const starved = cpuMs !== undefined && cpuMs - slot.cpuMs < deadlineMs / LIMITS.starvedCpuShare;
       if (starved && elapsedMs < deadlineMs * STARVED_DEADLINES) {
         slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), this.options.deadlineGraceMs);
         return;
