@@ -1,7 +1,7 @@
 /**
- * The mapping-profile engine: compile (syntax, line and column), sandboxed evaluation in a worker pool with JSONata's
- * guardrails, a linear-time regex engine and a hard deadline, lead-domain helper functions, canonical validation, and
- * golden samples. See docs/profiles.md.
+ * The mapping-profile engine: compile (syntax, line and column), sandboxed evaluation in evaluator processes with
+ * JSONata's guardrails, a linear-time regex engine and a hard deadline, lead-domain helper functions, canonical
+ * validation, and golden samples. See docs/profiles.md.
  */
 export { compileProfile, MAX_EXPRESSION_LENGTH } from "./compile.js";
 export { type DiffEntry, formatDiff } from "./diff.js";
