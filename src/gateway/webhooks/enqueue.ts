@@ -1,9 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
-import { vendorKeys, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { notifyDue } from "./registry.js";
+import { statementsFor } from "./statements.js";
 
 /** One event the gateway tells one vendor (key) about. */
 export interface VendorEvent {
@@ -34,21 +33,12 @@ export interface Enqueued {
  * dispatcher after commit with `notifyEnqueued`.
  */
 export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowMs: number): Enqueued[] {
-  const targets = ctx.db
-    .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
-    .from(webhookSubscriptions)
-    .innerJoin(vendorKeys, eq(vendorKeys.id, webhookSubscriptions.vendorKeyId))
-    .where(
-      and(
-        eq(webhookSubscriptions.vendorKeyId, input.vendorKeyId),
-        eq(webhookSubscriptions.companyId, input.companyId),
-        eq(webhookSubscriptions.status, "active"),
-        isNull(vendorKeys.revokedAt),
-        input.subscriptionId ? eq(webhookSubscriptions.id, input.subscriptionId) : undefined,
-      ),
-    )
-    .all()
-    .filter((s) => input.subscriptionId !== undefined || s.events.includes(input.event));
+  const statements = statementsFor(ctx);
+  const targets = statements.targets
+    .all({ vendorKeyId: input.vendorKeyId, companyId: input.companyId })
+    .filter((s) =>
+      input.subscriptionId !== undefined ? s.id === input.subscriptionId : s.events.includes(input.event),
+    );
   if (targets.length === 0) return [];
 
   // §6.1: one event, one `evt_` id, the same for every subscription and every retry.
@@ -64,26 +54,20 @@ export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowM
   const enqueued: Enqueued[] = [];
   for (const target of targets) {
     const id = newId("whd", nowMs);
-    const result = ctx.db
-      .insert(webhookDeliveries)
-      .values({
-        id,
-        companyId: input.companyId,
-        subscriptionId: target.id,
-        eventId: envelope.id,
-        event: input.event,
-        dedupeKey: input.dedupeKey,
-        sourceEventId: input.sourceEventId ?? null,
-        envelope: envelopeText,
-        // Mapped on the first attempt when the subscription has an outbound profile (the engine is asynchronous).
-        body: null,
-        status: "pending",
-        nextAttemptAt: nowMs,
-        createdAt,
-        createdAtMs: nowMs,
-      })
-      .onConflictDoNothing()
-      .run();
+    // The body is made on the first attempt: mapped when the subscription has an outbound profile (asynchronous).
+    const result = statements.insertDelivery.run(
+      id,
+      input.companyId,
+      target.id,
+      envelope.id,
+      input.event,
+      input.dedupeKey,
+      input.sourceEventId ?? null,
+      envelopeText,
+      nowMs,
+      createdAt,
+      nowMs,
+    );
     if (result.changes > 0) enqueued.push({ subscriptionId: target.id, deliveryRowId: id });
   }
   return enqueued;

@@ -118,7 +118,10 @@ async function bodyFor(
       payload: JSON.parse(row.envelope) as unknown,
     });
     if (outcome.ok) return { ok: true, body: JSON.stringify(outcome.body), profileVersionId: versionId };
-    return { ok: false, error: `outbound profile ${versionId}: ${outcome.message}`, permanent: true };
+    // The profile cannot map this event: retrying changes nothing until the owner fixes it (then redelivers). A
+    // guardrail (time, memory, a busy engine) may pass on another try.
+    const permanent = outcome.kind === "mapping" || outcome.kind === "validation";
+    return { ok: false, error: `outbound profile ${versionId}: ${outcome.message}`, permanent };
   } catch (error) {
     // The engine is overloaded or restarting: not the endpoint's fault, and worth another try.
     return {

@@ -1,13 +1,14 @@
-import { and, asc, eq, inArray, lte, min } from "drizzle-orm";
+import { eq, min } from "drizzle-orm";
 import { unixSeconds } from "../../../contract/signing.js";
-import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
+import { webhookDeliveries } from "../../../db/schema/index.js";
 import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
 import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
 import { purgePlatformDeliveries } from "../platform/db-replay-store.js";
-import { attemptDelivery } from "./attempt.js";
-import { DEFAULT_DISABLE_POLICY, type DisablePolicy, recordAttempt } from "./record-attempt.js";
+import { statementsFor, type WebhookStatements } from "../statements.js";
+import { type AttemptResult, attemptDelivery } from "./attempt.js";
+import { applyAttempt, DEFAULT_DISABLE_POLICY, type DisablePolicy, type RecordedOutcome } from "./record-attempt.js";
 import { DEFAULT_JITTER, DEFAULT_RETRY_SCHEDULE_MS, MAX_RETRY_AFTER_MS, type RetryPolicy } from "./retry-policy.js";
 
 export interface DispatcherOptions {
@@ -33,6 +34,8 @@ export interface DispatcherOptions {
 
 interface Lane {
   inFlight: number;
+  /** Deliveries sent or being sent whose outcome is not committed yet: not to be picked again. */
+  busy: Set<string>;
   /** Earliest due time (ms) of a pending delivery not yet claimed; undefined when none is known. */
   nextDue: number | undefined;
 }
@@ -41,9 +44,9 @@ interface Lane {
  * Sends the deliveries in webhook_deliveries. One lane per subscription (endpoint): a healthy endpoint may have
  * `perEndpoint` requests in flight, a failing one a single probe, and all of them together `maxInFlight` — so a slow
  * or dead endpoint holds a few slots of the global cap at most and never delays the others (issue 5). Lanes are
- * served round-robin. Work is claimed from the database (status `delivering`) and every outcome is committed before
- * the next attempt, so a crash loses nothing: on start, rows left `delivering` are pending again (one dispatcher per
- * database, like the embedded queue).
+ * served round-robin. A delivery stays `pending` in the database until its outcome is committed (in-flight ones are
+ * held in memory), so a crash loses nothing: the next start sends whatever is pending — at least once; the stable
+ * event id lets the vendor recognise a repeat (§6.6). One dispatcher per database, like the embedded queue.
  */
 export class WebhookDispatcher {
   readonly #ctx: GatewayContext;
@@ -62,6 +65,10 @@ export class WebhookDispatcher {
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  readonly #statements: WebhookStatements;
+  /** Outcomes waiting for the next group commit. */
+  #completed: Array<{ lane: Lane; row: WebhookDeliveryRow; result: AttemptResult; at: number }> = [];
+  #flushQueued = false;
   readonly policy: OutboundPolicy;
 
   constructor(ctx: GatewayContext, options: DispatcherOptions = {}) {
@@ -82,10 +89,12 @@ export class WebhookDispatcher {
     this.#maxInFlight = Math.max(1, options.maxInFlight ?? 64);
     this.#perEndpoint = Math.max(1, Math.min(options.perEndpoint ?? 8, this.#maxInFlight));
     this.#pollMs = options.pollMs ?? 5_000;
+    this.#statements = statementsFor(ctx);
   }
 
   /** Resumes what a previous process left (crash included) and starts sending. */
   start(): void {
+    // `delivering` is not written by this dispatcher; a row in that state is taken as pending.
     this.#ctx.db
       .update(webhookDeliveries)
       .set({ status: "pending" })
@@ -111,6 +120,7 @@ export class WebhookDispatcher {
     clearInterval(this.#poll);
     this.#fetch.close();
     await Promise.allSettled([...this.#active]);
+    this.#flush();
   }
 
   stats(): { inFlight: number; lanes: number } {
@@ -120,7 +130,7 @@ export class WebhookDispatcher {
   #lane(subscriptionId: string): Lane {
     let lane = this.#lanes.get(subscriptionId);
     if (!lane) {
-      lane = { inFlight: 0, nextDue: undefined };
+      lane = { inFlight: 0, busy: new Set(), nextDue: undefined };
       this.#lanes.set(subscriptionId, lane);
     }
     return lane;
@@ -180,13 +190,9 @@ export class WebhookDispatcher {
     this.#arm(wake, now);
   }
 
-  /** Claims and launches what this lane may send now; returns when it next has work, if later. */
+  /** Picks and launches what this lane may send now; returns when it next has work, if later. */
   #serve(subscriptionId: string, lane: Lane, now: number): number | undefined {
-    const subscription = this.#ctx.db
-      .select()
-      .from(webhookSubscriptions)
-      .where(eq(webhookSubscriptions.id, subscriptionId))
-      .get();
+    const subscription = this.#statements.subscription.get({ id: subscriptionId });
     if (subscription?.status !== "active") {
       // Disabled or deleted: its deliveries wait (or went with it); re-enabling notifies again.
       lane.nextDue = undefined;
@@ -199,96 +205,81 @@ export class WebhookDispatcher {
     const limit = subscription.consecutiveFailures > 0 ? 1 : this.#perEndpoint;
     const free = Math.min(limit - lane.inFlight, this.#maxInFlight - this.#inFlight);
     if (free <= 0) return undefined; // a completion pumps again
-    const claimed = this.#claim(subscriptionId, now, free);
-    lane.nextDue = this.#nextPending(subscriptionId);
-    for (const row of claimed) this.#launch(subscription, lane, row);
+    // The head of the queue, past the deliveries already in flight; one more row tells when the lane is due next.
+    const head = this.#statements.queueHead
+      .all({ id: subscriptionId, limit: free + lane.busy.size + 1 })
+      .filter((row) => !lane.busy.has(row.id));
+    const picked = head.filter((row) => row.nextAttemptAt <= now).slice(0, free);
+    const rest = head[picked.length];
+    lane.nextDue = rest?.nextAttemptAt;
+    for (const row of picked) this.#launch(subscription, lane, row);
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
-  }
-
-  #claim(subscriptionId: string, now: number, count: number): WebhookDeliveryRow[] {
-    const due = this.#ctx.db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.status, "pending"),
-          eq(webhookDeliveries.subscriptionId, subscriptionId),
-          lte(webhookDeliveries.nextAttemptAt, now),
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(count);
-    const rows = this.#ctx.db
-      .update(webhookDeliveries)
-      .set({ status: "delivering" })
-      .where(and(inArray(webhookDeliveries.id, due), eq(webhookDeliveries.status, "pending")))
-      .returning()
-      .all();
-    return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
-  }
-
-  #nextPending(subscriptionId: string): number | undefined {
-    const row = this.#ctx.db
-      .select({ due: webhookDeliveries.nextAttemptAt })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.subscriptionId, subscriptionId)))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(1)
-      .get();
-    return row?.due;
   }
 
   #launch(subscription: WebhookSubscriptionRow, lane: Lane, row: WebhookDeliveryRow): void {
     lane.inFlight++;
+    lane.busy.add(row.id);
     this.#inFlight++;
-    const run = this.#deliver(subscription, row).finally(() => {
-      lane.inFlight--;
-      this.#inFlight--;
-      this.#active.delete(run);
-      this.#schedulePump();
-    });
+    const run = attemptDelivery(this.#ctx, this.#fetch, subscription, row)
+      .then((result) => {
+        if (!this.#closed) this.#complete({ lane, row, result, at: Date.now() });
+      })
+      .finally(() => {
+        lane.inFlight--;
+        this.#inFlight--;
+        this.#active.delete(run);
+        this.#schedulePump();
+      });
     this.#active.add(run);
   }
 
-  async #deliver(subscription: WebhookSubscriptionRow, row: WebhookDeliveryRow): Promise<void> {
-    const log = this.#ctx.log;
-    try {
-      const result = await attemptDelivery(this.#ctx, this.#fetch, subscription, row);
-      if (this.#closed) {
-        this.#release(row.id);
-        return;
-      }
-      const outcome = recordAttempt(this.#ctx, { retry: this.#retry, disable: this.#disable }, row, result, Date.now());
-      if (outcome.kind === "retry") this.notify(row.subscriptionId, outcome.at);
-      const line = {
-        deliveryRowId: row.id,
-        deliveryId: result.deliveryId,
-        subscriptionId: row.subscriptionId,
-        event: row.event,
-        status: result.status,
-        ms: result.latencyMs,
-        outcome: outcome.kind,
-      };
-      if (outcome.kind === "delivered") log.debug(line, "webhook delivered");
-      else log.info({ ...line, error: result.error }, "webhook attempt failed");
-    } catch (error) {
-      // Recording failed (the database is closing or broken): leave the delivery for the next start.
-      log.error({ err: error, deliveryRowId: row.id }, "webhook attempt could not be recorded");
-      this.#release(row.id);
-    }
+  /**
+   * Outcomes are committed together once per turn of the event loop (group commit): at a few thousand deliveries a
+   * second one transaction each would cost more than the requests. Until committed, a delivery stays busy.
+   */
+  #complete(done: { lane: Lane; row: WebhookDeliveryRow; result: AttemptResult; at: number }): void {
+    this.#completed.push(done);
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    setImmediate(() => this.#flush());
   }
 
-  /** Puts a claimed delivery back, so the next start (or the safety net) sends it. */
-  #release(rowId: string): void {
+  #flush(): void {
+    this.#flushQueued = false;
+    const batch = this.#completed.splice(0);
+    if (batch.length === 0) return;
+    const policy = { retry: this.#retry, disable: this.#disable };
+    let outcomes: RecordedOutcome[] = [];
     try {
-      this.#ctx.db
-        .update(webhookDeliveries)
-        .set({ status: "pending" })
-        .where(and(eq(webhookDeliveries.id, rowId), eq(webhookDeliveries.status, "delivering")))
-        .run();
-    } catch {
-      // The database is gone; start() resets rows left `delivering`.
+      outcomes = this.#ctx.sqlite.transaction(() =>
+        batch.map((d) => applyAttempt(this.#ctx, this.#statements, policy, d.row, d.result, d.at)),
+      )();
+    } catch (error) {
+      // Not recorded: the deliveries stay pending and are sent again (at least once; the event id lets the vendor
+      // see the repeat).
+      this.#ctx.log.error({ err: error, deliveries: batch.length }, "webhook outcomes could not be recorded");
     }
+    batch.forEach((d, i) => {
+      d.lane.busy.delete(d.row.id);
+      const outcome = outcomes[i];
+      if (outcome === undefined) {
+        this.notify(d.row.subscriptionId, Date.now() + 1_000);
+        return;
+      }
+      if (outcome.kind === "retry") this.notify(d.row.subscriptionId, outcome.at);
+      const line = {
+        deliveryRowId: d.row.id,
+        deliveryId: d.result.deliveryId,
+        subscriptionId: d.row.subscriptionId,
+        event: d.row.event,
+        status: d.result.status,
+        ms: d.result.latencyMs,
+        outcome: outcome.kind,
+      };
+      if (outcome.kind === "delivered") this.#ctx.log.debug(line, "webhook delivered");
+      else this.#ctx.log.info({ ...line, error: d.result.error }, "webhook attempt failed");
+    });
+    this.#schedulePump();
   }
 
   #arm(wake: number, now: number): void {

@@ -1,0 +1,76 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { vendorKeys, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
+import type { GatewayContext } from "../context.js";
+
+/**
+ * The statements of the delivery hot path, prepared once per database: building a query costs more than running
+ * it at thousands of deliveries a second (bench:fanout). Writes use plain SQL with positional parameters.
+ */
+function prepare(ctx: GatewayContext) {
+  const { db, sqlite } = ctx;
+  return {
+    /** Active subscriptions of a vendor key whose own key is not revoked (fan-out). */
+    targets: db
+      .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
+      .from(webhookSubscriptions)
+      .innerJoin(vendorKeys, eq(vendorKeys.id, webhookSubscriptions.vendorKeyId))
+      .where(
+        and(
+          eq(webhookSubscriptions.vendorKeyId, sql.placeholder("vendorKeyId")),
+          eq(webhookSubscriptions.companyId, sql.placeholder("companyId")),
+          eq(webhookSubscriptions.status, "active"),
+          isNull(vendorKeys.revokedAt),
+        ),
+      )
+      .prepare(),
+    insertDelivery: sqlite.prepare(
+      `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, source_event_id,
+         envelope, status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    subscription: db
+      .select()
+      .from(webhookSubscriptions)
+      .where(eq(webhookSubscriptions.id, sql.placeholder("id")))
+      .prepare(),
+    /** The head of a subscription's pending queue, oldest due first (index status, subscription_id, next_attempt_at). */
+    queueHead: db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.subscriptionId, sql.placeholder("id"))))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+    insertAttempt: sqlite.prepare(
+      `INSERT INTO webhook_attempts (id, delivery_row_id, attempt, delivery_id, secret_version, started_at, status, error,
+         response_excerpt, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateDelivery: sqlite.prepare(
+      `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?,
+         body = coalesce(body, ?), profile_version_id = coalesce(profile_version_id, ?), retry_index = ?,
+         next_attempt_at = ?, delivered_at = ?, failed_at = ? WHERE id = ?`,
+    ),
+    endpointSucceeded: sqlite.prepare(
+      `UPDATE webhook_subscriptions SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL
+       WHERE id = ? AND (consecutive_failures > 0 OR paused_until IS NOT NULL)`,
+    ),
+    endpointFailed: sqlite.prepare(
+      `UPDATE webhook_subscriptions SET consecutive_failures = consecutive_failures + 1,
+         failing_since = coalesce(failing_since, ?), paused_until = coalesce(?, paused_until)
+       WHERE id = ? RETURNING consecutive_failures AS consecutiveFailures, failing_since AS failingSince, status`,
+    ),
+  };
+}
+
+export type WebhookStatements = ReturnType<typeof prepare>;
+
+const cache = new WeakMap<object, WebhookStatements>();
+
+export function statementsFor(ctx: GatewayContext): WebhookStatements {
+  let statements = cache.get(ctx.sqlite);
+  if (!statements) {
+    statements = prepare(ctx);
+    cache.set(ctx.sqlite, statements);
+  }
+  return statements;
+}
