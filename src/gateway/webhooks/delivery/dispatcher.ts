@@ -34,6 +34,8 @@ export interface DispatcherOptions {
 
 interface Lane {
   inFlight: number;
+  /** The subscription as last read; re-read after its outcomes are committed or when notified. */
+  subscription: WebhookSubscriptionRow | undefined;
   /** Deliveries sent or being sent whose outcome is not committed yet: not to be picked again. */
   busy: Set<string>;
   /** Earliest due time (ms) of a pending delivery not yet claimed; undefined when none is known. */
@@ -109,6 +111,7 @@ export class WebhookDispatcher {
   notify(subscriptionId: string, dueAt: number): void {
     if (this.#closed) return;
     const lane = this.#lane(subscriptionId);
+    lane.subscription = undefined; // it may have changed (re-enabled, new URL): read it again
     lane.nextDue = lane.nextDue === undefined ? dueAt : Math.min(lane.nextDue, dueAt);
     this.#schedulePump();
   }
@@ -130,7 +133,7 @@ export class WebhookDispatcher {
   #lane(subscriptionId: string): Lane {
     let lane = this.#lanes.get(subscriptionId);
     if (!lane) {
-      lane = { inFlight: 0, busy: new Set(), nextDue: undefined };
+      lane = { inFlight: 0, subscription: undefined, busy: new Set(), nextDue: undefined };
       this.#lanes.set(subscriptionId, lane);
     }
     return lane;
@@ -192,7 +195,11 @@ export class WebhookDispatcher {
 
   /** Picks and launches what this lane may send now; returns when it next has work, if later. */
   #serve(subscriptionId: string, lane: Lane, now: number): number | undefined {
-    const subscription = this.#statements.subscription.get({ id: subscriptionId });
+    // A lane at its cap waits for a completion; checked before any read, since every completion pumps every lane.
+    if (lane.inFlight >= this.#perEndpoint) return undefined;
+    if (lane.subscription?.consecutiveFailures && lane.inFlight >= 1) return undefined;
+    lane.subscription ??= this.#statements.subscription.get({ id: subscriptionId });
+    const subscription = lane.subscription;
     if (subscription?.status !== "active") {
       // Disabled or deleted: its deliveries wait (or went with it); re-enabling notifies again.
       lane.nextDue = undefined;
@@ -261,6 +268,7 @@ export class WebhookDispatcher {
     }
     batch.forEach((d, i) => {
       d.lane.busy.delete(d.row.id);
+      d.lane.subscription = undefined; // its failure record may have changed
       const outcome = outcomes[i];
       if (outcome === undefined) {
         this.notify(d.row.subscriptionId, Date.now() + 1_000);
