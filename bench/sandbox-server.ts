@@ -12,6 +12,8 @@ const [perKey, perOwner, perIp, windowMs, ...perCompany] = process.argv.slice(2)
 const sandbox = await startSandbox({
   host: "127.0.0.1",
   port: 0,
+  // A file keeps the sandbox's state the way a real deployment would (crash tests point it at one).
+  dbPath: process.env.SANDBOX_DB_PATH ?? ":memory:",
   log: createLogger({ level: "silent" }),
   limits: {
     key: { limit: perKey ?? 10, windowMs: windowMs ?? 1000 },
