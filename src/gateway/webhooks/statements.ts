@@ -41,9 +41,11 @@ function prepare(ctx: GatewayContext) {
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(sql.placeholder("limit"))
       .prepare(),
+    /** Nothing when the delivery went with its subscription while in flight (the batch must still commit). */
     insertAttempt: sqlite.prepare(
       `INSERT INTO webhook_attempts (id, delivery_row_id, attempt, delivery_id, secret_version, started_at, status, error,
-         response_excerpt, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         response_excerpt, latency_ms)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?)`,
     ),
     updateDelivery: sqlite.prepare(
       `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?,

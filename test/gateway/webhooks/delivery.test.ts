@@ -347,3 +347,23 @@ describe("issue 5: deliveries are durable; a restart resumes them", () => {
     }
   });
 });
+
+describe("issue 5: deleting a subscription while a delivery is in flight", () => {
+  it("records the other outcomes of the same batch and sends nothing more to the deleted one", async () => {
+    const held: Array<() => void> = [];
+    const doomed = await subscribed((_r, res) => held.push(() => res.writeHead(200).end()));
+    const other = await subscribed((_r, res) => held.push(() => res.writeHead(200).end()));
+    forwarded(doomed.key.id);
+    forwarded(other.key.id);
+    await waitFor(() => held.length === 2, 3_000, "both requests in flight");
+    expect((await api("DELETE", `/subscriptions/${doomed.id}`)).status).toBe(200);
+    for (const release of held) release();
+    let delivered: Delivery[] = [];
+    for (let i = 0; i < 100 && delivered.length === 0; i++) {
+      delivered = await log(other.id, "?status=delivered");
+      await sleep(20);
+    }
+    expect(delivered).toHaveLength(1);
+    expect(doomed.endpoint.received).toHaveLength(1);
+  });
+});

@@ -256,15 +256,22 @@ export class WebhookDispatcher {
     const batch = this.#completed.splice(0);
     if (batch.length === 0) return;
     const policy = { retry: this.#retry, disable: this.#disable };
-    let outcomes: RecordedOutcome[] = [];
+    const apply = (d: (typeof batch)[number]) =>
+      applyAttempt(this.#ctx, this.#statements, policy, d.row, d.result, d.at);
+    let outcomes: Array<RecordedOutcome | undefined>;
     try {
-      outcomes = this.#ctx.sqlite.transaction(() =>
-        batch.map((d) => applyAttempt(this.#ctx, this.#statements, policy, d.row, d.result, d.at)),
-      )();
-    } catch (error) {
-      // Not recorded: the deliveries stay pending and are sent again (at least once; the event id lets the vendor
-      // see the repeat).
-      this.#ctx.log.error({ err: error, deliveries: batch.length }, "webhook outcomes could not be recorded");
+      outcomes = this.#ctx.sqlite.transaction(() => batch.map(apply))();
+    } catch {
+      // One outcome the database refuses must not hold back the others: each on its own. One still refused stays
+      // pending and is sent again (at least once; the event id lets the vendor see the repeat).
+      outcomes = batch.map((d) => {
+        try {
+          return this.#ctx.sqlite.transaction(() => apply(d))();
+        } catch (error) {
+          this.#ctx.log.error({ err: error, deliveryRowId: d.row.id }, "webhook outcome could not be recorded");
+          return undefined;
+        }
+      });
     }
     batch.forEach((d, i) => {
       d.lane.busy.delete(d.row.id);

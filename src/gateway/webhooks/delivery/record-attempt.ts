@@ -49,6 +49,7 @@ export function applyAttempt(
     result.error,
     result.excerpt,
     result.latencyMs,
+    row.id,
   );
   const setDelivery = (
     status: "pending" | "delivered" | "failed",
