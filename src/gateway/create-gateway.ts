@@ -9,7 +9,7 @@ import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { Sealer } from "./security/sealer.js";
-import { startWebhooks, type WebhookOptions } from "./webhooks/index.js";
+import { onSubmissionSettled, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 
 export interface GatewayOptions {
   databasePath: string;
@@ -45,7 +45,17 @@ export function createGateway(options: GatewayOptions) {
     versions: new VersionCache(database.db),
     now: options.now ?? (() => new Date()),
   };
-  const forwarder = options.forwarding ? new Forwarder(ctx, options.forwarding) : undefined;
+  const forwarding = options.forwarding;
+  // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result).
+  const forwarder = forwarding
+    ? new Forwarder(ctx, {
+        ...forwarding,
+        onSettled: (row) => {
+          forwarding.onSettled?.(row);
+          onSubmissionSettled(ctx, row);
+        },
+      })
+    : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;
     forwarder.start();

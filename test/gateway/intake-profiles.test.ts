@@ -101,3 +101,36 @@ describe("API documentation", () => {
     expect(page).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z]/i);
   });
 });
+
+describe("intake when profile evaluation is unavailable", () => {
+  it("answers 503 with retry-after, not a mapping error, when the engine cannot evaluate", async () => {
+    const own = await startTestGateway();
+    try {
+      const c = await seedCompany(own.gateway);
+      const { version } = await c.publishProfile(
+        "lead",
+        `{ "fullName": name, "email": email, "phone": phone, "address": address }`,
+        [
+          {
+            name: "s",
+            payload: { name: "A", email: "a@b.co", phone: "5550102000", address: "1 Main St" },
+            expect: { body: { fullName: "A", email: "a@b.co", phone: "5550102000", address: "1 Main St" } },
+          },
+        ],
+      );
+      const key = c.issueKey({ leadProfileVersionId: version.id });
+      await own.gateway.ctx.engine.close();
+      const res = await postJson(
+        `${own.url}/api/inbound/leads`,
+        { name: "A", email: "a@b.co", phone: "5550102000", address: "1 Main St" },
+        {
+          "x-api-key": key.key,
+        },
+      );
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("1");
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { validationError } from "../../http/app.js";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
+import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "../profiles/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { type SubmissionRow, type SubmissionView, submissionView } from "./submission-view.js";
 
@@ -155,7 +156,7 @@ async function mapPayload(
     return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
   }
   const version = ctx.versions.get(key.companyId, versionId);
-  const outcome = await ctx.engine.map({
+  const outcome = await mapOrUnavailable(ctx, {
     versionId,
     kind: input.kind,
     expression: version.expression,
@@ -187,6 +188,28 @@ async function mapPayload(
   throw new ApiError("unprocessable", `mapping stopped: ${outcome.message}`, {
     details: { profileVersionId: versionId },
   });
+}
+
+/**
+ * The engine throws only when it cannot evaluate at all (overloaded, closed, no evaluator starts): the request is
+ * fine, the gateway is busy — 503 with retry-after, not a mapping error recorded against the owner.
+ */
+async function mapOrUnavailable(ctx: GatewayContext, input: Parameters<GatewayContext["engine"]["map"]>[0]) {
+  try {
+    return await ctx.engine.map(input);
+  } catch (error) {
+    if (
+      error instanceof EngineOverloadedError ||
+      error instanceof EngineUnavailableError ||
+      error instanceof EngineClosedError
+    ) {
+      throw new ApiError("unavailable", "profile evaluation is busy; retry shortly", {
+        headers: { "retry-after": "1" },
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 /** A `sub_…` leadId names a lead submission of the same key (forwarding sends it with the real `lead_…` id). */
