@@ -8,7 +8,8 @@ const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
  */
 export function newId(prefix: string, now = Date.now()): string {
   let time = "";
-  let t = now;
+  // Clocks may report fractions of a millisecond; an index into the alphabet must be a whole number.
+  let t = Math.max(0, Math.floor(now));
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
