@@ -173,3 +173,36 @@ describe("§4.3/§6.5 subscription secrets: shown once, sealed at rest, two-phas
     expect(res.body.field).toBe("outboundProfileVersionId");
   });
 });
+
+describe("§4.3 the webhook owner API is documented", () => {
+  it("lists the webhook routes in the OpenAPI document", async () => {
+    const res = await fetch(`${sandbox.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/owner/v1/webhooks/subscriptions",
+        "/owner/v1/webhooks/subscriptions/{subscriptionId}/rotate-secret",
+        "/owner/v1/webhooks/platform/secrets",
+        "/owner/v1/webhooks/deliveries/{deliveryId}/redeliver",
+      ]),
+    );
+  });
+
+  it("refuses changes from a viewer owner (403)", async () => {
+    const email = `viewer-${Date.now()}@example.test`;
+    await createOwner({
+      ctx: sandbox.gateway.ctx,
+      input: { companyId: sandboxCo.company.id, email, name: "Viewer", role: "viewer", password: OWNER_PASSWORD },
+    });
+    const viewer = ownerApi(sandbox.url, await bearer(sandbox.url, email));
+    expect((await viewer("GET", "/subscriptions")).status).toBe(200);
+    const key = sandboxCo.issueKey({ partnerType: "booking_vendor" });
+    const res = await viewer("POST", "/subscriptions", {
+      vendorKeyId: key.id,
+      url: "http://127.0.0.1:8081/hooks",
+      events: ["appointment.booked"],
+    });
+    expect(res.status).toBe(403);
+  });
+});
