@@ -107,7 +107,7 @@ function confirmBooking(
   nowIso: string,
 ): Enqueued[] {
   const body = submission.canonicalBody ?? {};
-  const leadId = text(body.leadId);
+  const leadId = resolveLeadId(ctx, submission.companyId, text(body.leadId));
   ctx.db
     .insert(bookedAppointments)
     .values({
@@ -148,6 +148,20 @@ function confirmBooking(
     },
     nowMs,
   );
+}
+
+/**
+ * An appointment may name its lead by the lead's submission (`sub_…`, resolved by forwarding once that lead is
+ * forwarded): the platform's lead id is then that submission's result.
+ */
+function resolveLeadId(ctx: GatewayContext, companyId: string, ref: string | undefined): string | undefined {
+  if (ref === undefined || !ref.startsWith("sub_")) return ref;
+  const row = ctx.db
+    .select({ result: submissionsTable.result })
+    .from(submissionsTable)
+    .where(and(eq(submissionsTable.id, ref), eq(submissionsTable.companyId, companyId)))
+    .get();
+  return text(row?.result?.leadId);
 }
 
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
