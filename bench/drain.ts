@@ -100,7 +100,11 @@ order.sort(() => Math.random() - 0.5);
 const accepted = [];
 const perCompany = [0, 0, 0, 0, 0];
 for (let start = 0; start < order.length; start += 50) {
-  for (const c of order.slice(start, start + 50)) accepted.push(submit(c, (perCompany[c] = (perCompany[c] ?? 0) + 1)));
+  for (const c of order.slice(start, start + 50)) {
+    const index = (perCompany[c] ?? 0) + 1;
+    perCompany[c] = index;
+    accepted.push(submit(c, index));
+  }
   await new Promise((r) => setImmediate(r));
 }
 await Promise.all(accepted);
