@@ -7,6 +7,7 @@ import { EVENTS_BY_PARTNER_TYPE, TEST_EVENT } from "./catalogue.js";
 import { getDelivery, listDeliveries } from "./deliveries/list-deliveries.js";
 import { redeliverDelivery, redeliverRange } from "./deliveries/redeliver.js";
 import { sendTestEvent } from "./deliveries/send-test-event.js";
+import { listPlatformEvents } from "./platform/list-platform-events.js";
 import { activatePlatformSecret, getPlatformReceiver, loadPlatformSecret } from "./platform/platform-secrets.js";
 import { platformReceiverRoute } from "./platform/receiver-route.js";
 import { bodyRoute, param, route, valid } from "./route-helpers.js";
@@ -36,6 +37,10 @@ export function webhookRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
   app.openapi(route("get", "/platform", "The platform receiver: path and secret versions"), (c) =>
     c.json(getPlatformReceiver({ ctx, companyId: companyOf(c) }), 200),
   );
+  app.openapi(route("get", "/platform/events", "Platform events received, newest first", s.eventsQuery), (c) => {
+    const { limit } = valid(c, s.eventsQuery, "query");
+    return c.json({ events: listPlatformEvents({ ctx, companyId: companyOf(c), limit: limit ?? 50 }) }, 200);
+  });
   app.openapi(
     bodyRoute("post", "/platform/secrets", "Load a secret the platform showed (§6.5.2)", s.platformSecretBody),
     (c) => {

@@ -51,3 +51,5 @@ export const deliveryQuery = z.object({
   before: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
+
+export const eventsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).optional() });

@@ -36,11 +36,13 @@ const send = (body: string, options: Parameters<typeof deliverToGateway>[3]) =>
   deliverToGateway(t.url, acme.company.id, body, options);
 
 describe("§6.3.2 the receiver verifies in order: HMAC over raw bytes, constant time, 300 s, de-duplicate, parse", () => {
-  it("accepts an authentic delivery and stores its event", async () => {
+  it("accepts an authentic delivery and stores its event, listed for the owner", async () => {
     const envelope = platformEnvelope({});
     const answer = await send(JSON.stringify(envelope), { secret: V1 });
     expect(answer).toMatchObject({ status: 200, body: { received: true } });
     expect(stored(envelope.id)).toHaveLength(1);
+    const listed = await api("GET", "/platform/events?limit=5");
+    expect((listed.body.events as Array<{ id: string }>).map((e) => e.id)).toContain(envelope.id);
   });
 
   it("refuses a body changed by one byte after signing (§6.3.4), and stores nothing", async () => {
