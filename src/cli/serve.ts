@@ -10,6 +10,7 @@ import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
 import { createLogger, type Logger } from "../log.js";
 import { type RunningSandbox, startSandbox } from "../sandbox/index.js";
+import { linkEmbeddedSandbox } from "./link-sandbox.js";
 
 const USAGE = `usage: partner-gateway serve [--config FILE]
 
@@ -73,6 +74,7 @@ export async function run(argv: string[]): Promise<void> {
   purgeTimer.unref();
 
   const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });
+  if (sandbox) await linkEmbeddedSandbox({ ctx: gateway.ctx, sandbox, gatewayUrl: server.url, log });
   log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode }, "gateway listening");
   process.stdout.write(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
 
