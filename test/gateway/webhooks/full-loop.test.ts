@@ -5,7 +5,6 @@ import { createUpstreamCredential } from "../../../src/gateway/credentials/upstr
 import { createVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../../src/gateway/tenants/create-owner.js";
-import { onSubmissionSettled } from "../../../src/gateway/webhooks/index.js";
 import { listen, type RunningServer } from "../../../src/http/server.js";
 import { createLogger } from "../../../src/log.js";
 import { createWebhookVerifier } from "../../../src/receiver/index.js";
@@ -33,19 +32,17 @@ beforeAll(async () => {
     log: silent,
     webhooks: { retryDelaysMs: [100, 200], jitter: 0, pollIntervalMs: 20, timeoutMs: 2_000 },
   });
-  const gw: Gateway = createGateway({
+  // createGateway wires forwarding's settled hook to onSubmissionSettled.
+  gateway = createGateway({
     databasePath: ":memory:",
     log: silent,
     masterKey: randomBytes(32).toString("hex"),
     forwarding: {
       upstreamUrl: sandbox.url,
       timeoutMs: 2_000,
-      // The hook as forwarding calls it after a submission's final state is committed.
-      onSettled: (row) => onSubmissionSettled(gw.ctx, row),
     },
     webhooks: { retrySchedule: [100, 200], jitter: 0 },
   });
-  gateway = gw;
   server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   const ctx = gateway.ctx;
 
