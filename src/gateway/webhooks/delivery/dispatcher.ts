@@ -180,7 +180,8 @@ export class WebhookDispatcher {
       if (!entry) continue;
       const [subscriptionId, lane] = entry;
       if (lane.nextDue === undefined) {
-        if (lane.inFlight === 0) this.#lanes.delete(subscriptionId);
+        // Kept while an outcome awaits its commit: a new lane would not know those rows are taken.
+        if (lane.inFlight === 0 && lane.busy.size === 0) this.#lanes.delete(subscriptionId);
         continue;
       }
       if (lane.nextDue > now) {
