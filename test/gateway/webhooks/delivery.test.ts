@@ -284,6 +284,9 @@ describe("issue 5: one slow or dead endpoint does not delay deliveries to others
     const started = Date.now();
     await waitFor(() => healthy.endpoint.received.length === 20, 3_000, "healthy deliveries");
     expect(Date.now() - started).toBeLessThan(1_000);
+    await sleep(200);
+    expect(healthy.endpoint.received).toHaveLength(20); // each once: nothing picked twice
+    expect(new Set(healthy.endpoint.bodies().map((b) => b.id)).size).toBe(20);
     // The dead endpoint holds at most its own lane (4 here) of the global cap.
     expect(slow.endpoint.received.length).toBeLessThanOrEqual(4);
     for (const release of held) release();
