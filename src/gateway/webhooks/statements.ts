@@ -35,11 +35,17 @@ function prepare(ctx: GatewayContext) {
       .prepare(),
     /** The head of a subscription's pending queue, oldest due first (index status, subscription_id, next_attempt_at). */
     queueHead: db
-      .select()
+      .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt })
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.subscriptionId, sql.placeholder("id"))))
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(sql.placeholder("limit"))
+      .prepare(),
+    /** One delivery picked from the queue head (the head itself is read narrow: most of it is in flight). */
+    delivery: db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, sql.placeholder("id")))
       .prepare(),
     /** Nothing when the delivery went with its subscription while in flight (the batch must still commit). */
     insertAttempt: sqlite.prepare(

@@ -220,7 +220,10 @@ export class WebhookDispatcher {
     const picked = head.filter((row) => row.nextAttemptAt <= now).slice(0, free);
     const rest = head[picked.length];
     lane.nextDue = rest?.nextAttemptAt;
-    for (const row of picked) this.#launch(subscription, lane, row);
+    for (const { id } of picked) {
+      const row = this.#statements.delivery.get({ id });
+      if (row?.status === "pending") this.#launch(subscription, lane, row);
+    }
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
   }
 
