@@ -26,7 +26,7 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
     if (!JSON_TYPE.test(type)) {
       throw new ApiError("unsupported_media_type", "content-type must be application/json");
     }
-    const raw = await readLimited(c.req.raw, maxBytes);
+    const raw = await readBody(c.req.raw, maxBytes);
     let body: unknown;
     let text: string;
     try {
@@ -47,7 +47,10 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `request body exceeds ${maxBytes} bytes`);
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** The body as received, at most `maxBytes`: 413 past that, on the declared length or while reading. */
+export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { deleteCookie, setCookie } from "hono/cookie";
-import type { ZodType } from "zod";
-import { notFound } from "../../http/errors.js";
+import { param, routeKit, valid } from "../../http/route-kit.js";
 import type { GatewayContext } from "../context.js";
 import {
   createUpstreamCredential,
@@ -41,61 +40,8 @@ import { type OwnerEnv, ownerAuth, SESSION_COOKIE } from "./owner-auth.js";
 import * as s from "./schemas.js";
 
 const PREFIX = "/owner/v1";
+const { route, bodyRoute } = routeKit(PREFIX, "owner");
 const anyJson = z.record(z.string(), z.unknown());
-
-const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
-
-function responses(status: 200 | 201) {
-  return {
-    [status]: { description: "OK", content: { "application/json": { schema: anyJson } } },
-    400: { description: "invalid request", content: { "application/json": { schema: s.errorBody } } },
-    401: { description: "no valid session or token", content: { "application/json": { schema: s.errorBody } } },
-    404: { description: "not found (or another company's)", content: { "application/json": { schema: s.errorBody } } },
-  };
-}
-
-/** A route without a request body. */
-function route(method: "get" | "post" | "delete", path: string, summary: string) {
-  return createRoute({
-    method,
-    path: `${PREFIX}${path}`,
-    summary,
-    tags: ["owner"],
-    security,
-    responses: responses(200),
-  });
-}
-
-/** A route with a JSON body validated by `body`. */
-function bodyRoute<B extends ZodType>(
-  method: "post" | "patch",
-  path: string,
-  summary: string,
-  body: B,
-  status: 200 | 201 = 200,
-) {
-  return createRoute({
-    method,
-    path: `${PREFIX}${path}`,
-    summary,
-    tags: ["owner"],
-    security,
-    request: { body: { content: { "application/json": { schema: body } }, required: true } },
-    responses: responses(status),
-  });
-}
-
-/** The validated input of a route (validated by the route's own schema before the handler runs). */
-function valid<S extends ZodType>(c: { req: unknown }, _schema: S, target: "json" | "query" = "json"): z.output<S> {
-  return (c.req as { valid(target: string): z.output<S> }).valid(target);
-}
-
-/** A path parameter; the router only matches when it is present. */
-function param(c: { req: { param(name: string): string | undefined } }, name: string): string {
-  const value = c.req.param(name);
-  if (!value) throw notFound();
-  return value;
-}
 
 /**
  * The owner API: thin adapters from HTTP to the service verbs. Every verb takes the caller's company id, so another
@@ -276,21 +222,11 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
   );
 
   // Submissions, mapping failures, erasure.
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: `${PREFIX}/submissions`,
-      summary: "Submission log (keyset-paginated)",
-      tags: ["owner"],
-      security,
-      request: { query: s.submissionQuery },
-      responses: responses(200),
-    }),
-    (c) =>
-      c.json(
-        listSubmissions({ ctx, companyId: c.get("owner").companyId, filter: valid(c, s.submissionQuery, "query") }),
-        200,
-      ),
+  app.openapi(route("get", "/submissions", "Submission log (keyset-paginated)", s.submissionQuery), (c) =>
+    c.json(
+      listSubmissions({ ctx, companyId: c.get("owner").companyId, filter: valid(c, s.submissionQuery, "query") }),
+      200,
+    ),
   );
   app.openapi(route("get", "/submissions/{submissionId}", "One submission with payloads and result"), (c) => {
     const { companyId } = c.get("owner");

@@ -1,64 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import type { ZodType } from "zod";
-import { notFound } from "../../http/errors.js";
+import { routeKit } from "../../http/route-kit.js";
 
-/** The owner API's route shapes (as src/gateway/owner/routes.ts), for the webhook routes. */
+/** The webhook part of the owner API. */
 export const PREFIX = "/owner/v1/webhooks";
-const anyJson = z.record(z.string(), z.unknown());
-const errorBody = z.object({ error: z.string() });
-const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
-
-function responses(status: 200 | 201) {
-  return {
-    [status]: { description: "OK", content: { "application/json": { schema: anyJson } } },
-    400: { description: "invalid request", content: { "application/json": { schema: errorBody } } },
-    401: { description: "no valid session or token", content: { "application/json": { schema: errorBody } } },
-    404: { description: "not found (or another company's)", content: { "application/json": { schema: errorBody } } },
-    409: { description: "conflicts with the current state", content: { "application/json": { schema: errorBody } } },
-  };
-}
-
-export function route(method: "get" | "post" | "delete", path: string, summary: string, query?: ZodType) {
-  return createRoute({
-    method,
-    path: `${PREFIX}${path}`,
-    summary,
-    tags: ["webhooks"],
-    security,
-    ...(query ? { request: { query: query as z.ZodObject } } : {}),
-    responses: responses(200),
-  });
-}
-
-export function bodyRoute<B extends ZodType>(
-  method: "post" | "patch",
-  path: string,
-  summary: string,
-  body: B,
-  status: 200 | 201 = 200,
-) {
-  return createRoute({
-    method,
-    path: `${PREFIX}${path}`,
-    summary,
-    tags: ["webhooks"],
-    security,
-    request: { body: { content: { "application/json": { schema: body } }, required: true } },
-    responses: responses(status),
-  });
-}
-
-/** The validated input of a route (validated by the route's own schema before the handler runs). */
-export function valid<S extends ZodType>(
-  c: { req: unknown },
-  _schema: S,
-  target: "json" | "query" = "json",
-): z.output<S> {
-  return (c.req as { valid(target: string): z.output<S> }).valid(target);
-}
-
-export function param(c: { req: { param(name: string): string | undefined } }, name: string): string {
-  const value = c.req.param(name);
-  if (!value) throw notFound();
-  return value;
-}
+export const { route, bodyRoute } = routeKit(PREFIX, "webhooks");
+export { param, valid } from "../../http/route-kit.js";
