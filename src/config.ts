@@ -49,3 +49,11 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
   throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
 }
+
+/**
+ * The environment as given, for the one reader that needs variables by a name chosen at run time: a config file's
+ * secret references (`valueEnv`, `passwordEnv`, `keyEnv`), resolved once at start.
+ */
+export function secretEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}

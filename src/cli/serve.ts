@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ConfigError, type Env, parseEnv } from "../config.js";
+import { ConfigError, type Env, parseEnv, secretEnvironment } from "../config.js";
 import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
@@ -67,7 +67,7 @@ export async function run(argv: string[]): Promise<void> {
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },
   });
-  await applyConfig({ ctx: gateway.ctx, loaded, env: process.env });
+  await applyConfig({ ctx: gateway.ctx, loaded, env: secretEnvironment() });
   const purge = () => log.info(purgeExpiredPayloads({ ctx: gateway.ctx }), "retention purge");
   purge();
   const purgeTimer = setInterval(purge, HOUR_MS);
