@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { submissions } from "../src/db/schema/index.js";
 import { createGateway } from "../src/gateway/create-gateway.js";
 import { createUpstreamCredential } from "../src/gateway/credentials/upstream-credentials.js";
+import { submissionRow } from "../src/gateway/intake/submission-view.js";
 import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../src/gateway/tenants/create-company.js";
 import { onSubmissionSettled } from "../src/gateway/webhooks/index.js";
@@ -162,35 +163,20 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
       const wait = started + (i * 1000) / RATE - performance.now();
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       const now = new Date().toISOString();
-      const row: typeof submissions.$inferSelect = {
+      const row = submissionRow({
         id: newId("sub"),
         companyId: company.id,
         vendorKeyId: key.id,
         credentialId: credential.id,
         kind: "lead",
         status: "forwarded",
-        rawPayload: null,
-        canonicalBody: null,
-        profileVersionId: null,
-        idempotencyKey: null,
         payloadDigest: "bench",
-        upstreamIdempotencyKey: null,
-        contactEmail: null,
-        contactPhone: null,
         attempts: 1,
-        leaseUntil: null,
-        upstreamKeyGeneration: 0,
-        firstSentAt: null,
         forwardedAt: now,
-        nextAttemptAt: null,
-        waitingReason: null,
-        lastError: null,
         upstreamStatus: 201,
         result: { status: "created", leadId: `lead_${i}` },
         createdAt: now,
-        updatedAt: now,
-        purgedAt: null,
-      };
+      });
       ctx.db.insert(submissions).values(row).run();
       record?.set(row.id, wallNow());
       onSubmissionSettled(ctx, row);

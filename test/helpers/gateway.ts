@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { StoredSample } from "../../src/db/schema/profile-versions.js";
-import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
+import { createGateway, type Gateway, type GatewayOptions } from "../../src/gateway/create-gateway.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey, type VendorKeyInput } from "../../src/gateway/keys/vendor-keys.js";
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../../src/gateway/profiles-admin/profiles.js";
@@ -21,15 +21,18 @@ export interface TestGateway {
 
 /** A real gateway on an in-memory database, listening on a free port. */
 export async function startTestGateway(
-  settings: Parameters<typeof createGateway>[0]["settings"] = {},
+  settings: GatewayOptions["settings"] = {},
+  options: Partial<Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now">> = {},
 ): Promise<TestGateway> {
   const { log, text } = captureLog();
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   const gateway = createGateway({
     databasePath: ":memory:",
-    log,
-    settings,
     masterKey: randomBytes(32).toString("hex"),
     engine: { poolSize: 2 },
+    ...given,
+    log,
+    settings,
   });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   return {

@@ -10,7 +10,7 @@ import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "../profiles/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
-import { type SubmissionRow, type SubmissionView, submissionView } from "./submission-view.js";
+import { type SubmissionView, submissionRow, submissionView } from "./submission-view.js";
 
 export type SubmissionKind = "lead" | "appointment";
 
@@ -75,8 +75,7 @@ export async function acceptSubmission({
     checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
   }
 
-  const now = ctx.now().toISOString();
-  const row: SubmissionRow = {
+  const row = submissionRow({
     id: newId("sub"),
     companyId: key.companyId,
     vendorKeyId: key.id,
@@ -91,20 +90,8 @@ export async function acceptSubmission({
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     contactEmail: input.kind === "lead" ? normaliseEmail(body.email) : null,
     contactPhone: input.kind === "lead" ? normalisePhone(body.phone) : null,
-    attempts: 0,
-    leaseUntil: null,
-    upstreamKeyGeneration: 0,
-    firstSentAt: null,
-    forwardedAt: null,
-    nextAttemptAt: null,
-    waitingReason: null,
-    lastError: null,
-    upstreamStatus: null,
-    result: null,
-    createdAt: now,
-    updatedAt: now,
-    purgedAt: null,
-  };
+    createdAt: ctx.now().toISOString(),
+  });
   try {
     await ctx.submissionWriter.insert(row);
   } catch (error) {

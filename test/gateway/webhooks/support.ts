@@ -1,29 +1,28 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/signing.js";
 import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
 import { type submissions, submissions as submissionsTable } from "../../../src/db/schema/index.js";
-import { createGateway, type Gateway } from "../../../src/gateway/create-gateway.js";
+import type { Gateway } from "../../../src/gateway/create-gateway.js";
+import { submissionRow } from "../../../src/gateway/intake/submission-view.js";
 import { onSubmissionSettled, type WebhookOptions } from "../../../src/gateway/webhooks/index.js";
-import { listen, type RunningServer } from "../../../src/http/server.js";
 import { newId } from "../../../src/ids.js";
-import { json, OWNER_PASSWORD, postJson, seedCompany } from "../../helpers/gateway.js";
-import { captureLog } from "../../helpers/log-capture.js";
+import {
+  json,
+  OWNER_PASSWORD,
+  postJson,
+  seedCompany,
+  startTestGateway,
+  type TestGateway,
+} from "../../helpers/gateway.js";
 
 /** Fast schedules so retries, dead letters and disabling happen within a test. */
 export const FAST: WebhookOptions = { retrySchedule: [100, 200], jitter: 0, pollMs: 200 };
 
-export interface WebhookGateway {
-  gateway: Gateway;
-  url: string;
-  server: RunningServer;
-  logText: () => string;
-  close(): Promise<void>;
-}
+export type WebhookGateway = TestGateway;
 
 /** A real gateway (in-memory or file database) on 127.0.0.1, port 0, with webhook options. */
-export async function startGateway(
+export function startGateway(
   options: {
     webhooks?: WebhookOptions;
     mode?: "sandbox" | "live";
@@ -32,27 +31,11 @@ export async function startGateway(
     now?: () => Date;
   } = {},
 ): Promise<WebhookGateway> {
-  const { log, text } = captureLog();
-  const gateway = createGateway({
-    databasePath: options.databasePath ?? ":memory:",
-    log,
-    settings: { mode: options.mode ?? "sandbox" },
-    masterKey: options.masterKey ?? randomBytes(32).toString("hex"),
-    engine: { poolSize: 1 },
-    webhooks: options.webhooks ?? FAST,
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
-  return {
-    gateway,
-    server,
-    url: server.url,
-    logText: text,
-    async close() {
-      await server.close();
-      await gateway.close();
-    },
-  };
+  const { mode, ...rest } = options;
+  return startTestGateway(
+    { mode: mode ?? "sandbox" },
+    { ...rest, engine: { poolSize: 1 }, webhooks: options.webhooks ?? FAST },
+  );
 }
 
 export type Company = Awaited<ReturnType<typeof seedCompany>>;
@@ -172,34 +155,18 @@ export function settledSubmission(
   fields: Partial<SubmissionRow> & Pick<SubmissionRow, "kind" | "status">,
 ): SubmissionRow {
   const now = new Date().toISOString();
-  return {
+  return submissionRow({
     id: newId("sub"),
     companyId,
     vendorKeyId,
     credentialId: "cred",
-    rawPayload: null,
-    canonicalBody: null,
-    profileVersionId: null,
-    idempotencyKey: null,
     payloadDigest: "digest",
-    upstreamIdempotencyKey: null,
-    contactEmail: null,
-    contactPhone: null,
     attempts: 1,
-    leaseUntil: null,
-    upstreamKeyGeneration: 0,
-    firstSentAt: null,
     forwardedAt: now,
-    nextAttemptAt: null,
-    waitingReason: null,
-    lastError: null,
     upstreamStatus: 201,
-    result: null,
     createdAt: now,
-    updatedAt: now,
-    purgedAt: null,
     ...fields,
-  };
+  });
 }
 
 export { json, postJson, seedCompany };

@@ -48,12 +48,7 @@ export function getDelivery({
   companyId: string;
   deliveryId: string;
 }) {
-  const row = ctx.db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.companyId, companyId)))
-    .get();
-  if (!row) throw notFound();
+  const row = getDeliveryRow(ctx, companyId, deliveryId);
   const attempts = ctx.db
     .select()
     .from(webhookAttempts)
@@ -62,4 +57,15 @@ export function getDelivery({
     .all()
     .map(({ deliveryRowId: _row, ...attempt }) => attempt);
   return { ...deliveryView(row), envelope: JSON.parse(row.envelope) as unknown, body: row.body, attempts };
+}
+
+/** A company's delivery by id; another company's is a 404 that does not confirm it exists (§7). */
+export function getDeliveryRow(ctx: GatewayContext, companyId: string, deliveryId: string) {
+  const row = ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.companyId, companyId)))
+    .get();
+  if (!row) throw notFound();
+  return row;
 }

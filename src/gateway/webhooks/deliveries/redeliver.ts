@@ -1,11 +1,12 @@
 import { and, eq, gte, inArray, lte, ne } from "drizzle-orm";
 import { webhookDeliveries } from "../../../db/schema/index.js";
 import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
-import { conflict, notFound } from "../../../http/errors.js";
+import { conflict } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
 import { notifyDue } from "../registry.js";
 import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
 import { deliveryView } from "./delivery-view.js";
+import { getDeliveryRow } from "./list-deliveries.js";
 
 /** What a redelivery resets: a new round of the retry schedule, due now; the body is mapped again if need be. */
 function resetFields(nowMs: number) {
@@ -41,12 +42,7 @@ export function redeliverDelivery({
   companyId: string;
   deliveryId: string;
 }) {
-  const row = ctx.db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.companyId, companyId)))
-    .get();
-  if (!row) throw notFound();
+  const row = getDeliveryRow(ctx, companyId, deliveryId);
   if (row.status === "pending" || row.status === "delivering") throw conflict(`the delivery is already ${row.status}`);
   assertActive(ctx, companyId, row.subscriptionId);
   const nowMs = ctx.now().getTime();

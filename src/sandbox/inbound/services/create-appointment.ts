@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
+import { canonicalDigest } from "../../../canonical-json.js";
 import type { Appointment } from "../../../contract/appointment.js";
 import { conflict, notFound } from "../../../http/errors.js";
-import { canonicalDigest } from "../../canonical-json.js";
 import { isoAt } from "../../clock.js";
 import type { CallerCtx } from "../../context.js";
 import { appointments, leads, projects } from "../../db/schema/index.js";
