@@ -71,6 +71,7 @@ export class Forwarder {
     const now = Date.now();
     // The embedded queue has one owner: whatever was mid-send belongs to a process that is gone.
     this.#store.releaseExpiredLeases(Number.POSITIVE_INFINITY, now);
+    this.#store.releaseOrphanedDependents(now);
     for (const row of this.#store.loadQueued()) this.#admit(row, now);
     this.#pump();
   }
@@ -340,11 +341,14 @@ export class Forwarder {
   }
 
   #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): void {
-    const settled = this.#store.settle(row.id, now, { ...change, nextAttemptAt: null, waitingReason: null });
+    const { settled, released } = this.#store.settleReleasing(row.id, now, {
+      ...change,
+      nextAttemptAt: null,
+      waitingReason: null,
+    });
     this.#known.delete(row.id);
     if (!settled) return;
-    if (settled.kind === "lead")
-      for (const dependent of this.#store.dependents(settled.id)) this.#requeue(dependent, now);
+    for (const dependent of released) this.#admit(dependent, now);
     for (const waiter of this.#waiters.get(row.id) ?? []) waiter(settled);
     this.#waiters.delete(row.id);
     try {
@@ -352,10 +356,5 @@ export class Forwarder {
     } catch (error) {
       this.#ctx.log.error({ err: error, submissionId: row.id }, "onSettled hook failed");
     }
-  }
-
-  #requeue(row: SubmissionRow, now: number): void {
-    const queued = this.#store.settle(row.id, now, { status: "queued", waitingReason: null });
-    if (queued) this.#admit(queued, now);
   }
 }

@@ -107,6 +107,37 @@ export class SubmissionStore {
     return this.get(id);
   }
 
+  /**
+   * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction: a crash
+   * between the two would leave them waiting for a lead that is already done.
+   */
+  settleReleasing(
+    id: string,
+    now: number,
+    change: Parameters<SubmissionStore["settle"]>[2],
+  ): { settled: SubmissionRow | undefined; released: SubmissionRow[] } {
+    return this.ctx.sqlite.transaction(() => {
+      const settled = this.settle(id, now, change);
+      if (settled?.kind !== "lead") return { settled, released: [] };
+      const released = this.dependents(id).flatMap(
+        (d) => this.settle(d.id, now, { status: "queued", waitingReason: null }) ?? [],
+      );
+      return { settled, released };
+    })();
+  }
+
+  /** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */
+  releaseOrphanedDependents(now: number): number {
+    return this.ctx.sqlite
+      .prepare(
+        `update submissions set status = 'queued', waiting_reason = null, updated_at = ?
+         where status = 'waiting' and kind = 'appointment'
+           and json_extract(canonical_body, '$.leadId') in
+             (select id from submissions where kind = 'lead' and status in ('forwarded', 'failed'))`,
+      )
+      .run(new Date(now).toISOString()).changes;
+  }
+
   /** Appointments waiting for a lead submission (`leadId` = `sub_…`) to be forwarded. */
   dependents(leadSubmissionId: string): SubmissionRow[] {
     return this.ctx.db
