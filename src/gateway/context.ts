@@ -1,6 +1,7 @@
 import type { GatewayDb } from "../db/client.js";
 import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
+import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
 import type { SubmissionRow } from "./intake/submission-view.js";
 import type { SubmissionWriter } from "./intake/submission-writer.js";
 import type { VersionCache } from "./intake/version-cache.js";
@@ -14,6 +15,8 @@ export interface GatewaySettings {
   intakeLimit: { ratePerSecond: number; burst: number };
   /** Days raw payloads are kept before the retention purge drops them. */
   retentionDays: number;
+  /** The upstream's limits forwarding keeps (§8); the owner console shows each company's headroom against them. */
+  upstreamLimits: ForwardingLimits;
 }
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
@@ -47,4 +50,5 @@ export const defaultSettings: GatewaySettings = {
   mode: "sandbox",
   intakeLimit: { ratePerSecond: 100, burst: 200 },
   retentionDays: 30,
+  upstreamLimits: SPEC_FORWARDING_LIMITS,
 };

@@ -28,7 +28,12 @@ export interface GatewayOptions {
 
 /** Builds the gateway once, in order: database (migrated), sealer, profile engine, context, app. */
 export function createGateway(options: GatewayOptions) {
-  const settings: GatewaySettings = { ...defaultSettings, ...options.settings };
+  const limits = options.forwarding?.limits;
+  const settings: GatewaySettings = {
+    ...defaultSettings,
+    ...(limits ? { upstreamLimits: limits } : {}),
+    ...options.settings,
+  };
   const database = openGatewayDb(options.databasePath);
   const sealer = new Sealer(
     resolveMasterKey({ mode: settings.mode, masterKey: options.masterKey, databasePath: options.databasePath }),
