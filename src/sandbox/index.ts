@@ -78,7 +78,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ctx,
     new RateLimiter(resolveLimits(options.limits), clock),
     new TrafficStats(),
-    new FaultInjector(options.random),
+    new FaultInjector(options.random, clock),
     seed,
     dispatcher,
   );

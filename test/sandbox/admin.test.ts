@@ -138,6 +138,34 @@ describe("admin API: fault injection (sandbox only)", () => {
     expect((await postLead("50 Count Street, Phoenix, AZ 85004")).status).toBe(201);
   });
 
+  it("a fault with a duration ends by the sandbox clock however often it is hit (a 429 storm)", async () => {
+    let now = Date.parse("2026-09-01T12:00:00Z");
+    const timed = newSandbox({ adminToken: "admin-token-for-tests-0002", random: () => 0, clock: { now: () => now } });
+    try {
+      const added = await send(timed.app, "POST", "/sandbox/admin/faults", {
+        token: "admin-token-for-tests-0002",
+        json: { route: "*", rateLimitRate: 1, retryAfterSeconds: 2, durationMs: 3_000 },
+      });
+      expect(added.body).toMatchObject({ durationMs: 3_000, expiresAt: "2026-09-01T12:00:03.000Z" });
+      const post = (n: number) =>
+        send(timed.app, "POST", "/api/inbound/leads", {
+          key: timed.key("sunrise-general"),
+          json: lead(`${n} Storm Street, Phoenix, AZ 85004`),
+        });
+      const during = await post(1);
+      expect(during.status).toBe(429);
+      expect(during.headers.get("retry-after")).toBe("2");
+      now += 2_999;
+      expect((await post(2)).status).toBe(429);
+      now += 1;
+      expect((await post(3)).status).toBe(201);
+      expect(timed.admin.faults.list()).toEqual([]);
+      expect(timed.admin.stats().faults.rateLimited).toBe(2);
+    } finally {
+      timed.close();
+    }
+  });
+
   it("refuses a malformed fault naming the field", async () => {
     const reply = await admin("POST", "/faults", { route: "leads", errorRate: 2 });
     expect(reply.status).toBe(400);

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type Clock, systemClock } from "../clock.js";
 import type { Fault, FaultSpec } from "./fault-spec.js";
 
 /** What to do to one request, rolled once per request. */
@@ -20,19 +21,25 @@ function matches(route: string, method: string, path: string): boolean {
 
 /**
  * Fault registry. One fault per route: adding one for a route replaces the previous. A specific route wins over `*`.
+ * A fault with `durationMs` ends by the sandbox clock, so a storm's length does not depend on how often it is hit.
  */
 export class FaultInjector {
   private faults: Fault[] = [];
 
-  constructor(private readonly random: () => number = Math.random) {}
+  constructor(
+    private readonly random: () => number = Math.random,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: `flt_${randomBytes(6).toString("hex")}`, hits: 0 };
+    if (spec.durationMs !== undefined) fault.expiresAt = new Date(this.clock.now() + spec.durationMs).toISOString();
     this.faults = [...this.faults.filter((f) => f.route !== spec.route), fault];
     return fault;
   }
 
   list(): Fault[] {
+    this.#dropExpired();
     return this.faults.map((f) => ({ ...f }));
   }
 
@@ -47,6 +54,7 @@ export class FaultInjector {
   }
 
   plan(method: string, path: string): FaultPlan | undefined {
+    this.#dropExpired();
     const candidates = this.faults.filter((f) => matches(f.route, method, path));
     const fault = candidates.find((f) => f.route !== "*") ?? candidates[0];
     if (!fault) return undefined;
@@ -66,5 +74,10 @@ export class FaultInjector {
       errorStatus: fault.errorStatus,
       retryAfterSeconds: fault.retryAfterSeconds,
     };
+  }
+
+  #dropExpired(): void {
+    const now = this.clock.now();
+    this.faults = this.faults.filter((f) => f.expiresAt === undefined || Date.parse(f.expiresAt) > now);
   }
 }

@@ -5,7 +5,8 @@ const rate = z.number().min(0).max(1);
 /**
  * A fault injected into one inbound route (sandbox only, behind the admin token). `route` is `METHOD /path` with
  * `:param` segments (`POST /api/inbound/leads`, `POST /api/inbound/jobs/:job_id/status`) or `*` for every inbound
- * route. Rates are probabilities per request; `count` limits the fault to the next N requests it touches.
+ * route. Rates are probabilities per request; `count` limits the fault to the next N requests it touches, and
+ * `durationMs` to a span of time from when it is added (a 429 storm, an outage), whichever ends first.
  */
 export const faultSpecSchema = z
   .object({
@@ -17,6 +18,7 @@ export const faultSpecSchema = z
     rateLimitRate: rate.default(0),
     retryAfterSeconds: z.number().int().min(1).max(3600).default(1),
     count: z.number().int().min(1).optional(),
+    durationMs: z.number().int().min(1).max(86_400_000).optional(),
   })
   .strict();
 
@@ -27,4 +29,6 @@ export interface Fault extends FaultSpec {
   id: string;
   /** Requests this fault has touched. */
   hits: number;
+  /** When a fault with `durationMs` ends (ISO-8601 UTC, the sandbox clock). */
+  expiresAt?: string;
 }
