@@ -4,6 +4,7 @@ import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
 import type { GatewayContext } from "./context.js";
 import { docsPage } from "./docs/docs-page.js";
+import { insightRoutes } from "./insights/routes.js";
 import { type IntakeEnv, intakeRoutes } from "./intake/routes.js";
 import type { OwnerEnv } from "./owner/owner-auth.js";
 import { ownerRoutes } from "./owner/routes.js";
@@ -29,6 +30,7 @@ export function createGatewayApp(
   );
   intakeRoutes(app as never, ctx);
   ownerRoutes(app as never, ctx);
+  insightRoutes(app as never, ctx);
   webhookRoutes(app as never, ctx);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

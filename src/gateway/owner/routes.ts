@@ -1,3 +1,4 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { param, routeKit, valid } from "../../http/route-kit.js";
@@ -38,6 +39,7 @@ import {
 } from "../tenants/owner-auth.js";
 import { type OwnerEnv, ownerAuth, SESSION_COOKIE } from "./owner-auth.js";
 import * as s from "./schemas.js";
+import { SignInLimiter } from "./sign-in-limiter.js";
 
 const PREFIX = "/owner/v1";
 const { route, bodyRoute } = routeKit(PREFIX, "owner");
@@ -49,6 +51,7 @@ const anyJson = z.record(z.string(), z.unknown());
  */
 export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
   const secureCookie = ctx.settings.mode === "live";
+  const signInLimiter = new SignInLimiter();
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "session", {
     type: "apiKey",
@@ -63,10 +66,15 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       summary: "Sign in (sets the session cookie; returns the CSRF token)",
       tags: ["owner"],
       request: { body: { content: { "application/json": { schema: s.signInBody } }, required: true } },
-      responses: { 200: { description: "signed in", content: { "application/json": { schema: anyJson } } } },
+      responses: {
+        200: { description: "signed in", content: { "application/json": { schema: anyJson } } },
+        429: { description: "too many attempts", content: { "application/json": { schema: s.errorBody } } },
+      },
     }),
     async (c) => {
-      const session = await signInOwner({ ctx, input: valid(c, s.signInBody) });
+      const input = valid(c, s.signInBody);
+      signInLimiter.take(input.email, clientAddress(c));
+      const session = await signInOwner({ ctx, input });
       setCookie(c, SESSION_COOKIE, session.token, {
         httpOnly: true,
         sameSite: "Strict",
@@ -87,6 +95,10 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: c.get("owner").tokenId });
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ signedOut: true }, 200);
+  });
+  app.openapi(route("get", "/sessions/current", "The session's owner and CSRF token (for a reloaded page)"), (c) => {
+    const { csrf, ...owner } = c.get("owner");
+    return c.json({ owner, csrfToken: csrf }, 200);
   });
   app.openapi(route("get", "/me", "The signed-in owner"), (c) => c.json({ ...c.get("owner"), csrf: undefined }, 200));
   app.openapi(bodyRoute("post", "/tokens", "Create a bearer token (shown once)", s.tokenBody, 201), (c) =>
@@ -247,4 +259,13 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     requireAdmin(c.get("owner"));
     return c.json(erasePerson({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.erasureBody) }), 200);
   });
+}
+
+/** The peer's address; in tests that call the app without a socket there is none. */
+function clientAddress(c: Parameters<typeof getConnInfo>[0]): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
 }

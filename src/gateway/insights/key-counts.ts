@@ -1,0 +1,51 @@
+import { and, count, eq, gte, sql } from "drizzle-orm";
+import { submissions } from "../../db/schema/index.js";
+import type { GatewayContext } from "../context.js";
+import { getVendorKeyRow } from "../keys/vendor-keys.js";
+import { idFloor } from "./id-floor.js";
+
+export interface KeyCounts {
+  keyId: string;
+  accepted: number;
+  forwarded: number;
+  failed: number;
+}
+
+/**
+ * Per vendor key, the submissions accepted in the last `hours` and how many of those are forwarded and failed now.
+ * One grouped range read on `submissions_company_id_idx`.
+ */
+export function countSubmissionsByKey({
+  ctx,
+  companyId,
+  hours,
+  keyId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  hours: number;
+  keyId?: string;
+}) {
+  if (keyId) getVendorKeyRow(ctx, companyId, keyId);
+  const since = ctx.now().getTime() - hours * 3_600_000;
+  const where = [eq(submissions.companyId, companyId), gte(submissions.id, idFloor("sub", since))];
+  if (keyId) where.push(eq(submissions.vendorKeyId, keyId));
+  const rows = ctx.db
+    .select({
+      keyId: submissions.vendorKeyId,
+      accepted: count(),
+      forwarded: sql<number>`sum(${submissions.status} = 'forwarded')`,
+      failed: sql<number>`sum(${submissions.status} = 'failed')`,
+    })
+    .from(submissions)
+    .where(and(...where))
+    .groupBy(submissions.vendorKeyId)
+    .all();
+  const keys: KeyCounts[] = rows.map((r) => ({
+    keyId: r.keyId,
+    accepted: r.accepted,
+    forwarded: Number(r.forwarded ?? 0),
+    failed: Number(r.failed ?? 0),
+  }));
+  return { since: new Date(since).toISOString(), hours, keys };
+}
