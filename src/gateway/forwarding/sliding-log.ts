@@ -57,6 +57,23 @@ export class SlidingLog {
     this.#ring[slot] = at;
   }
 
+  /**
+   * Takes over a send history kept elsewhere (another dispatcher's, mirrored in Redis): the answer times of the last
+   * sends, an in-flight one by the latest time it can still arrive. Pacing starts afresh at `now`.
+   */
+  restore(answeredAt: readonly number[], now: number): void {
+    const last = [...answeredAt].sort((a, b) => a - b).slice(-this.limit);
+    this.#ring.fill(Number.NEGATIVE_INFINITY);
+    for (const [i, at] of last.entries()) this.#ring[this.limit - last.length + i] = at;
+    this.#next = 0;
+    this.#pacedAt = now;
+  }
+
+  /** The answer times held (an in-flight send as +Infinity), for a mirror of the history. */
+  times(): number[] {
+    return this.#ring.filter((t) => t !== Number.NEGATIVE_INFINITY);
+  }
+
   /** Sends counted within the window ending at `now` (in-flight ones included), for headroom metrics. */
   usedAt(now: number): number {
     return this.#ring.filter((t) => t > now - this.windowMs).length;

@@ -5,6 +5,21 @@ import type { GatewayContext } from "../context.js";
 import type { SubmissionRow } from "../intake/submission-view.js";
 import type { UpstreamResponse } from "./upstream-client.js";
 
+/** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
+const admissibleColumns = {
+  id: submissions.id,
+  kind: submissions.kind,
+  companyId: submissions.companyId,
+  credentialId: submissions.credentialId,
+  nextAttemptAt: submissions.nextAttemptAt,
+  canonicalBody: submissions.canonicalBody,
+};
+
+export type Admissible = Pick<
+  SubmissionRow,
+  "id" | "kind" | "companyId" | "credentialId" | "nextAttemptAt" | "canonicalBody"
+>;
+
 /** The database side of forwarding: every state change of a submission is committed here, nowhere else. */
 export class SubmissionStore {
   constructor(private readonly ctx: GatewayContext) {}
@@ -36,29 +51,63 @@ export class SubmissionStore {
       .run();
   }
 
-  /** Queued submissions whose credential is active, oldest first. */
-  loadQueued(): SubmissionRow[] {
+  /** Queued submissions whose credential is active, oldest first: what a dispatcher needs of each, no more. */
+  loadQueued(): Admissible[] {
     return this.ctx.db
-      .select({ submission: submissions })
+      .select(admissibleColumns)
       .from(submissions)
       .innerJoin(upstreamCredentials, eq(upstreamCredentials.id, submissions.credentialId))
       .where(and(eq(submissions.status, "queued"), eq(upstreamCredentials.status, "active")))
       .orderBy(submissions.id)
-      .all()
-      .map((r) => r.submission);
+      .all();
   }
 
-  lease(id: string, now: number, leaseMs: number): void {
-    this.ctx.db
-      .update(submissions)
-      .set({
-        status: "forwarding",
-        leaseUntil: now + leaseMs,
-        firstSentAt: sql`coalesce(${submissions.firstSentAt}, ${now})`,
-        updatedAt: new Date(now).toISOString(),
+  /**
+   * Takes the submission for one send: only if it is queued, or its last holder's lease ran out. Several worker
+   * processes may be handed the same submission (a re-dispatch after a lost answer); the database lets one send it.
+   */
+  claim(id: string, now: number, leaseMs: number): boolean {
+    return (
+      this.ctx.db
+        .update(submissions)
+        .set({
+          status: "forwarding",
+          leaseUntil: now + leaseMs,
+          firstSentAt: sql`coalesce(${submissions.firstSentAt}, ${now})`,
+          updatedAt: new Date(now).toISOString(),
+        })
+        .where(
+          and(
+            eq(submissions.id, id),
+            or(
+              eq(submissions.status, "queued"),
+              and(
+                eq(submissions.status, "forwarding"),
+                or(isNull(submissions.leaseUntil), lte(submissions.leaseUntil, now)),
+              ),
+            ),
+          ),
+        )
+        .run().changes === 1
+    );
+  }
+
+  /**
+   * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one immediate
+   * transaction, so a lead settled by another process at the same moment cannot leave it waiting for nothing.
+   */
+  holdForLead(appointmentId: string, leadSubmissionId: string, now: number): boolean {
+    return this.ctx.sqlite
+      .transaction(() => {
+        const lead = this.get(leadSubmissionId);
+        if (lead && (lead.status === "forwarded" || lead.status === "failed")) return false;
+        this.settle(appointmentId, now, {
+          status: "waiting",
+          waitingReason: `waiting for lead submission ${leadSubmissionId}`,
+        });
+        return true;
       })
-      .where(eq(submissions.id, id))
-      .run();
+      .immediate();
   }
 
   recordAttempt(row: SubmissionRow, response: UpstreamResponse, counted: boolean, idempotencyKey: string | null): void {

@@ -1,0 +1,178 @@
+import { eq } from "drizzle-orm";
+import { upstreamCredentials } from "../../db/schema/index.js";
+import type { GatewayContext } from "../context.js";
+import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
+import type { SubmissionRow } from "../intake/submission-view.js";
+import { classify, DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
+import { SubmissionStore } from "./submission-store.js";
+import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
+import { upstreamRequest } from "./upstream-request.js";
+
+/**
+ * What the queue does after one attempt, whose outcome is already committed. Plain JSON, so a worker process can hand
+ * it back to the dispatcher of another process.
+ */
+export type Verdict =
+  /** Forwarded or failed; `released`: appointments that waited for this lead and are queued now. */
+  | { kind: "settled"; released: string[] }
+  /** §7: 5xx, network error or timeout: again at `at`, the same idempotency key. */
+  | { kind: "retry"; at: number }
+  /** §7: 429: the credential pauses until `until`; the submission goes first when it resumes, no attempt consumed. */
+  | { kind: "rate_limited"; until: number }
+  /** 401/403: the credential is paused, its submissions wait until it is rotated. */
+  | { kind: "credential_paused" }
+  /** Nothing was sent: the submission is no longer queued, waits, or another holder has it. */
+  | { kind: "skipped" };
+
+export interface AttemptOptions {
+  upstreamUrl: string;
+  retry?: RetryPolicy;
+  /** How long one upstream call may take. */
+  timeoutMs?: number;
+  /** Called after a submission's final state (forwarded or failed) is committed. */
+  onSettled?: (row: SubmissionRow) => void;
+  random?: () => number;
+}
+
+/**
+ * One attempt to forward one submission, and everything its outcome changes in the database (§7). Both drivers run
+ * exactly this; they differ only in how the attempt is scheduled and where its verdict goes.
+ */
+export class SubmissionAttempt {
+  readonly #ctx: GatewayContext;
+  readonly #store: SubmissionStore;
+  readonly #retry: RetryPolicy;
+  readonly #random: () => number;
+  readonly #keys = new Map<string, { version: number; value: string }>();
+  readonly timeoutMs: number;
+
+  constructor(
+    ctx: GatewayContext,
+    private readonly options: AttemptOptions,
+  ) {
+    this.#ctx = ctx;
+    this.#store = new SubmissionStore(ctx);
+    this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#random = options.random ?? Math.random;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  async run(submissionId: string): Promise<Verdict> {
+    const now = Date.now();
+    const row = this.#store.get(submissionId);
+    if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
+    const request = upstreamRequest(this.#store, row);
+    if ("fail" in request) return this.#finish(row, { status: "failed", lastError: request.fail }, now);
+    const apiKey = this.#apiKey(row.credentialId);
+    if (typeof apiKey !== "string") {
+      // Accepted while its credential is paused: it waits with the others until the credential is rotated.
+      this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${apiKey.paused}` });
+      return { kind: "skipped" };
+    }
+    if (!this.#store.claim(row.id, now, this.timeoutMs + 5_000)) return { kind: "skipped" };
+    const response = await postUpstream({
+      baseUrl: this.options.upstreamUrl,
+      path: row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments",
+      apiKey,
+      body: request.body,
+      timeoutMs: this.timeoutMs,
+      requestId: row.id,
+    });
+    return this.#handle(row, response, request.idempotencyKey);
+  }
+
+  #apiKey(credentialId: string): string | { paused: string } {
+    const row = this.#ctx.db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, credentialId)).get();
+    if (!row) return { paused: "credential deleted" };
+    if (row.status !== "active") return { paused: row.pausedReason ?? "paused" };
+    const cached = this.#keys.get(credentialId);
+    if (cached && cached.version === row.version) return cached.value;
+    const value = openUpstreamCredential(this.#ctx, row);
+    this.#keys.set(credentialId, { version: row.version, value });
+    return value;
+  }
+
+  #handle(row: SubmissionRow, response: UpstreamResponse, idempotencyKey: string | null): Verdict {
+    const now = Date.now();
+    const outcome = classify(response.status, response.retryAfter);
+    this.#store.recordAttempt(
+      row,
+      response,
+      outcome.kind !== "rate_limited" && outcome.kind !== "credential_rejected",
+      idempotencyKey,
+    );
+    if (response.apiVersion)
+      this.#ctx.log.debug({ submissionId: row.id, apiVersion: response.apiVersion }, "upstream version");
+    switch (outcome.kind) {
+      case "success":
+        return this.#finish(
+          row,
+          {
+            status: "forwarded",
+            attempts: row.attempts + 1,
+            upstreamStatus: response.status,
+            result: (response.body ?? {}) as Record<string, unknown>,
+            lastError: null,
+            forwardedAt: new Date(now).toISOString(),
+          },
+          now,
+        );
+      case "rate_limited": {
+        // A 429 that still arrives: pause the credential for retry-after plus jitter; no attempt consumed.
+        this.#store.settle(row.id, now, { status: "queued", lastError: response.error, upstreamStatus: 429 });
+        this.#ctx.log.warn({ submissionId: row.id, credentialId: row.credentialId }, "upstream answered 429");
+        return { kind: "rate_limited", until: now + outcome.retryAfterMs + this.#random() * 250 };
+      }
+      case "credential_rejected": {
+        const reason = response.error ?? `upstream ${response.status}`;
+        this.#store.pauseCredential(row.credentialId, reason, now);
+        this.#ctx.log.warn(
+          { credentialId: row.credentialId, reason },
+          "upstream credential rejected: paused until rotated",
+        );
+        return { kind: "credential_paused" };
+      }
+      case "retryable": {
+        const attempts = row.attempts + 1;
+        const at = nextAttemptAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
+        if (at === null) {
+          return this.#finish(
+            row,
+            { status: "failed", attempts, upstreamStatus: response.status, lastError: response.error },
+            now,
+          );
+        }
+        this.#store.settle(row.id, now, {
+          status: "queued",
+          attempts,
+          nextAttemptAt: Math.round(at),
+          upstreamStatus: response.status,
+          lastError: response.error,
+        });
+        return { kind: "retry", at };
+      }
+      case "permanent":
+        return this.#finish(
+          row,
+          { status: "failed", attempts: row.attempts + 1, upstreamStatus: response.status, lastError: response.error },
+          now,
+        );
+    }
+  }
+
+  #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): Verdict {
+    const { settled, released } = this.#store.settleReleasing(row.id, now, {
+      ...change,
+      nextAttemptAt: null,
+      waitingReason: null,
+    });
+    if (settled) {
+      try {
+        this.options.onSettled?.(settled);
+      } catch (error) {
+        this.#ctx.log.error({ err: error, submissionId: row.id }, "onSettled hook failed");
+      }
+    }
+    return { kind: "settled", released: released.map((r) => r.id) };
+  }
+}

@@ -1,0 +1,234 @@
+import { eq } from "drizzle-orm";
+import { companies } from "../../db/schema/index.js";
+import type { GatewayContext } from "../context.js";
+import type { Verdict } from "./attempt.js";
+import { FairScheduler, type Ready } from "./fair-scheduler.js";
+import { LimiterHierarchy, type LimiterHistory, type Route } from "./hierarchy.js";
+import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./limits.js";
+import { type Admissible, SubmissionStore } from "./submission-store.js";
+import { chainedLead } from "./upstream-request.js";
+
+/** One send the limiter allowed: its slots are held from `reservedAt` until the answer, at the latest `bound`. */
+export interface ReservedSend {
+  ready: Ready;
+  /** Unique per send (a submission may be sent more than once). */
+  sendId: string;
+  reservedAt: number;
+  /** The latest time this send can reach the upstream: its slots close then if no answer came. */
+  bound: number;
+}
+
+/** The verdict of a send and when its answer came; no verdict when none came by the bound. */
+export interface SendResult {
+  verdict: Verdict | null;
+  answeredAt: number;
+}
+
+/** Where reserved sends go: an attempt in this process (embedded), or a job for any worker process (BullMQ). */
+export interface SendTransport {
+  send(send: ReservedSend): Promise<SendResult>;
+}
+
+/** Sees every change of the limiter's state, to mirror it (Redis) for a dispatcher that takes over. */
+export interface LimiterObserver {
+  reserved(route: Route, send: ReservedSend): void;
+  answered(route: Route, send: ReservedSend, at: number): void;
+  paused(credentialId: string, until: number): void;
+}
+
+export interface DispatcherOptions {
+  transport: SendTransport;
+  limits?: ForwardingLimits;
+  /** Sends in flight at once. */
+  maxInFlight?: number;
+  /** How long after its reservation a send can still reach the upstream (pick-up + timeout). */
+  sendBoundMs: number;
+  /** A predecessor's history to resume from (a dispatcher taking over). */
+  history?: LimiterHistory;
+  observer?: LimiterObserver;
+}
+
+/**
+ * Decides what is sent when, for either driver: holds the ids of queued submissions, asks the fair scheduler and the
+ * limiter hierarchy (§8) what may go now, hands each allowed send to the transport, and applies the verdict that
+ * comes back. The database stays the source of truth: `reconcile` rebuilds from it whatever is queued.
+ */
+export class Dispatcher {
+  readonly #store: SubmissionStore;
+  readonly #log: GatewayContext["log"];
+  readonly #limiter: LimiterHierarchy;
+  readonly #scheduler: FairScheduler;
+  readonly #maxInFlight: number;
+  readonly #delayed: { at: number; ready: Ready }[] = [];
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #known = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #closing = false;
+
+  constructor(
+    ctx: GatewayContext,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.#store = new SubmissionStore(ctx);
+    this.#log = ctx.log;
+    this.#maxInFlight = options.maxInFlight ?? 64;
+    const companyLimits = (companyId: string) =>
+      ctx.db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, companyId)).get()?.limits ??
+      null;
+    this.#limiter = new LimiterHierarchy(options.limits ?? SPEC_FORWARDING_LIMITS, companyLimits, options.history);
+    this.#scheduler = new FairScheduler(this.#limiter);
+  }
+
+  get backlog(): number {
+    return this.#scheduler.size + this.#delayed.length;
+  }
+
+  /** Submissions sent right now (their answers not yet in). */
+  get inFlight(): string[] {
+    return [...this.#inFlight.keys()];
+  }
+
+  /** Admits every queued submission of the database not yet known (start, takeover, a lost notice). */
+  reconcile(now = Date.now()): void {
+    if (this.#closing) return;
+    this.#store.releaseOrphanedDependents(now);
+    for (const row of this.#store.loadQueued()) this.#admit(row, now);
+    this.#pump();
+  }
+
+  /** A committed, queued submission to forward. Harmless to repeat (deduplicated by id). */
+  notify(row: Admissible): void {
+    if (this.#closing) return;
+    this.#admit(row, Date.now());
+    this.#pump();
+  }
+
+  /** A submission named by a notice from another process: admitted if the database says it is queued. */
+  notifyId(submissionId: string): void {
+    const row = this.#store.get(submissionId);
+    if (row?.status === "queued") this.notify(row);
+  }
+
+  /** The limiter's history, for the next dispatcher; a send still in flight counts as answered at its bound. */
+  history(now = Date.now()): LimiterHistory {
+    return this.#limiter.snapshot(now + this.options.sendBoundMs, now);
+  }
+
+  /** No new sends; resolves when in-flight sends are answered or the deadline passes, with those still in flight. */
+  async close(deadlineMs: number): Promise<string[]> {
+    this.#closing = true;
+    clearTimeout(this.#timer);
+    const pending = [...this.#inFlight.values()];
+    await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
+    return this.inFlight;
+  }
+
+  #admit(row: Admissible, now: number): void {
+    if (this.#known.has(row.id)) return;
+    // An appointment naming a lead submission waits until that lead is settled (issue #4, appointment chaining).
+    const leadId = chainedLead(row);
+    if (leadId && this.#store.holdForLead(row.id, leadId, now)) return;
+    this.#known.add(row.id);
+    const ready: Ready = { submissionId: row.id, credentialId: row.credentialId, companyId: row.companyId };
+    if (row.nextAttemptAt && row.nextAttemptAt > now) this.#delay(ready, row.nextAttemptAt);
+    else this.#scheduler.enqueue(ready);
+  }
+
+  #delay(ready: Ready, at: number): void {
+    let i = this.#delayed.length;
+    while (i > 0 && (this.#delayed[i - 1]?.at ?? 0) > at) i--;
+    this.#delayed.splice(i, 0, { at, ready });
+  }
+
+  #pump(): void {
+    if (this.#closing) return;
+    const now = Date.now();
+    while (this.#delayed.length > 0 && (this.#delayed[0]?.at ?? Number.POSITIVE_INFINITY) <= now) {
+      const due = this.#delayed.shift();
+      if (due) this.#scheduler.enqueue(due.ready);
+    }
+    let wakeAt = this.#delayed[0]?.at ?? Number.POSITIVE_INFINITY;
+    while (this.#inFlight.size < this.#maxInFlight) {
+      const take = this.#scheduler.take(now);
+      if ("ready" in take) {
+        const { submissionId } = take.ready;
+        const work = this.#send(take.ready, now, take.answered).finally(() => {
+          this.#inFlight.delete(submissionId);
+          this.#pump();
+        });
+        this.#inFlight.set(submissionId, work);
+        continue;
+      }
+      if ("wakeAt" in take) wakeAt = Math.min(wakeAt, take.wakeAt);
+      break;
+    }
+    this.#schedule(wakeAt);
+  }
+
+  #schedule(at: number): void {
+    if (!Number.isFinite(at)) return;
+    if (this.#timer && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#timerAt = Number.POSITIVE_INFINITY;
+        this.#pump();
+      },
+      Math.max(0, Math.ceil(at - Date.now())),
+    );
+  }
+
+  async #send(ready: Ready, now: number, answered: (at: number) => void): Promise<void> {
+    const send: ReservedSend = {
+      ready,
+      sendId: `${ready.submissionId}-${now}`,
+      reservedAt: now,
+      bound: now + this.options.sendBoundMs,
+    };
+    this.options.observer?.reserved(ready, send);
+    const result = await this.options.transport.send(send).catch((error: unknown): SendResult => {
+      this.#log.error({ err: error, submissionId: ready.submissionId }, "forwarding send failed");
+      return { verdict: null, answeredAt: send.bound };
+    });
+    // Whether or not a request went out, the upstream has counted it (if at all) by now.
+    const at = Math.min(result.answeredAt, send.bound);
+    answered(at);
+    this.options.observer?.answered(ready, send, at);
+    this.#apply(ready, result.verdict);
+  }
+
+  #apply(ready: Ready, verdict: Verdict | null): void {
+    const { submissionId, credentialId } = ready;
+    if (this.#closing) return;
+    switch (verdict?.kind) {
+      case undefined:
+        // No answer came: the database knows whether it was sent; queued again it goes again (a lead merges and an
+        // appointment replays, §4.2), held by a live lease it is found by the next reconcile.
+        this.#known.delete(submissionId);
+        this.notifyId(submissionId);
+        return;
+      case "settled":
+        this.#known.delete(submissionId);
+        for (const id of verdict.released) this.notifyId(id);
+        return;
+      case "retry":
+        this.#delay(ready, verdict.at);
+        return;
+      case "rate_limited":
+        this.#limiter.pause(credentialId, verdict.until);
+        this.options.observer?.paused(credentialId, verdict.until);
+        this.#scheduler.enqueue(ready, { front: true });
+        return;
+      case "credential_paused":
+        for (const item of this.#scheduler.drainCredential(credentialId)) this.#known.delete(item.submissionId);
+        this.#known.delete(submissionId);
+        return;
+      case "skipped":
+        this.#known.delete(submissionId);
+        return;
+    }
+  }
+}

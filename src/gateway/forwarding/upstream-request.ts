@@ -1,0 +1,38 @@
+import { upstreamKey } from "../intake/accept-submission.js";
+import type { SubmissionRow } from "../intake/submission-view.js";
+import type { SubmissionStore } from "./submission-store.js";
+
+export type UpstreamRequest = { body: Record<string, unknown>; idempotencyKey: string | null } | { fail: string };
+
+/**
+ * The body sent upstream: the canonical body, with a chained lead's real `lead_…` id and the upstream idempotency key
+ * derived per vendor key (§8), or why it cannot be sent (its lead failed, or merged into a sold project).
+ */
+export function upstreamRequest(store: SubmissionStore, row: SubmissionRow): UpstreamRequest {
+  const body = { ...(row.canonicalBody ?? {}) };
+  if (row.kind === "lead") return { body, idempotencyKey: null };
+  const leadId = String(body.leadId ?? "");
+  if (leadId.startsWith("sub_")) {
+    const lead = store.get(leadId);
+    const result = lead?.result as { leadId?: string; projectId?: string } | null | undefined;
+    if (!lead || lead.status === "failed")
+      return { fail: `lead submission ${leadId} failed: ${lead?.lastError ?? "unknown"}` };
+    if (!result?.leadId) {
+      return {
+        fail: `lead submission ${leadId} merged into sold project ${result?.projectId ?? "?"} without a leadId`,
+      };
+    }
+    body.leadId = result.leadId;
+  }
+  const idempotencyKey =
+    row.upstreamIdempotencyKey ?? upstreamKey(row.vendorKeyId, String(body.idempotencyKey), row.upstreamKeyGeneration);
+  body.idempotencyKey = idempotencyKey;
+  return { body, idempotencyKey };
+}
+
+/** The lead submission (`sub_…`) an appointment names, if it names one (issue #4, appointment chaining). */
+export function chainedLead(row: Pick<SubmissionRow, "kind" | "canonicalBody">): string | undefined {
+  if (row.kind !== "appointment") return undefined;
+  const leadId = String(row.canonicalBody?.leadId ?? "");
+  return leadId.startsWith("sub_") ? leadId : undefined;
+}

@@ -1,0 +1,58 @@
+import type { SubmissionRow } from "../intake/submission-view.js";
+
+type Settled = (row: SubmissionRow) => void;
+
+const isSettled = (row: SubmissionRow | undefined) => !row || row.status === "forwarded" || row.status === "failed";
+
+/**
+ * Requests waiting for a submission's upstream answer (sync answers: a sync key, `Prefer: wait=N`). Resolved by the
+ * process that settles the submission, or by a notice from another process; `pollMs` also re-reads the row, for a
+ * notice that never comes (pub/sub drops messages while a connection is down).
+ */
+export class SettlementWaiters {
+  readonly #waiters = new Map<string, Set<Settled>>();
+
+  wait(
+    submissionId: string,
+    timeoutMs: number,
+    read: () => SubmissionRow | undefined,
+    pollMs?: number,
+  ): Promise<SubmissionRow | undefined> {
+    const current = read();
+    if (isSettled(current)) return Promise.resolve(current);
+    return new Promise((resolve) => {
+      const waiters = this.#waiters.get(submissionId) ?? new Set<Settled>();
+      const done: Settled = (row) => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        waiters.delete(done);
+        if (waiters.size === 0) this.#waiters.delete(submissionId);
+        resolve(row);
+      };
+      const timer = setTimeout(() => {
+        clearInterval(poll);
+        waiters.delete(done);
+        if (waiters.size === 0) this.#waiters.delete(submissionId);
+        resolve(undefined);
+      }, timeoutMs);
+      const poll = pollMs
+        ? setInterval(() => {
+            const row = read();
+            if (row && isSettled(row)) done(row);
+          }, pollMs)
+        : undefined;
+      waiters.add(done);
+      this.#waiters.set(submissionId, waiters);
+    });
+  }
+
+  /** Whether anyone waits for this submission (a notice from another process costs a read only then). */
+  has(submissionId: string): boolean {
+    return this.#waiters.has(submissionId);
+  }
+
+  settled(row: SubmissionRow): void {
+    if (!isSettled(row)) return;
+    for (const waiter of this.#waiters.get(row.id) ?? []) waiter(row);
+  }
+}
