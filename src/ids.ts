@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -14,8 +14,19 @@ export function newId(prefix: string, now = Date.now()): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const random = randomBytes(16);
   let tail = "";
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[(random[i] ?? 0) % 32];
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[randomByte() % 32];
   return `${prefix}_${time}${tail}`;
+}
+
+/** Random bytes drawn from a pooled buffer: one call into the CSPRNG per 256 ids instead of one per id. */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++] ?? 0;
 }

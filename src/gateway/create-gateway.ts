@@ -1,3 +1,4 @@
+import { startCheckpointer } from "../db/checkpointer.js";
 import { openGatewayDb } from "../db/client.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
@@ -35,6 +36,7 @@ export function createGateway(options: GatewayOptions) {
     ...options.settings,
   };
   const database = openGatewayDb(options.databasePath);
+  const checkpointer = startCheckpointer(database.sqlite, { log: options.log });
   const sealer = new Sealer(
     resolveMasterKey({ mode: settings.mode, masterKey: options.masterKey, databasePath: options.databasePath }),
   );
@@ -77,6 +79,7 @@ export function createGateway(options: GatewayOptions) {
       await forwarder?.close(deadlineMs);
       await webhooks.close();
       await engine.close();
+      await checkpointer?.close();
       database.close();
     },
   };

@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from "hono";
+import type { IncomingMessage } from "node:http";
+import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "./errors.js";
 
 /** §8: request bodies are limited to 1 MB. */
@@ -26,7 +27,7 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
     if (!JSON_TYPE.test(type)) {
       throw new ApiError("unsupported_media_type", "content-type must be application/json");
     }
-    const raw = await readBody(c.req.raw, maxBytes);
+    const raw = await readRequestBody(c, maxBytes);
     let body: unknown;
     let text: string;
     try {
@@ -47,7 +48,80 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `request body exceeds ${maxBytes} bytes`);
 }
 
-/** The body as received, at most `maxBytes`: 413 past that, on the declared length or while reading. */
+/**
+ * The request's body as received, at most `maxBytes` (413 past that). Under Node it is read straight from the socket:
+ * @hono/node-server would otherwise build a web Request and ReadableStream for it, a third of the CPU of an intake
+ * request.
+ */
+export async function readRequestBody(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const incoming = nodeIncoming(c);
+  return incoming ? readIncoming(incoming, maxBytes) : readBody(c.req.raw, maxBytes);
+}
+
+function nodeIncoming(c: Context): IncomingMessage | undefined {
+  const env: unknown = c.env;
+  if (!env || typeof env !== "object" || !("incoming" in env)) return undefined;
+  const incoming = env.incoming as IncomingMessage | undefined;
+  // Untouched only: once something has read from it, the body belongs to that reader.
+  return incoming && !incoming.readableDidRead && !incoming.readableEnded ? incoming : undefined;
+}
+
+function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(incoming.headers["content-length"] ?? Number.NaN);
+  if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (finish: () => void) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      finish();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        done(() => reject(tooLarge(maxBytes)));
+        discardRest(incoming);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    const onError = (error: Error) => done(() => reject(error));
+    const onClose = () => done(() => reject(new Error("the client closed the connection before the body ended")));
+    incoming.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
+}
+
+/** How much of an oversized body is read and dropped, and for how long, before the connection is cut instead. */
+const DISCARD_BYTES = 8 * MAX_BODY_BYTES;
+const DISCARD_MS = 1_000;
+
+/**
+ * Past the limit the rest of the body is read and dropped, so the client, still sending, reads the 413 rather than a
+ * reset (closing a socket with unread input makes the kernel answer with RST). A client that keeps sending past a
+ * bound is cut off.
+ */
+function discardRest(incoming: IncomingMessage): void {
+  let discarded = 0;
+  const cut = () => {
+    incoming.off("data", onData);
+    incoming.socket?.destroy();
+  };
+  const timer = setTimeout(cut, DISCARD_MS);
+  timer.unref();
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > DISCARD_BYTES) cut();
+  };
+  incoming.on("data", onData);
+  incoming.once("end", () => {
+    clearTimeout(timer);
+    incoming.off("data", onData);
+  });
+  incoming.resume();
+}
+
+/** The body of a web Request as received, at most `maxBytes`: 413 past that, on the declared length or while reading. */
 export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);

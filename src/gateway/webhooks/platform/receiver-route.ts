@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../http/app.js";
-import { MAX_BODY_BYTES, readBody } from "../../../http/json-body.js";
+import { MAX_BODY_BYTES, readRequestBody } from "../../../http/json-body.js";
 import type { GatewayContext } from "../../context.js";
 import { receivePlatformDelivery } from "./receive-platform-delivery.js";
 
@@ -10,7 +10,7 @@ import { receivePlatformDelivery } from "./receive-platform-delivery.js";
  */
 export function platformReceiverRoute<E extends AppEnv>(app: OpenAPIHono<E>, ctx: GatewayContext): void {
   app.post("/webhooks/platform/:companyId", async (c) => {
-    const rawBody = await readBody(c.req.raw, MAX_BODY_BYTES);
+    const rawBody = await readRequestBody(c, MAX_BODY_BYTES);
     const answer = await receivePlatformDelivery({
       ctx,
       companyId: c.req.param("companyId"),

@@ -1,0 +1,77 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { Logger } from "../log.js";
+import type { SqliteDatabase } from "./sqlite.js";
+
+export interface Checkpointer {
+  /** Stops the thread after one last checkpoint. */
+  close(): Promise<void>;
+}
+
+/**
+ * The thread's whole program. A PASSIVE checkpoint copies committed WAL frames into the database file (and fsyncs it)
+ * without blocking the writer, so it can run beside the intake thread on its own connection.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma("busy_timeout = 1000");
+const checkpoint = () => {
+  try {
+    db.pragma("wal_checkpoint(PASSIVE)");
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on("message", () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * By default SQLite checkpoints inside the commit that pushes the WAL past 1,000 pages: the writer that happens to be
+ * serving a request copies megabytes and fsyncs the database file, which doubles the cost of every accepted
+ * submission under load (measured: 87 → 49 µs per row in batches of 4). Here a worker thread with its own connection
+ * checkpoints every `intervalMs` instead, and the writer's own automatic checkpoint is moved far out, a backstop that
+ * only matters if the thread stops.
+ *
+ * Durability is unchanged: a commit is in the WAL (synchronous=NORMAL) before any caller hears of it, whoever
+ * checkpoints it later.
+ */
+export function startCheckpointer(
+  sqlite: SqliteDatabase,
+  options: { intervalMs?: number; backstopPages?: number; log?: Logger } = {},
+): Checkpointer | undefined {
+  if (sqlite.memory) return undefined;
+  const intervalMs = options.intervalMs ?? 200;
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { path: sqlite.name, driver: createRequire(import.meta.url).resolve("better-sqlite3"), intervalMs },
+  });
+  // The thread must never keep a process alive that is otherwise done.
+  worker.unref();
+  sqlite.pragma(`wal_autocheckpoint = ${options.backstopPages ?? 16_384}`);
+  const restoreDefault = () => {
+    if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
+  };
+  worker.on("message", (message: { error?: string }) => {
+    if (message.error) options.log?.warn({ err: message.error }, "background WAL checkpoint failed");
+  });
+  worker.on("error", (error) => {
+    options.log?.error({ err: error }, "checkpoint thread failed; the writer checkpoints itself again");
+    restoreDefault();
+  });
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  return {
+    async close() {
+      worker.postMessage("stop");
+      await exited;
+      restoreDefault();
+    },
+  };
+}
