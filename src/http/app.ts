@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Env as HonoEnv } from "hono";
+import type { Context, Env as HonoEnv } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
@@ -54,9 +54,13 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
     const requestId = requestIdFrom(c.req.header("x-request-id"));
     c.set("requestId", requestId);
     c.set("log", options.log.child({ requestId }));
+    const common = { "x-request-id": requestId, ...options.responseHeaders };
+    // Set before the handler runs, they go into the response it builds. Set afterwards through c.header(), Hono
+    // would copy the finished response (and @hono/node-server materialise a web Response and stream for it).
+    for (const [name, value] of Object.entries(common)) c.header(name, value);
     await next();
-    c.header("x-request-id", requestId);
-    for (const [name, value] of Object.entries(options.responseHeaders ?? {})) c.header(name, value);
+    // A handler that returned its own Response object did not get them.
+    for (const [name, value] of Object.entries(common)) setMissing(c, name, value);
 
     const route = c.req.routePath ?? "unmatched";
     const status = c.res.status;
@@ -87,6 +91,17 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
 
   base.notFound((c) => c.json({ error: "not found" }, 404));
   return app;
+}
+
+function setMissing(c: Context, name: string, value: string): void {
+  const headers = c.res.headers;
+  if (headers.get(name) === value) return;
+  try {
+    headers.set(name, value);
+  } catch {
+    // The headers of a fetched Response are immutable: Hono copies the response.
+    c.header(name, value);
+  }
 }
 
 export type { HonoEnv };

@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
 import { parseApiKey, secretMatches } from "../../contract/api-key.js";
+import { rowReader } from "../../db/row-reader.js";
 import { vendorKeys } from "../../db/schema/index.js";
 import { unauthorized } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
@@ -12,12 +12,7 @@ const lookups = new WeakMap<GatewayContext, (id: string) => VendorKey | undefine
 function lookup(ctx: GatewayContext) {
   let find = lookups.get(ctx);
   if (!find) {
-    const statement = ctx.db
-      .select()
-      .from(vendorKeys)
-      .where(eq(vendorKeys.id, sql.placeholder("id")))
-      .prepare();
-    find = (id: string) => statement.get({ id });
+    find = rowReader(ctx.sqlite, vendorKeys);
     lookups.set(ctx, find);
   }
   return find;
