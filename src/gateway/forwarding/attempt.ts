@@ -63,36 +63,36 @@ export class SubmissionAttempt {
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
     const request = upstreamRequest(this.#store, row);
     if ("fail" in request) return this.#finish(row, { status: "failed", lastError: request.fail }, now);
-    const apiKey = this.#apiKey(row.credentialId);
-    if (typeof apiKey !== "string") {
+    const key = this.#apiKey(row.credentialId);
+    if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
-      this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${apiKey.paused}` });
+      this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${key.paused}` });
       return { kind: "skipped" };
     }
     if (!this.#store.claim(row.id, now, this.timeoutMs + 5_000)) return { kind: "skipped" };
     const response = await postUpstream({
       baseUrl: this.options.upstreamUrl,
       path: row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments",
-      apiKey,
+      apiKey: key.value,
       body: request.body,
       timeoutMs: this.timeoutMs,
       requestId: row.id,
     });
-    return this.#handle(row, response, request.idempotencyKey);
+    return this.#handle(row, response, request.idempotencyKey, key.version);
   }
 
-  #apiKey(credentialId: string): string | { paused: string } {
+  #apiKey(credentialId: string): { value: string; version: number } | { paused: string } {
     const row = this.#ctx.db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, credentialId)).get();
     if (!row) return { paused: "credential deleted" };
     if (row.status !== "active") return { paused: row.pausedReason ?? "paused" };
     const cached = this.#keys.get(credentialId);
-    if (cached && cached.version === row.version) return cached.value;
-    const value = openUpstreamCredential(this.#ctx, row);
-    this.#keys.set(credentialId, { version: row.version, value });
-    return value;
+    if (cached && cached.version === row.version) return cached;
+    const key = { value: openUpstreamCredential(this.#ctx, row), version: row.version };
+    this.#keys.set(credentialId, key);
+    return key;
   }
 
-  #handle(row: SubmissionRow, response: UpstreamResponse, idempotencyKey: string | null): Verdict {
+  #handle(row: SubmissionRow, response: UpstreamResponse, idempotencyKey: string | null, keyVersion: number): Verdict {
     const now = Date.now();
     const outcome = classify(response.status, response.retryAfter);
     this.#store.recordAttempt(
@@ -125,7 +125,16 @@ export class SubmissionAttempt {
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;
-        this.#store.pauseCredential(row.credentialId, reason, now);
+        if (!this.#store.pauseCredential(row.credentialId, reason, now, keyVersion)) {
+          // Rotated while this request was in flight (the owner put the new key in, then revoked the old one): the
+          // new key was not refused, so the submission goes again with it; no attempt consumed.
+          this.#store.settle(row.id, now, {
+            status: "queued",
+            lastError: response.error,
+            upstreamStatus: response.status,
+          });
+          return { kind: "retry", at: now };
+        }
         this.#ctx.log.warn(
           { credentialId: row.credentialId, reason },
           "upstream credential rejected: paused until rotated",

@@ -202,19 +202,25 @@ export class SubmissionStore {
       .all();
   }
 
-  pauseCredential(credentialId: string, reason: string, now: number): void {
+  /**
+   * Pauses a credential refused with its key `version`, and its submissions wait. False (nothing changed) when the
+   * credential was rotated since that key was sent: a late 401 of the old key says nothing about the new one.
+   */
+  pauseCredential(credentialId: string, reason: string, now: number, version: number): boolean {
     const at = new Date(now).toISOString();
-    this.ctx.sqlite.transaction(() => {
-      this.ctx.db
+    return this.ctx.sqlite.transaction(() => {
+      const paused = this.ctx.db
         .update(upstreamCredentials)
         .set({ status: "paused", pausedReason: reason })
-        .where(eq(upstreamCredentials.id, credentialId))
-        .run();
+        .where(and(eq(upstreamCredentials.id, credentialId), eq(upstreamCredentials.version, version)))
+        .run().changes;
+      if (paused === 0) return false;
       this.ctx.db
         .update(submissions)
         .set({ status: "waiting", waitingReason: `credential paused: ${reason}`, leaseUntil: null, updatedAt: at })
         .where(and(eq(submissions.credentialId, credentialId), inArray(submissions.status, ["queued", "forwarding"])))
         .run();
+      return true;
     })();
   }
 
