@@ -22,7 +22,13 @@ export const envSchema = z.object({
   MODE: z.enum(["sandbox", "live"]).default("sandbox"),
   /** Base URL of the Inbound API; unset in sandbox mode means "the embedded sandbox". */
   UPSTREAM_URL: z.url().optional(),
+  /** Set: the BullMQ forwarding driver on this Redis (several API and worker processes); unset: the embedded one. */
   REDIS_URL: z.url().optional(),
+  /** Prefix of every Redis key and channel of this deployment (several may share one Redis). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, _ . - (up to 64)")
+    .default("partner-gateway"),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
   MASTER_KEY: z.string().optional(),
   CONFIG_FILE: z.string().optional(),

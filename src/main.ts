@@ -7,6 +7,10 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: "run the gateway (and the embedded sandbox in sandbox mode)",
     load: () => import("./cli/serve.js"),
   },
+  worker: {
+    summary: "run forwarding workers only (BullMQ driver, REDIS_URL)",
+    load: () => import("./cli/worker.js"),
+  },
   sandbox: { summary: "run the sandbox Inbound API alone", load: () => import("./cli/sandbox.js") },
   migrate: { summary: "apply the gateway's database migrations and exit", load: () => import("./cli/migrate.js") },
   profile: {

@@ -4,18 +4,20 @@ import { ConfigError, type Env, parseEnv, secretEnvironment } from "../config.js
 import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
-import { SPEC_FORWARDING_LIMITS } from "../gateway/forwarding/limits.js";
 import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
 import { createLogger, type Logger } from "../log.js";
 import { type RunningSandbox, startSandbox } from "../sandbox/index.js";
+import { configuredLimits, configuredRedis } from "./forwarding-options.js";
 import { linkEmbeddedSandbox } from "./link-sandbox.js";
 
-const USAGE = `usage: partner-gateway serve [--config FILE]
+const USAGE = `usage: partner-gateway serve [--config FILE] [--api-only]
 
 Runs the gateway. In sandbox mode (the default) without UPSTREAM_URL it also runs the embedded sandbox and forwards
 to it; without --config (or CONFIG_FILE) it applies the built-in demo config (config/demo.yaml).
+With REDIS_URL, forwarding uses the BullMQ driver: this process serves the API and also runs a forwarding worker,
+unless --api-only (then run 'partner-gateway worker' processes beside it).
 See docs/configuration.md for the settings and the config file format.
 `;
 
@@ -25,7 +27,11 @@ const HOUR_MS = 3_600_000;
 export async function run(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      config: { type: "string" },
+      "api-only": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   if (values.help) {
     process.stdout.write(USAGE);
@@ -42,7 +48,9 @@ export async function run(argv: string[]): Promise<void> {
   const sandbox = upstreamUrl ? undefined : await startEmbeddedSandbox(env, log);
 
   const metrics = new HttpMetrics("gateway");
-  const limits = loaded.config.upstreamLimits;
+  const limits = configuredLimits(loaded);
+  const redis = configuredRedis(env);
+  if (values["api-only"] && !redis) throw new ConfigError("--api-only: needs REDIS_URL (workers share the queue)");
   const gateway = createGateway({
     databasePath: env.DATABASE_PATH,
     log,
@@ -50,16 +58,8 @@ export async function run(argv: string[]): Promise<void> {
     metrics,
     forwarding: {
       upstreamUrl: upstreamUrl ?? sandbox?.url ?? "",
-      ...(limits
-        ? {
-            limits: {
-              perCredential: { limit: limits.perCredentialPerMinute, windowMs: 60_000 },
-              perCompany: { limit: limits.perCompanyPerMinute, windowMs: 60_000 },
-              egress: { limit: limits.egressPerMinute, windowMs: 60_000 },
-              marginMs: SPEC_FORWARDING_LIMITS.marginMs,
-            },
-          }
-        : {}),
+      ...(limits ? { limits } : {}),
+      ...(redis ? { redis: { ...redis, api: true, worker: !values["api-only"] } } : {}),
     },
     settings: {
       mode,
@@ -75,7 +75,8 @@ export async function run(argv: string[]): Promise<void> {
 
   const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });
   if (sandbox) await linkEmbeddedSandbox({ ctx: gateway.ctx, sandbox, gatewayUrl: server.url, log });
-  log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode }, "gateway listening");
+  const driver = redis ? (values["api-only"] ? "bullmq (api only)" : "bullmq") : "embedded";
+  log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode, forwarding: driver }, "gateway listening");
   process.stdout.write(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
 
   // SIGTERM: stop intake first, give in-flight upstream calls a deadline, release the rest (they resume on restart).

@@ -4,7 +4,7 @@ import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp } from "./app.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
-import { Forwarder, type ForwarderOptions } from "./forwarding/forwarder.js";
+import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
 import { SubmissionWriter } from "./intake/submission-writer.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
@@ -18,8 +18,11 @@ export interface GatewayOptions {
   settings?: Partial<GatewaySettings>;
   masterKey?: string;
   metrics?: HttpMetrics;
-  /** Forward to this upstream (the Inbound API); without it submissions are accepted and stay queued. */
-  forwarding?: ForwarderOptions;
+  /**
+   * Forward to this upstream (the Inbound API); without it submissions are accepted and stay queued. With `redis`,
+   * the BullMQ driver (this process: API, and a worker unless `redis.worker` is false).
+   */
+  forwarding?: ForwardingOptions;
   /** Profile evaluation pool size and time limit. */
   engine?: { poolSize?: number; timeoutMs?: number };
   now?: () => Date;
@@ -27,8 +30,13 @@ export interface GatewayOptions {
   webhooks?: WebhookOptions;
 }
 
-/** Builds the gateway once, in order: database (migrated), sealer, profile engine, context, app. */
-export function createGateway(options: GatewayOptions) {
+/**
+ * The context every part of the gateway runs on, built in order: database (migrated), sealer, profile engine. The
+ * gateway and a forwarding worker process (`partner-gateway worker`) both start from it.
+ */
+export function openGatewayContext(
+  options: Pick<GatewayOptions, "databasePath" | "log" | "settings" | "masterKey" | "engine" | "now" | "forwarding">,
+) {
   const limits = options.forwarding?.limits;
   const settings: GatewaySettings = {
     ...defaultSettings,
@@ -52,10 +60,23 @@ export function createGateway(options: GatewayOptions) {
     versions: new VersionCache(database.db),
     now: options.now ?? (() => new Date()),
   };
+  return {
+    ctx,
+    async close() {
+      await engine.close();
+      await checkpointer?.close();
+      database.close();
+    },
+  };
+}
+
+/** Builds the gateway once, in order: context, forwarding, app, webhooks. */
+export function createGateway(options: GatewayOptions) {
+  const { ctx, close } = openGatewayContext(options);
   const forwarding = options.forwarding;
   // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result).
   const forwarder = forwarding
-    ? new Forwarder(ctx, {
+    ? createForwardingDriver(ctx, {
         ...forwarding,
         onSettled: (row) => {
           forwarding.onSettled?.(row);
@@ -78,9 +99,7 @@ export function createGateway(options: GatewayOptions) {
     async close(deadlineMs?: number) {
       await forwarder?.close(deadlineMs);
       await webhooks.close();
-      await engine.close();
-      await checkpointer?.close();
-      database.close();
+      await close();
     },
   };
 }

@@ -1,5 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
+import { createForwardingWorker, type ForwardingWorker } from "../../src/gateway/create-worker.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import type { ForwardingLimits } from "../../src/gateway/forwarding/limits.js";
 import type { RetryPolicy } from "../../src/gateway/forwarding/retry-policy.js";
@@ -8,6 +12,9 @@ import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
+import { SHARED_REDIS_URL, uniquePrefix } from "./redis.js";
+
+export type DriverName = "embedded" | "bullmq";
 
 export interface RigOptions {
   /** Limits per window, the same at the sandbox (the referee) and in the gateway. */
@@ -18,6 +25,10 @@ export interface RigOptions {
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
   databasePath?: string;
+  /** `bullmq`: the gateway serves the API only and a separate worker (its own database and Redis connections) forwards. */
+  driver?: DriverName;
+  /** The Redis of the BullMQ driver (default: the shared one, under a prefix of this rig's own). */
+  redisUrl?: string;
 }
 
 export interface RigCompany {
@@ -30,7 +41,8 @@ export interface RigCompany {
 
 /**
  * The sandbox as the upstream (the referee, with exact limits) and a gateway forwarding to it, both listening on
- * free ports. Companies and credentials are made on both sides.
+ * free ports. Companies and credentials are made on both sides. With the BullMQ driver the gateway is API-only and
+ * forwarding runs in a worker of its own, as a `partner-gateway worker` process would.
  */
 export async function startRig(options: RigOptions) {
   const windowMs = options.windowMs;
@@ -50,25 +62,60 @@ export async function startRig(options: RigOptions) {
     egress: { limit: options.egress, windowMs },
     marginMs: 1,
   };
+  const driver = options.driver ?? "embedded";
+  const masterKey = randomBytes(32).toString("hex");
+  const databasePath =
+    options.databasePath ??
+    (driver === "bullmq" ? join(mkdtempSync(join(tmpdir(), "pg-rig-")), "gateway.db") : ":memory:");
+  const redis = { url: options.redisUrl ?? SHARED_REDIS_URL, prefix: uniquePrefix("rig"), reconcileMs: 1_000 };
+  const forwarding = {
+    upstreamUrl: sandbox.url,
+    limits,
+    retry: { baseMs: 50, capMs: 200, maxAttempts: 4, horizonMs: 60_000, ...options.retry },
+    timeoutMs: options.timeoutMs ?? 2_000,
+  };
   const gateway: Gateway = createGateway({
-    databasePath: options.databasePath ?? ":memory:",
+    databasePath,
     log: createLogger({ level: "silent" }),
-    masterKey: randomBytes(32).toString("hex"),
+    masterKey,
     settings: { intakeLimit: { ratePerSecond: 100_000, burst: 100_000 } },
-    forwarding: {
-      upstreamUrl: sandbox.url,
-      limits,
-      retry: { baseMs: 50, capMs: 200, maxAttempts: 4, horizonMs: 60_000, ...options.retry },
-      timeoutMs: options.timeoutMs ?? 2_000,
-    },
+    forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
   });
+  const workers: ForwardingWorker[] = [];
+  /** Another forwarding worker on the same database and Redis (BullMQ driver). */
+  const startWorker = async () => {
+    const worker = createForwardingWorker({
+      databasePath,
+      log: createLogger({ level: "silent" }),
+      masterKey,
+      forwarding: { ...forwarding, redis },
+    });
+    workers.push(worker);
+    await worker.started;
+    return worker;
+  };
+  if (driver === "bullmq") {
+    await startWorker();
+    await until(() => workers.some((w) => w.driver.leading), 10_000);
+  }
   const server: RunningServer = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   const { ctx } = gateway;
 
   return {
     sandbox,
     gateway,
+    driver,
+    databasePath,
+    masterKey,
+    redis,
+    forwarding,
+    workers,
+    startWorker,
     url: server.url,
+    /** Submissions queued in the dispatcher, wherever it runs. */
+    backlog(): number {
+      return (gateway.forwarder?.backlog ?? 0) + workers.reduce((n, w) => n + w.driver.backlog, 0);
+    },
     /** A company on both sides, with `credentials` upstream keys and one canonical vendor key per credential. */
     addCompany(name: string, credentials = 1): RigCompany {
       const upstream = sandbox.admin.createCompany({
@@ -110,6 +157,7 @@ export async function startRig(options: RigOptions) {
     },
     async close() {
       await server.close();
+      for (const worker of workers) await worker.close(1_000);
       await gateway.close(1_000);
       await sandbox.close();
     },

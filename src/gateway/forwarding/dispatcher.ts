@@ -3,7 +3,7 @@ import { companies } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import type { Verdict } from "./attempt.js";
 import { FairScheduler, type Ready } from "./fair-scheduler.js";
-import { LimiterHierarchy, type LimiterHistory, type Route } from "./hierarchy.js";
+import { LimiterHierarchy, type LimiterHistory, nodesOf } from "./hierarchy.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./limits.js";
 import { type Admissible, SubmissionStore } from "./submission-store.js";
 import { chainedLead } from "./upstream-request.js";
@@ -29,10 +29,17 @@ export interface SendTransport {
   send(send: ReservedSend): Promise<SendResult>;
 }
 
+/** A limiter node a send passed: its name (`nodesOf`) and rule. */
+export interface LimiterNode {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
 /** Sees every change of the limiter's state, to mirror it (Redis) for a dispatcher that takes over. */
 export interface LimiterObserver {
-  reserved(route: Route, send: ReservedSend): void;
-  answered(route: Route, send: ReservedSend, at: number): void;
+  reserved(nodes: LimiterNode[], send: ReservedSend): void;
+  answered(nodes: LimiterNode[], send: ReservedSend, at: number): void;
   paused(credentialId: string, until: number): void;
 }
 
@@ -46,6 +53,8 @@ export interface DispatcherOptions {
   /** A predecessor's history to resume from (a dispatcher taking over). */
   history?: LimiterHistory;
   observer?: LimiterObserver;
+  /** Whether this dispatcher may reserve sends now (the BullMQ driver's fence: its lock was renewed lately). */
+  mayDispatch?: () => boolean;
 }
 
 /**
@@ -141,8 +150,13 @@ export class Dispatcher {
     this.#delayed.splice(i, 0, { at, ready });
   }
 
+  /** Looks again at what may be sent (the fence reopened). */
+  wake(): void {
+    this.#pump();
+  }
+
   #pump(): void {
-    if (this.#closing) return;
+    if (this.#closing || this.options.mayDispatch?.() === false) return;
     const now = Date.now();
     while (this.#delayed.length > 0 && (this.#delayed[0]?.at ?? Number.POSITIVE_INFINITY) <= now) {
       const due = this.#delayed.shift();
@@ -188,7 +202,13 @@ export class Dispatcher {
       reservedAt: now,
       bound: now + this.options.sendBoundMs,
     };
-    this.options.observer?.reserved(ready, send);
+    const logs = this.#limiter.logsOf(ready);
+    const nodes = nodesOf(ready).map((name, i) => ({
+      name,
+      limit: logs[i]?.limit ?? 1,
+      windowMs: logs[i]?.windowMs ?? 0,
+    }));
+    this.options.observer?.reserved(nodes, send);
     const result = await this.options.transport.send(send).catch((error: unknown): SendResult => {
       this.#log.error({ err: error, submissionId: ready.submissionId }, "forwarding send failed");
       return { verdict: null, answeredAt: send.bound };
@@ -196,7 +216,7 @@ export class Dispatcher {
     // Whether or not a request went out, the upstream has counted it (if at all) by now.
     const at = Math.min(result.answeredAt, send.bound);
     answered(at);
-    this.options.observer?.answered(ready, send, at);
+    this.options.observer?.answered(nodes, send, at);
     this.#apply(ready, result.verdict);
   }
 

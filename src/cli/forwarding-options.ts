@@ -1,0 +1,20 @@
+import type { Env } from "../config.js";
+import type { LoadedConfig } from "../gateway/config/config-file.js";
+import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "../gateway/forwarding/limits.js";
+
+/** The upstream limits of a config file (per minute, §8), or the spec's when it sets none. */
+export function configuredLimits(loaded: LoadedConfig): ForwardingLimits | undefined {
+  const limits = loaded.config.upstreamLimits;
+  if (!limits) return undefined;
+  return {
+    perCredential: { limit: limits.perCredentialPerMinute, windowMs: 60_000 },
+    perCompany: { limit: limits.perCompanyPerMinute, windowMs: 60_000 },
+    egress: { limit: limits.egressPerMinute, windowMs: 60_000 },
+    marginMs: SPEC_FORWARDING_LIMITS.marginMs,
+  };
+}
+
+/** The BullMQ driver's connection when `REDIS_URL` is set; the embedded driver otherwise. */
+export function configuredRedis(env: Env): { url: string; prefix: string } | undefined {
+  return env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : undefined;
+}

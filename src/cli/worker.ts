@@ -1,0 +1,57 @@
+import { parseArgs } from "node:util";
+import { ConfigError, parseEnv } from "../config.js";
+import { loadConfigFile } from "../gateway/config/config-file.js";
+import { createForwardingWorker } from "../gateway/create-worker.js";
+import { createLogger } from "../log.js";
+import { configuredLimits, configuredRedis } from "./forwarding-options.js";
+
+const USAGE = `usage: partner-gateway worker [--config FILE]
+
+Runs forwarding workers only (the BullMQ driver; REDIS_URL is required): takes send jobs and, when elected, dispatches
+within the upstream's limits. Run as many as you like beside one or more 'partner-gateway serve --api-only'
+processes on the same DATABASE_PATH. The upstream is UPSTREAM_URL (or the config file's upstreamUrl); in sandbox mode
+point it at the serve process's embedded sandbox (http://127.0.0.1:8090 by default). The config file is read for
+upstreamUrl and upstreamLimits only; serve applies the rest.
+`;
+
+export async function run(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const env = parseEnv();
+  const configPath = values.config ?? env.CONFIG_FILE;
+  const loaded = configPath ? await loadConfigFile(configPath) : undefined;
+  const redis = configuredRedis(env);
+  if (!redis) throw new ConfigError("REDIS_URL: required by the worker command (the BullMQ driver)");
+  const upstreamUrl = loaded?.config.upstreamUrl ?? env.UPSTREAM_URL;
+  if (!upstreamUrl)
+    throw new ConfigError("UPSTREAM_URL: required by the worker command (in sandbox mode: the sandbox)");
+  const mode = loaded?.config.mode ?? env.MODE;
+  if (mode === "live" && !upstreamUrl.startsWith("https://")) {
+    throw new ConfigError("UPSTREAM_URL: must be https in live mode");
+  }
+  const log = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_PRETTY, name: "worker" });
+  const limits = loaded ? configuredLimits(loaded) : undefined;
+  const worker = createForwardingWorker({
+    databasePath: env.DATABASE_PATH,
+    log,
+    masterKey: env.MASTER_KEY,
+    settings: { mode },
+    forwarding: { upstreamUrl, ...(limits ? { limits } : {}), redis },
+  });
+  await worker.started;
+  log.info({ upstream: upstreamUrl, prefix: redis.prefix }, "forwarding worker running");
+
+  // SIGTERM: the dispatcher lock goes to another worker at once; sends running here get 10 s to finish.
+  const stop = async () => {
+    await worker.close(10_000);
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,55 @@
+import type { Logger } from "../log.js";
+import type { GatewaySettings } from "./context.js";
+import { openGatewayContext } from "./create-gateway.js";
+import type { ForwarderOptions } from "./forwarding/forwarder.js";
+import { BullmqForwarding, type RedisForwardingOptions } from "./forwarding/redis/bullmq-forwarding.js";
+import { onSubmissionSettled } from "./webhooks/index.js";
+
+export interface ForwardingWorkerOptions {
+  databasePath: string;
+  log: Logger;
+  settings?: Partial<GatewaySettings>;
+  masterKey?: string;
+  forwarding: ForwarderOptions & { redis: Omit<RedisForwardingOptions, "api" | "worker"> };
+}
+
+/**
+ * A forwarding worker process (`partner-gateway worker`, BullMQ driver): a candidate dispatcher and a consumer of
+ * send jobs on the gateway's database, without HTTP and without webhook delivery (deliveries it enqueues are sent by
+ * the API processes' webhook dispatchers).
+ */
+export function createForwardingWorker(options: ForwardingWorkerOptions) {
+  // Forwarding never evaluates a profile: one evaluator is enough for the context.
+  const { forwarding } = options;
+  const { ctx, close } = openGatewayContext({
+    databasePath: options.databasePath,
+    log: options.log,
+    settings: options.settings,
+    masterKey: options.masterKey,
+    engine: { poolSize: 1 },
+    forwarding: { upstreamUrl: forwarding.upstreamUrl, limits: forwarding.limits },
+  });
+  const driver = new BullmqForwarding(ctx, {
+    ...forwarding,
+    redis: { ...forwarding.redis, api: false, worker: true },
+    onSettled: (row) => {
+      forwarding.onSettled?.(row);
+      onSubmissionSettled(ctx, row);
+    },
+  });
+  ctx.forwarding = driver;
+  driver.start();
+  return {
+    ctx,
+    driver,
+    /** Resolves once connected to Redis and taking jobs. */
+    started: driver.started,
+    /** Graceful (SIGTERM): the dispatcher lock is released, running sends get `deadlineMs` to finish. */
+    async close(deadlineMs?: number) {
+      await driver.close(deadlineMs);
+      await close();
+    },
+  };
+}
+
+export type ForwardingWorker = ReturnType<typeof createForwardingWorker>;

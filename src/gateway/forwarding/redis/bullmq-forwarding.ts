@@ -1,0 +1,326 @@
+import type { Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { GatewayContext } from "../../context.js";
+import type { SubmissionRow } from "../../intake/submission-view.js";
+import { SubmissionAttempt } from "../attempt.js";
+import { Dispatcher } from "../dispatcher.js";
+import type { ForwardingDriver } from "../driver.js";
+import type { ForwarderOptions } from "../forwarder.js";
+import type { LimiterHistory } from "../hierarchy.js";
+import { SubmissionStore } from "../submission-store.js";
+import { SettlementWaiters } from "../waiters.js";
+import { ready, redisConnection } from "./connections.js";
+import { type ForwardingKeys, forwardingKeys } from "./keys.js";
+import { LeaderLock } from "./leader-lock.js";
+import { LimiterMirror } from "./limiter-mirror.js";
+import { SendQueueProducer, startSendWorker } from "./send-queue.js";
+
+export interface RedisForwardingOptions {
+  url: string;
+  /** Prefix of every key and channel: one per deployment sharing a Redis (and one per test). */
+  prefix?: string;
+  /** Intake and sync answers run here (`serve`). */
+  api: boolean;
+  /** A worker runs here: a candidate dispatcher and a consumer of send jobs (`worker`, and `serve` by default). */
+  worker: boolean;
+  /** How often the dispatcher re-reads the database for what is queued (the outbox). */
+  reconcileMs?: number;
+  /** The dispatcher lock's time to live; renewed every sixth of it. */
+  lockTtlMs?: number;
+  /** A send job picked up later than this after its reservation is not sent. */
+  pickupMs?: number;
+}
+
+/** What a process running a worker holds: its connections, the send queue's two ends, the lock and the mirror. */
+interface WorkerSide {
+  connection: Redis;
+  events: Redis;
+  transport: SendQueueProducer;
+  consumer: Worker;
+  lock: LeaderLock;
+  mirror: LimiterMirror;
+  timer?: NodeJS.Timeout;
+}
+
+interface Term {
+  dispatcher: Dispatcher;
+  renewedAt: number;
+  reconcile: NodeJS.Timeout;
+}
+
+/**
+ * The BullMQ driver (issue #4): any number of API and worker processes share one queue and one set of limits.
+ *
+ * - Intake commits a submission to the database (the source of truth), then publishes its id. Nothing lives only in
+ *   Redis: the dispatcher re-reads the database for whatever is queued and unknown to it (at takeover, every
+ *   `reconcileMs`, after Redis comes back), so a lost notice, a flush or a Redis restart only delays a submission.
+ * - One dispatcher at a time, elected by a Redis lock held by any worker process, runs the same fair scheduler and
+ *   exact limiter as the embedded driver, mirroring the limiter's history into Redis so that a successor resumes
+ *   from the real sends. It hands each allowed send to the BullMQ "send" queue.
+ * - Worker processes run the one attempt implementation and return its verdict on the queue's events; the time the
+ *   answer came closes the send's limiter slots (answer-time slots, see SlidingLog).
+ * - A settled submission's id is published, so a sync answer waiting in an API process wakes (and the API process
+ *   also re-reads the row every 500 ms in case the notice is lost).
+ */
+export class BullmqForwarding implements ForwardingDriver {
+  readonly driver = "bullmq";
+  readonly #ctx: GatewayContext;
+  readonly #store: SubmissionStore;
+  readonly #keys: ForwardingKeys;
+  readonly #prefix: string;
+  readonly #waiters = new SettlementWaiters();
+  readonly #producer: Redis;
+  readonly #subscriber: Redis;
+  readonly #attempt: SubmissionAttempt;
+  readonly #lockTtlMs: number;
+  readonly #pickupMs: number;
+  readonly #sendBoundMs: number;
+  #worker?: WorkerSide;
+  #term: Term | undefined;
+  #lastHistory: LimiterHistory | undefined;
+  #ticking = false;
+  #closing = false;
+
+  constructor(
+    ctx: GatewayContext,
+    private readonly options: ForwarderOptions & { redis: RedisForwardingOptions },
+  ) {
+    this.#ctx = ctx;
+    this.#store = new SubmissionStore(ctx);
+    this.#prefix = options.redis.prefix ?? "partner-gateway";
+    this.#keys = forwardingKeys(this.#prefix);
+    this.#lockTtlMs = options.redis.lockTtlMs ?? 3_000;
+    this.#pickupMs = options.redis.pickupMs ?? 2_000;
+    this.#attempt = new SubmissionAttempt(ctx, {
+      ...options,
+      onSettled: (row) => {
+        this.#waiters.settled(row);
+        this.#publish(this.#keys.settled, row.id);
+        options.onSettled?.(row);
+      },
+    });
+    // The latest a send can reach the upstream: picked up in time, then the call's timeout, and a second of slack.
+    this.#sendBoundMs = this.#pickupMs + this.#attempt.timeoutMs + 1_000;
+    this.#producer = redisConnection(options.redis.url, "producer", ctx.log);
+    this.#subscriber = redisConnection(options.redis.url, "worker", ctx.log);
+  }
+
+  get backlog(): number {
+    return this.#term?.dispatcher.backlog ?? 0;
+  }
+
+  /** Whether this process dispatches now. */
+  get leading(): boolean {
+    return this.#term !== undefined;
+  }
+
+  start(): void {
+    this.started = this.#start().catch((error: unknown) => {
+      this.#ctx.log.error({ err: error }, "forwarding (bullmq) failed to start");
+    });
+  }
+
+  /** Resolves once connected and subscribed (tests and the worker command wait for it). */
+  started: Promise<void> = Promise.resolve();
+
+  async #start(): Promise<void> {
+    const { redis } = this.options;
+    this.#subscriber.on("message", (channel: string, id: string) => this.#message(channel, id));
+    await this.#subscriber.subscribe(this.#keys.accepted, this.#keys.rotated, this.#keys.settled);
+    if (!redis.worker) return;
+    const connection = redisConnection(redis.url, "worker", this.#ctx.log);
+    const events = redisConnection(redis.url, "worker", this.#ctx.log);
+    const name = this.#keys.sendQueue;
+    const transport = new SendQueueProducer(
+      { producer: this.#producer, events, prefix: this.#prefix, name },
+      this.#ctx.log,
+    );
+    const consumer = startSendWorker({
+      connection,
+      prefix: this.#prefix,
+      name,
+      concurrency: this.options.maxInFlight ?? 64,
+      pickupMs: this.#pickupMs,
+      attempt: this.#attempt,
+      log: this.#ctx.log,
+    });
+    const windows = this.options.limits
+      ? [this.options.limits.perCredential, this.options.limits.perCompany, this.options.limits.egress]
+      : [{ windowMs: 60_000 }];
+    const ttlMs = Math.max(...windows.map((w) => w.windowMs)) + this.#sendBoundMs;
+    const mirror = new LimiterMirror(this.#producer, this.#keys, ttlMs, this.#ctx.log);
+    const lock = new LeaderLock(this.#producer, this.#keys.leader, this.#lockTtlMs);
+    this.#worker = { connection, events, transport, consumer, lock, mirror };
+    await Promise.all([ready(this.#producer), transport.ready(), consumer.waitUntilReady()]);
+    // Redis came back (perhaps empty): the dispatcher re-reads the database and the lock is renewed or reclaimed.
+    this.#producer.on("ready", () => {
+      if (this.#term) this.#reconcile();
+    });
+    if (this.#closing) return;
+    this.#worker.timer = setInterval(() => void this.#tick(), Math.max(50, Math.floor(this.#lockTtlMs / 6)));
+    await this.#tick();
+  }
+
+  notify(row: SubmissionRow): void {
+    if (row.status !== "queued") return;
+    if (this.#term) this.#term.dispatcher.notify(row);
+    else this.#publish(this.#keys.accepted, row.id);
+  }
+
+  credentialRotated(credentialId: string): void {
+    this.#store.resumeCredential(credentialId, Date.now());
+    if (this.#term) this.#reconcile();
+    else this.#publish(this.#keys.rotated, credentialId);
+  }
+
+  waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined> {
+    return this.#waiters.wait(submissionId, timeoutMs, () => this.#store.get(submissionId), 500);
+  }
+
+  /**
+   * Graceful stop (SIGTERM): no new sends; the lock is released so another worker takes over at once; send jobs
+   * already running here get until the deadline to finish (then they are left to the lease and the reconciler).
+   */
+  async close(deadlineMs = 5_000): Promise<void> {
+    this.#closing = true;
+    await this.started;
+    const worker = this.#worker;
+    if (worker) {
+      clearInterval(worker.timer);
+      if (this.#term) {
+        this.#stepDown("closing");
+        await worker.lock.release().catch(() => undefined);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        worker.consumer.close().then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), deadlineMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) await worker.consumer.close(true);
+      await worker.transport.close();
+      worker.connection.disconnect();
+      worker.events.disconnect();
+    }
+    this.#subscriber.disconnect();
+    this.#producer.disconnect();
+  }
+
+  #message(channel: string, id: string): void {
+    if (channel === this.#keys.settled) {
+      if (this.#waiters.has(id)) {
+        const row = this.#store.get(id);
+        if (row) this.#waiters.settled(row);
+      }
+      return;
+    }
+    if (!this.#term) return;
+    if (channel === this.#keys.accepted) this.#term.dispatcher.notifyId(id);
+    else if (channel === this.#keys.rotated) this.#reconcile();
+  }
+
+  /** Leadership: the holder renews its lock, the others try to take it. */
+  async #tick(): Promise<void> {
+    const worker = this.#worker;
+    if (!worker || this.#ticking || this.#closing) return;
+    this.#ticking = true;
+    const sentAt = Date.now();
+    try {
+      const term = this.#term;
+      if (term) {
+        const state = await worker.lock.renew();
+        if (state === "lost") return this.#stepDown("lock taken by another process");
+        term.renewedAt = sentAt;
+        if (state === "reclaimed") {
+          // Redis lost its data (a flush, a restart without persistence): put our history back, re-read the database.
+          await worker.mirror.rewrite(term.dispatcher.history());
+          this.#reconcile();
+        }
+        term.dispatcher.wake();
+      } else if (await worker.lock.acquire()) {
+        await this.#takeOver(worker, sentAt);
+      }
+    } catch (error) {
+      this.#ctx.log.debug({ error: (error as Error).message }, "dispatcher lock: redis unreachable");
+      // Renewals failing: stop dispatching before the lock can expire and another process start.
+      if (this.#term && Date.now() - this.#term.renewedAt > worker.lock.ttlMs / 2) this.#stepDown("redis unreachable");
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  async #takeOver(worker: WorkerSide, acquiredAt: number): Promise<void> {
+    const now = Date.now();
+    const history = mergeHistories(await worker.mirror.load(now), this.#lastHistory, now);
+    const dispatcher = new Dispatcher(this.#ctx, {
+      transport: worker.transport,
+      limits: this.options.limits,
+      maxInFlight: this.options.maxInFlight,
+      sendBoundMs: this.#sendBoundMs,
+      history,
+      observer: worker.mirror,
+      // The fence: dispatch only while the lock was renewed within half its time to live.
+      mayDispatch: () => this.#term === term && Date.now() - term.renewedAt < worker.lock.ttlMs / 2,
+    });
+    const term: Term = {
+      dispatcher,
+      renewedAt: acquiredAt,
+      reconcile: setInterval(() => this.#reconcile(), this.options.redis.reconcileMs ?? 5_000),
+    };
+    this.#term = term;
+    this.#ctx.log.info({ token: worker.lock.token }, "forwarding dispatcher: took over");
+    this.#reconcile();
+  }
+
+  #stepDown(reason: string): void {
+    const term = this.#term;
+    if (!term) return;
+    this.#term = undefined;
+    clearInterval(term.reconcile);
+    // Kept in case this process leads again after an outage that emptied Redis.
+    this.#lastHistory = term.dispatcher.history();
+    void term.dispatcher.close(0);
+    this.#ctx.log.warn({ reason }, "forwarding dispatcher: stepped down");
+  }
+
+  /** The outbox: what is committed and unfinished is (re-)admitted; leases of dead workers are released first. */
+  #reconcile(): void {
+    const term = this.#term;
+    if (!term) return;
+    const now = Date.now();
+    this.#store.releaseExpiredLeases(now, now);
+    term.dispatcher.reconcile(now);
+  }
+
+  #publish(channel: string, message: string): void {
+    this.#producer.publish(channel, message).catch((error: Error) => {
+      // The dispatcher's reconciler finds it in the database anyway.
+      this.#ctx.log.debug({ error: error.message, channel }, "redis notice not published");
+    });
+  }
+}
+
+/**
+ * Redis's history and this process's own from an earlier term, as one: every time is an upper bound of a real
+ * arrival, so all are kept, but a send both hold (the same time) counts once.
+ */
+function mergeHistories(a: LimiterHistory, b: LimiterHistory | undefined, now: number): LimiterHistory {
+  if (!b) return a;
+  const logs = new Map(a.logs);
+  for (const [node, times] of b.logs) {
+    const merged = [...(logs.get(node) ?? [])];
+    const unmatched = new Map<number, number>();
+    for (const t of merged) unmatched.set(t, (unmatched.get(t) ?? 0) + 1);
+    for (const t of times) {
+      const left = unmatched.get(t) ?? 0;
+      if (left > 0) unmatched.set(t, left - 1);
+      else merged.push(t);
+    }
+    logs.set(node, merged);
+  }
+  const pausedUntil = new Map(a.pausedUntil);
+  for (const [id, until] of b.pausedUntil) pausedUntil.set(id, Math.max(until, pausedUntil.get(id) ?? 0));
+  return { logs, pausedUntil, at: now };
+}

@@ -1,0 +1,35 @@
+import { Redis } from "ioredis";
+import type { Logger } from "../../../log.js";
+
+/**
+ * How each Redis connection is made, as BullMQ asks for production ("Going to production"): reconnect forever with
+ * backoff between 1 s and 20 s; `worker` connections (BullMQ workers, queue events, subscribers) wait through an
+ * outage (`maxRetriesPerRequest: null`, offline queue on), while `producer` connections (intake's notices, the
+ * dispatcher's adds, the leader lock) fail fast so nobody hangs on a command while Redis is away — the database
+ * outbox and the reconciler catch up afterwards.
+ */
+export function redisConnection(url: string, purpose: "worker" | "producer", log: Logger): Redis {
+  const redis = new Redis(url, {
+    connectionName: `partner-gateway:${purpose}`,
+    maxRetriesPerRequest: purpose === "worker" ? null : 1,
+    enableOfflineQueue: purpose === "worker",
+    retryStrategy: (times) => Math.max(Math.min(Math.exp(times), 20_000), 1_000),
+  });
+  let reported = false;
+  // One line per outage, not one per reconnection attempt; the URL may carry a password and is never logged.
+  redis.on("error", (error: Error) => {
+    if (!reported) log.warn({ purpose, error: error.message }, "redis connection error");
+    reported = true;
+  });
+  redis.on("ready", () => {
+    if (reported) log.info({ purpose }, "redis connection restored");
+    reported = false;
+  });
+  return redis;
+}
+
+/** Resolves once the connection is ready (or at once if it is). */
+export function ready(redis: Redis): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => redis.once("ready", () => resolve()));
+}

@@ -1,0 +1,105 @@
+import { type Job, Queue, QueueEvents, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { Logger } from "../../../log.js";
+import type { SubmissionAttempt } from "../attempt.js";
+import type { ReservedSend, SendResult, SendTransport } from "../dispatcher.js";
+
+/** A send job carries the submission id only: the database has everything else (and every secret stays there). */
+const sendJobSchema = z.object({ submissionId: z.string().startsWith("sub_") });
+type SendJob = z.infer<typeof sendJobSchema>;
+
+/**
+ * One config for the send queue (STYLE: one per queue). No BullMQ retries: §7's retries live in the database and go
+ * through the limiter again. A completed job is removed at once (its outcome is in the database); a failed one (a
+ * processor bug, not an upstream answer) is kept a day for inspection.
+ */
+const SEND_JOB_OPTIONS = { attempts: 1, removeOnComplete: true, removeOnFail: { age: 86_400, count: 1_000 } };
+
+/**
+ * The dispatcher's side of the BullMQ "send" queue: each send the limiter allowed becomes a job (id = send id,
+ * timestamp = reservation) for any worker process, and its verdict comes back on the queue's events. A send whose
+ * verdict does not come by its bound (a worker killed mid-send, a Redis flush) resolves without one: the dispatcher
+ * then asks the database.
+ */
+export class SendQueueProducer implements SendTransport {
+  readonly #queue: Queue;
+  readonly #events: QueueEvents;
+  readonly #pending = new Map<string, (result: SendResult) => void>();
+
+  constructor(
+    options: { producer: Redis; events: Redis; prefix: string; name: string },
+    private readonly log: Logger,
+  ) {
+    this.#queue = new Queue(options.name, { connection: options.producer, prefix: options.prefix });
+    this.#events = new QueueEvents(options.name, { connection: options.events, prefix: options.prefix });
+    this.#queue.on("error", (error) => log.debug({ error: error.message }, "send queue error"));
+    this.#events.on("error", (error) => log.debug({ error: error.message }, "send queue events error"));
+    this.#events.on("completed", ({ jobId, returnvalue }) => {
+      this.#pending.get(jobId)?.(returnvalue as unknown as SendResult);
+    });
+    // The processor threw: whether it sent is unknown, but it is over by now.
+    this.#events.on("failed", ({ jobId }) => this.#pending.get(jobId)?.({ verdict: null, answeredAt: Date.now() }));
+  }
+
+  ready(): Promise<void> {
+    return this.#events.waitUntilReady().then(() => undefined);
+  }
+
+  send(send: ReservedSend): Promise<SendResult> {
+    return new Promise((resolve) => {
+      const finish = (result: SendResult) => {
+        clearTimeout(timer);
+        this.#pending.delete(send.sendId);
+        resolve(result);
+      };
+      const timer = setTimeout(
+        () => finish({ verdict: null, answeredAt: send.bound }),
+        Math.max(0, send.bound - Date.now() + 50),
+      );
+      this.#pending.set(send.sendId, finish);
+      const job: SendJob = { submissionId: send.ready.submissionId };
+      this.#queue
+        .add("send", job, { ...SEND_JOB_OPTIONS, jobId: send.sendId, timestamp: send.reservedAt })
+        .catch((error: Error) => {
+          // Not queued (Redis away): nothing was sent.
+          this.log.debug({ error: error.message, submissionId: job.submissionId }, "send not queued");
+          finish({ verdict: null, answeredAt: Date.now() });
+        });
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const finish of this.#pending.values()) finish({ verdict: null, answeredAt: Date.now() });
+    await this.#events.close();
+    await this.#queue.close();
+  }
+}
+
+/**
+ * A worker process's side: takes send jobs, runs the one attempt implementation, and returns its verdict. A job picked
+ * up later than `pickupMs` after its reservation is not sent (the dispatcher's slot for it may have closed): it comes
+ * back without a verdict and is dispatched again.
+ */
+export function startSendWorker(options: {
+  connection: Redis;
+  prefix: string;
+  name: string;
+  concurrency: number;
+  pickupMs: number;
+  attempt: SubmissionAttempt;
+  log: Logger;
+}): Worker<SendJob, SendResult> {
+  const worker = new Worker<SendJob, SendResult>(
+    options.name,
+    async (job: Job<SendJob, SendResult>) => {
+      const { submissionId } = sendJobSchema.parse(job.data);
+      if (Date.now() > job.timestamp + options.pickupMs) return { verdict: null, answeredAt: Date.now() };
+      const verdict = await options.attempt.run(submissionId);
+      return { verdict, answeredAt: Date.now() };
+    },
+    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency },
+  );
+  worker.on("error", (error) => options.log.warn({ error: error.message }, "send worker error"));
+  return worker;
+}
