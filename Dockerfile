@@ -17,6 +17,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
+# The owner console's sources: the gateway bundles them with esbuild on the first request to /console.
+COPY console ./console
 COPY migrations ./migrations
 COPY profiles ./profiles
 COPY seeds ./seeds

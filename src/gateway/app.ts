@@ -2,6 +2,7 @@ import { newApp } from "../http/app.js";
 import { healthRoutes } from "../http/health.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
+import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
 import { docsPage } from "./docs/docs-page.js";
 import { insightRoutes } from "./insights/routes.js";
@@ -42,5 +43,6 @@ export function createGatewayApp(
     },
   });
   app.get("/docs", (c) => c.html(docsPage()));
+  consoleRoutes(app as never);
   return app;
 }

@@ -107,6 +107,33 @@ describe("a key's recent payloads (profile editor)", () => {
   });
 });
 
+describe("golden samples of an unsaved draft (the editor's live pass/fail)", () => {
+  const sample = { name: "s", payload: { n: "Ada", e: "ada@example.com", p: "5550102000", a: "1 Main St" } };
+  const expression = '{ "fullName": n, "email": e, "phone": p, "address": a }';
+  const body = { fullName: "Ada", email: "ada@example.com", phone: "5550102000", address: "1 Main St" };
+
+  it("judges each sample by the rule publishing applies, without saving a version", async () => {
+    const { profile } = await acme.publishProfile("lead", expression, [{ ...sample, expect: { body } }]);
+    const post = (path: string, token: string, payload: unknown) =>
+      fetch(`${t.url}/owner/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(payload),
+      });
+    const wrong = {
+      expression: '{ "fullName": "x", "email": e, "phone": p, "address": a }',
+      samples: [{ ...sample, expect: { body } }],
+    };
+    const report = await json(await post(`/profiles/${profile.id}/test`, acmeToken, wrong));
+    expect(report).toMatchObject({ passed: false, total: 1, failed: 1 });
+    const right = await json(await post(`/profiles/${profile.id}/test`, acmeToken, { ...wrong, expression }));
+    expect(right).toMatchObject({ passed: true, failed: 0 });
+    const versions = await get(`/profiles/${profile.id}/versions`, acmeToken);
+    expect((versions.body.versions as unknown[]).length).toBe(1);
+    expect((await post(`/profiles/${profile.id}/test`, rivalToken, wrong)).status).toBe(404);
+  });
+});
+
 describe("console session support", () => {
   it("gives a signed-in browser its CSRF token again after a reload", async () => {
     const signIn = await postJson(`${t.url}/owner/v1/sessions`, { email: acme.email, password: OWNER_PASSWORD });

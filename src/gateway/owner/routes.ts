@@ -16,7 +16,7 @@ import {
   updateVendorKey,
 } from "../keys/vendor-keys.js";
 import { runGoldenSamples } from "../profiles/index.js";
-import { previewProfile, replayProfile } from "../profiles-admin/preview.js";
+import { previewProfile, replayProfile, testDraftSamples } from "../profiles-admin/preview.js";
 import {
   createProfile,
   getProfileRow,
@@ -182,6 +182,14 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       const { companyId } = c.get("owner");
       const input = valid(c, s.versionBody) as Parameters<typeof saveProfileVersion>[0]["input"];
       return c.json(await saveProfileVersion({ ctx, companyId, profileId: param(c, "profileId"), input }), 201);
+    },
+  );
+  app.openapi(
+    bodyRoute("post", "/profiles/{profileId}/test", "Run golden samples against an unsaved draft", s.versionBody),
+    async (c) => {
+      const { companyId } = c.get("owner");
+      const input = valid(c, s.versionBody) as Parameters<typeof testDraftSamples>[0]["input"];
+      return c.json({ ...(await testDraftSamples({ ctx, companyId, profileId: param(c, "profileId"), input })) }, 200);
     },
   );
   app.openapi(route("post", "/profile-versions/{versionId}/test", "Run a version's golden samples"), async (c) => {

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { submissions } from "../../db/schema/index.js";
+import type { StoredSample } from "../../db/schema/profile-versions.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
-import { compileProfile, type MappingOutcome, type ProfileKind } from "../profiles/index.js";
+import { compileProfile, type MappingOutcome, type ProfileKind, runGoldenSamples } from "../profiles/index.js";
+import { getProfileRow } from "./profiles.js";
 
 /** Drafts are cached by the digest of their text, so typing in the editor re-uses compiled expressions. */
 function draftVersionId(expression: string): string {
@@ -22,6 +24,30 @@ export async function previewProfile({
   const compiled = compileProfile(input.expression);
   if (!compiled.ok) return { ok: false, kind: "compile", ...compiled.error };
   return ctx.engine.map({ versionId: draftVersionId(input.expression), ...input });
+}
+
+/**
+ * Runs golden samples against a draft that is not saved yet: the editor shows pass/fail as the owner types, judged by
+ * the same rule that saving and publishing apply.
+ */
+export async function testDraftSamples({
+  ctx,
+  companyId,
+  profileId,
+  input,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  profileId: string;
+  input: { expression: string; samples: StoredSample[] };
+}) {
+  const profile = getProfileRow(ctx, companyId, profileId);
+  return runGoldenSamples(ctx.engine, {
+    versionId: draftVersionId(input.expression),
+    kind: profile.kind,
+    expression: input.expression,
+    samples: input.samples,
+  });
 }
 
 export interface FieldChange {

@@ -1,0 +1,111 @@
+import { whenSignedOut } from "./api.js";
+import { h, mount } from "./dom.js";
+import { deadLetterPage } from "./pages/dead-letter.js";
+import { keysPage } from "./pages/keys.js";
+import { overviewPage } from "./pages/overview.js";
+import { profileEditorPage } from "./pages/profile-editor.js";
+import { profilesPage } from "./pages/profiles.js";
+import { signInPage } from "./pages/sign-in.js";
+import { submissionPage } from "./pages/submission.js";
+import { submissionsPage } from "./pages/submissions.js";
+import { webhooksPage } from "./pages/webhooks.js";
+import { currentPath, href, navigate, type Page, type Params, route, startRouter } from "./router.js";
+import { owner, resume, signOut } from "./session.js";
+
+route("/", overviewPage);
+route("/profiles", profilesPage);
+route("/profiles/:profileId", profileEditorPage);
+route("/keys", keysPage);
+route("/submissions", submissionsPage);
+route("/submissions/:submissionId", submissionPage);
+route("/dead-letter", deadLetterPage);
+route("/webhooks", webhooksPage);
+route("/sign-in", signInPage);
+
+const NAV: [string, string][] = [
+  ["/", "Overview"],
+  ["/profiles", "Profiles"],
+  ["/keys", "Keys"],
+  ["/submissions", "Submissions"],
+  ["/dead-letter", "Dead letter"],
+  ["/webhooks", "Webhooks"],
+];
+
+const app = document.getElementById("app") as HTMLElement;
+
+function layout(): HTMLElement {
+  const me = owner();
+  const path = currentPath();
+  const section = NAV.filter(([p]) => p !== "/" && path.startsWith(p)).at(0)?.[0] ?? (path === "/" ? "/" : "");
+  const main = h("main", { id: "main", tabindex: "-1" });
+  mount(
+    app,
+    h(
+      "header",
+      { class: "topbar" },
+      h("a", { class: "brand", href: href("/"), "data-link": "" }, "partner-gateway"),
+      h(
+        "nav",
+        { "aria-label": "Console" },
+        h(
+          "ul",
+          null,
+          NAV.map(([p, label]) =>
+            h(
+              "li",
+              null,
+              h("a", { href: href(p), "data-link": "", "aria-current": p === section ? "page" : null }, label),
+            ),
+          ),
+        ),
+      ),
+      me
+        ? h(
+            "div",
+            { class: "who" },
+            h("span", null, me.email, " · ", h("span", { class: "role" }, me.role)),
+            h(
+              "button",
+              {
+                type: "button",
+                class: "link",
+                onclick: async () => {
+                  await signOut();
+                  navigate("/sign-in");
+                },
+              },
+              "Sign out",
+            ),
+          )
+        : null,
+    ),
+    main,
+  );
+  return main;
+}
+
+let generation = 0;
+
+async function render(page: Page, params: Params): Promise<void> {
+  const mine = ++generation;
+  if (page !== signInPage && !owner() && !(await resume())) {
+    navigate(`/sign-in`, true);
+    return;
+  }
+  if (page === signInPage) mount(app);
+  const view = page === signInPage ? app : layout();
+  try {
+    await page(view, params, new URLSearchParams(location.search));
+  } catch (error) {
+    if (mine !== generation) return;
+    view.append(h("p", { class: "notice notice-error", role: "alert" }, `Could not load this page: ${String(error)}`));
+  }
+  if (mine === generation) view.querySelector("h1")?.setAttribute("tabindex", "-1");
+}
+
+whenSignedOut(() => {
+  if (currentPath() !== "/sign-in") navigate("/sign-in", true);
+});
+startRouter((page, params) => void render(page, params));
+const initial = currentPath();
+navigate(initial === "/sign-in" ? "/" : initial + location.search, true);

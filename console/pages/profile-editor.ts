@@ -1,0 +1,400 @@
+import { ApiFailure, api } from "../api.js";
+import { badge, field, h, json, mount, notice, select } from "../dom.js";
+import { expressionEditor } from "../editor/expression-editor.js";
+import { link } from "../router.js";
+import { isAdmin } from "../session.js";
+import type { GoldenReport, Outcome, Profile, Sample, VendorKey, Version } from "../types.js";
+import { outputView } from "./profile-output.js";
+import { historySection, replaySection } from "./profile-versions.js";
+
+const STARTERS: Record<string, string> = {
+  lead: '{\n  "fullName": name,\n  "email": email,\n  "phone": phone,\n  "address": address\n}',
+  appointment: '{\n  "leadId": lead_id,\n  "startsAt": start,\n  "endsAt": end,\n  "idempotencyKey": booking_id\n}',
+  outbound: '{\n  "event": type,\n  "data": data\n}',
+};
+
+interface Working {
+  expression: string;
+  samples: Sample[];
+  /** The saved version the working copy equals, if it does. */
+  saved: Version | null;
+}
+
+/**
+ * The profile editor: vendor payload, JSONata expression and live output side by side. Every judgement — the
+ * mapped body, validation, golden samples, publishing — comes from the owner API; the page only shows it.
+ */
+export async function profileEditorPage(view: HTMLElement, params: Record<string, string>): Promise<void> {
+  const profileId = params.profileId ?? "";
+  const [{ profiles }, { versions }, { keys }] = await Promise.all([
+    api<{ profiles: Profile[] }>("GET", "/profiles"),
+    api<{ versions: Version[] }>("GET", `/profiles/${profileId}/versions`),
+    api<{ keys: VendorKey[] }>("GET", "/keys"),
+  ]);
+  const profile = profiles.find((p) => p.id === profileId);
+  if (!profile) throw new Error("profile not found");
+  const latest = versions[0] ?? null;
+  const work: Working = {
+    expression: latest?.expression ?? STARTERS[profile.kind] ?? "{}",
+    samples: latest?.samples ?? [],
+    saved: latest,
+  };
+  const admin = isAdmin();
+  const kind = profile.kind;
+  const replayable = kind === "lead" || kind === "appointment";
+  const relevantKeys = keys.filter(
+    (k) => !k.revokedAt && (profile.boundKeys.includes(k.id) || profile.boundKeys.length === 0),
+  );
+
+  // Pane 1: the vendor payload.
+  const payloadBox = h("textarea", { name: "payload", rows: "16", spellcheck: "false", class: "code" });
+  payloadBox.value = json(work.samples[0]?.payload ?? {});
+  const source = select("source", [["", "Paste or type a payload…"]]);
+  const payloadChoices = new Map<string, unknown>();
+  const fillSources = async () => {
+    mount(source, h("option", { value: "" }, "Paste or type a payload…"));
+    payloadChoices.clear();
+    const samples = h("optgroup", { label: "Golden samples" });
+    work.samples.forEach((s, i) => {
+      payloadChoices.set(`sample:${i}`, s.payload);
+      samples.append(h("option", { value: `sample:${i}` }, s.name));
+    });
+    if (work.samples.length) source.append(samples);
+    if (!replayable) return;
+    for (const key of relevantKeys) {
+      const { payloads } = await api<{ payloads: { submissionId: string; createdAt: string; payload: unknown }[] }>(
+        "GET",
+        `/keys/${key.id}/payloads?limit=10&kind=${kind}`,
+      );
+      if (!payloads.length) continue;
+      const group = h("optgroup", { label: `Recent payloads of ${key.name}` });
+      for (const p of payloads) {
+        payloadChoices.set(`sub:${p.submissionId}`, p.payload);
+        group.append(
+          h(
+            "option",
+            { value: `sub:${p.submissionId}` },
+            `${p.submissionId} · ${new Date(p.createdAt).toLocaleString()}`,
+          ),
+        );
+      }
+      source.append(group);
+    }
+  };
+  source.addEventListener("change", () => {
+    if (!payloadChoices.has(source.value)) return;
+    payloadBox.value = json(payloadChoices.get(source.value));
+    schedule();
+  });
+  payloadBox.addEventListener("input", () => {
+    source.value = "";
+    schedule();
+  });
+
+  // Pane 2: the expression.
+  const editorHost = h("div", { class: "cm-host" });
+  const editor = expressionEditor({
+    parent: editorHost,
+    doc: work.expression,
+    label: "JSONata expression",
+    readOnly: !admin,
+    onChange: (text) => {
+      work.expression = text;
+      work.saved = null;
+      schedule();
+    },
+  });
+
+  // Pane 3: the live output, golden samples.
+  const output = h(
+    "div",
+    { class: "output-pane", "aria-live": "polite" },
+    h("p", { class: "muted" }, "Type to see the mapped body."),
+  );
+  const samplesBox = h("div");
+  const status = h("div", { "aria-live": "polite", class: "status-area" });
+  let lastOutcome: Outcome | null = null;
+  let report: GoldenReport | null = null;
+  let sequence = 0;
+  let timer: number | undefined;
+
+  function schedule(): void {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void evaluate(), 300);
+  }
+
+  async function evaluate(): Promise<void> {
+    const mine = ++sequence;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(payloadBox.value);
+    } catch (error) {
+      mount(
+        output,
+        outputView({ ok: false, kind: "payload", message: `the payload is not JSON: ${(error as Error).message}` }),
+      );
+      return;
+    }
+    const expression = editor.text();
+    const [outcome, tested] = await Promise.all([
+      api<Outcome>("POST", "/profiles/preview", { kind, expression, payload }),
+      work.samples.length
+        ? api<GoldenReport>("POST", `/profiles/${profileId}/test`, { expression, samples: work.samples }).catch(
+            () => null,
+          )
+        : Promise.resolve(null),
+    ]);
+    if (mine !== sequence) return; // a newer keystroke's answer is on its way
+    lastOutcome = outcome;
+    report = tested;
+    editor.showProblem(outcome.ok === false && outcome.kind === "compile" ? outcome : null);
+    mount(output, outputView(outcome));
+    renderSamples();
+  }
+
+  function renderSamples(): void {
+    const rows = work.samples.map((s, i) => {
+      const result = report?.results[i];
+      return h(
+        "tr",
+        null,
+        h("td", null, s.name),
+        h(
+          "td",
+          null,
+          "body" in s.expect ? "this body" : `an error${s.expect.error.field ? ` on ${s.expect.error.field}` : ""}`,
+        ),
+        h(
+          "td",
+          null,
+          result ? badge(result.passed ? "pass" : "fail") : badge("not run"),
+          result?.reason ? h("div", { class: "muted" }, result.reason) : null,
+        ),
+        h(
+          "td",
+          null,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              onclick: () => {
+                payloadBox.value = json(s.payload);
+                schedule();
+              },
+            },
+            "Use payload",
+          ),
+          admin
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "link danger",
+                  "aria-label": `Remove sample ${s.name}`,
+                  onclick: () => {
+                    work.samples.splice(i, 1);
+                    work.saved = null;
+                    void fillSources();
+                    schedule();
+                  },
+                },
+                "Remove",
+              )
+            : null,
+        ),
+      );
+    });
+    const summary = !work.samples.length
+      ? "No golden samples: a profile needs one to be published."
+      : report
+        ? `${report.total - report.failed} of ${report.total} pass`
+        : "";
+    mount(
+      samplesBox,
+      h("p", { class: report && !report.passed ? "samples-failing" : "muted" }, summary),
+      work.samples.length
+        ? h(
+            "div",
+            { class: "table-wrap" },
+            h(
+              "table",
+              null,
+              h(
+                "thead",
+                null,
+                h(
+                  "tr",
+                  null,
+                  ["Sample", "Expects", "Result", ""].map((t) => h("th", { scope: "col" }, t)),
+                ),
+              ),
+              h("tbody", null, rows),
+            ),
+          )
+        : null,
+    );
+    publishButton.disabled = !admin || !work.samples.length || (report !== null && !report.passed);
+  }
+
+  const sampleName = h("input", {
+    name: "sampleName",
+    autocomplete: "off",
+    placeholder: `sample ${work.samples.length + 1}`,
+  });
+  const addSample = h(
+    "button",
+    {
+      type: "button",
+      onclick: () => {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(payloadBox.value);
+        } catch {
+          mount(status, notice("error", "The payload is not JSON."));
+          return;
+        }
+        const o = lastOutcome;
+        const expect: Sample["expect"] = o?.ok
+          ? { body: o.body }
+          : o && o.kind === "validation"
+            ? { error: { field: o.field, kind: "validation" } }
+            : { error: {} };
+        work.samples.push({ name: sampleName.value.trim() || `sample ${work.samples.length + 1}`, payload, expect });
+        work.saved = null;
+        sampleName.value = "";
+        sampleName.placeholder = `sample ${work.samples.length + 1}`;
+        mount(
+          status,
+          notice("ok", "Sample added: it expects what the output pane shows now. Save or publish to keep it."),
+        );
+        void fillSources();
+        void evaluate();
+      },
+    },
+    "Add current payload as sample",
+  );
+
+  async function saveDraft(): Promise<Version> {
+    const saved = await api<{ version: Version; samples: GoldenReport }>("POST", `/profiles/${profileId}/versions`, {
+      expression: editor.text(),
+      samples: work.samples,
+    });
+    work.saved = saved.version;
+    report = saved.samples;
+    renderSamples();
+    await history.reload();
+    return saved.version;
+  }
+
+  const saveButton = h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        try {
+          const v = await saveDraft();
+          mount(status, notice("ok", `Saved draft v${v.version}.`));
+        } catch (error) {
+          mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+        }
+      },
+    },
+    "Save draft",
+  );
+  const publishButton = h(
+    "button",
+    {
+      type: "button",
+      class: "primary",
+      onclick: async () => {
+        try {
+          const draft = work.saved ?? (await saveDraft());
+          const published = await api<Version>("POST", `/profile-versions/${draft.id}/publish`);
+          work.saved = published;
+          mount(
+            status,
+            notice(
+              "ok",
+              `Published v${published.version}. Bind it to a key on the Keys page, or roll back to it below.`,
+            ),
+          );
+          await history.reload();
+        } catch (error) {
+          mount(
+            status,
+            notice("error", error instanceof ApiFailure ? `Not published: ${error.message}` : String(error)),
+          );
+        }
+      },
+    },
+    "Publish",
+  );
+
+  const history = historySection({
+    profile,
+    keys,
+    onOpen: (v) => {
+      editor.setText(v.expression);
+      work.samples = [...v.samples];
+      work.saved = v;
+      void fillSources();
+    },
+  });
+
+  mount(
+    view,
+    h("p", { class: "crumbs" }, link("/profiles", "Profiles"), " / ", profile.name),
+    h(
+      "div",
+      { class: "page-head" },
+      h("h1", null, profile.name, " ", h("span", { class: "muted kind" }, profile.kind)),
+      admin
+        ? h("div", { class: "actions" }, saveButton, publishButton)
+        : h("p", { class: "muted" }, "Read-only (viewer)."),
+    ),
+    status,
+    h(
+      "div",
+      { class: "editor-grid" },
+      h(
+        "section",
+        { class: "pane", "aria-labelledby": "pane-payload" },
+        h("h2", { id: "pane-payload" }, "Vendor payload"),
+        field("Payload source", source),
+        field("Payload (JSON)", payloadBox),
+      ),
+      h(
+        "section",
+        { class: "pane", "aria-labelledby": "pane-expression" },
+        h("h2", { id: "pane-expression" }, "JSONata expression"),
+        editorHost,
+        h(
+          "small",
+          { class: "muted" },
+          "Helpers: $joinName, $normalizeEmail, $phoneE164, $joinAddress, $toBool… (docs/profiles.md). Esc then Tab leaves the editor.",
+        ),
+      ),
+      h(
+        "section",
+        { class: "pane", "aria-labelledby": "pane-output" },
+        h("h2", { id: "pane-output" }, "Output"),
+        output,
+      ),
+    ),
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "samples-h" },
+      h("h2", { id: "samples-h" }, "Golden samples"),
+      samplesBox,
+      admin ? h("div", { class: "row" }, field("New sample name", sampleName), addSample) : null,
+    ),
+    history.element,
+    replayable
+      ? replaySection({ kind, keys: relevantKeys.length ? relevantKeys : keys, expression: () => editor.text() })
+      : null,
+  );
+  renderSamples();
+  await Promise.all([fillSources(), history.reload()]);
+  void evaluate();
+}

@@ -1,0 +1,269 @@
+import { ApiFailure, api } from "../api.js";
+import { confirmDialog } from "../confirm.js";
+import { badge, field, h, json, mount, notice, select, time } from "../dom.js";
+import { isAdmin } from "../session.js";
+import type { Profile, VendorKey, Version } from "../types.js";
+
+/** Line diff (longest common subsequence) of two expressions, for reading what changed between versions. */
+export function lineDiff(before: string, after: string): { op: " " | "-" | "+"; line: string }[] {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      const row = lcs[i] as number[];
+      row[j] = a[i] === b[j] ? (lcs[i + 1]?.[j + 1] ?? 0) + 1 : Math.max(lcs[i + 1]?.[j] ?? 0, row[j + 1] ?? 0);
+    }
+  }
+  const out: { op: " " | "-" | "+"; line: string }[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push({ op: " ", line: a[i++] ?? "" });
+      j++;
+    } else if (j < b.length && (i >= a.length || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) {
+      out.push({ op: "+", line: b[j++] ?? "" });
+    } else {
+      out.push({ op: "-", line: a[i++] ?? "" });
+    }
+  }
+  return out;
+}
+
+/** Version history: open a version, diff two, roll every bound key back (or forward) to a published one. */
+export function historySection(options: { profile: Profile; keys: VendorKey[]; onOpen: (v: Version) => void }) {
+  const { profile } = options;
+  const list = h("div");
+  const diffBox = h("div", { "aria-live": "polite" });
+  const status = h("div", { "aria-live": "polite" });
+  let keys = options.keys;
+  let versions: Version[] = [];
+  const element = h(
+    "section",
+    { class: "card", "aria-labelledby": "history-h" },
+    h("h2", { id: "history-h" }, "Version history"),
+    status,
+    list,
+    diffBox,
+  );
+  const boundTo = (v: Version) =>
+    keys.filter((k) => k.leadProfileVersionId === v.id || k.appointmentProfileVersionId === v.id).map((k) => k.name);
+
+  function render(): void {
+    if (!versions.length) {
+      mount(list, h("p", { class: "muted" }, "No saved version yet."));
+      return;
+    }
+    const options2: [string, string][] = versions.map((v) => [v.id, `v${v.version} (${v.status})`]);
+    const from = select("diffFrom", options2, versions[1]?.id ?? versions[0]?.id);
+    const to = select("diffTo", options2, versions[0]?.id);
+    const showDiff = () => {
+      const a = versions.find((v) => v.id === from.value);
+      const b = versions.find((v) => v.id === to.value);
+      if (!a || !b) return;
+      const lines = lineDiff(a.expression, b.expression);
+      const samples =
+        json(a.samples.map((s) => s.name)) === json(b.samples.map((s) => s.name))
+          ? ""
+          : ` · samples: ${a.samples.length} → ${b.samples.length}`;
+      mount(
+        diffBox,
+        h("h3", null, `v${a.version} → v${b.version}${samples}`),
+        h(
+          "pre",
+          { class: "diff" },
+          lines.map((l) =>
+            h("span", { class: l.op === "+" ? "add" : l.op === "-" ? "del" : "same" }, `${l.op} ${l.line}\n`),
+          ),
+        ),
+      );
+    };
+    mount(
+      list,
+      h(
+        "div",
+        { class: "table-wrap" },
+        h(
+          "table",
+          null,
+          h(
+            "thead",
+            null,
+            h(
+              "tr",
+              null,
+              ["Version", "Status", "Samples", "Created", "Bound to", ""].map((t) => h("th", { scope: "col" }, t)),
+            ),
+          ),
+          h(
+            "tbody",
+            null,
+            versions.map((v) =>
+              h(
+                "tr",
+                null,
+                h("td", null, `v${v.version}`),
+                h("td", null, badge(v.status)),
+                h("td", null, v.samples.length ? badge(v.samplesPassed ? "passing" : "failing") : badge("untested")),
+                h("td", null, time(v.createdAt)),
+                h("td", null, boundTo(v).join(", ") || h("span", { class: "muted" }, "—")),
+                h(
+                  "td",
+                  null,
+                  h("button", { type: "button", class: "link", onclick: () => options.onOpen(v) }, "Open in editor"),
+                  isAdmin() && v.status === "published" && profile.kind !== "outbound"
+                    ? h(
+                        "button",
+                        { type: "button", class: "link", onclick: () => void rollback(v) },
+                        `Roll back to v${v.version}`,
+                      )
+                    : null,
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        field("Diff from", from),
+        field("to", to),
+        h("button", { type: "button", onclick: showDiff }, "Show diff"),
+      ),
+    );
+  }
+
+  async function rollback(v: Version): Promise<void> {
+    if (
+      !(await confirmDialog(
+        `Bind every key of ${profile.name} to v${v.version}? New submissions map with it at once.`,
+        `Roll back to v${v.version}`,
+      ))
+    )
+      return;
+    try {
+      const result = await api<{ reboundKeys: string[] }>("POST", `/profiles/${profile.id}/rollback`, {
+        versionId: v.id,
+      });
+      mount(status, notice("ok", `v${v.version} is bound to ${result.reboundKeys.length} key(s).`));
+      await reload();
+    } catch (error) {
+      mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+    }
+  }
+
+  async function reload(): Promise<void> {
+    const [v, k] = await Promise.all([
+      api<{ versions: Version[] }>("GET", `/profiles/${profile.id}/versions`),
+      api<{ keys: VendorKey[] }>("GET", "/keys"),
+    ]);
+    versions = v.versions;
+    keys = k.keys;
+    render();
+  }
+  return { element, reload };
+}
+
+interface ReplayResult {
+  replayed: number;
+  changed: number;
+  results: {
+    submissionId: string;
+    outcome: { ok: boolean; message?: string };
+    changes: { field: string; before: unknown; after: unknown }[];
+  }[];
+}
+
+/** Replays a key's last N real payloads through the draft and shows what would change, field by field. */
+export function replaySection(options: { kind: "lead" | "appointment"; keys: VendorKey[]; expression: () => string }) {
+  const key = select(
+    "replayKey",
+    options.keys.map((k) => [k.id, k.name]),
+  );
+  const limit = h("input", { type: "number", name: "replayLimit", min: "1", max: "500", value: "20" });
+  const out = h("div", { "aria-live": "polite" });
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "replay-h" },
+    h("h2", { id: "replay-h" }, "Replay the last payloads"),
+    h("p", { class: "muted" }, "What would change for a key's recent submissions if this draft were bound to it."),
+    h(
+      "div",
+      { class: "row" },
+      field("Key", key),
+      field("How many", limit),
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            mount(out, h("p", { role: "status" }, "Replaying…"));
+            try {
+              const r = await api<ReplayResult>("POST", "/profiles/replay", {
+                keyId: key.value,
+                kind: options.kind,
+                expression: options.expression(),
+                limit: Number(limit.value) || 20,
+              });
+              const changed = r.results.filter((x) => !x.outcome.ok || x.changes.length);
+              mount(
+                out,
+                h("p", null, `${r.replayed} replayed, ${r.changed} would change.`),
+                changed.length
+                  ? h(
+                      "div",
+                      { class: "table-wrap" },
+                      h(
+                        "table",
+                        null,
+                        h(
+                          "thead",
+                          null,
+                          h(
+                            "tr",
+                            null,
+                            ["Submission", "Field", "Before", "After"].map((t) => h("th", { scope: "col" }, t)),
+                          ),
+                        ),
+                        h(
+                          "tbody",
+                          null,
+                          changed.flatMap((x) =>
+                            x.outcome.ok
+                              ? x.changes.map((c) =>
+                                  h(
+                                    "tr",
+                                    null,
+                                    h("td", null, x.submissionId),
+                                    h("td", null, c.field),
+                                    h("td", null, h("code", null, json(c.before))),
+                                    h("td", null, h("code", null, json(c.after))),
+                                  ),
+                                )
+                              : [
+                                  h(
+                                    "tr",
+                                    null,
+                                    h("td", null, x.submissionId),
+                                    h("td", { colspan: "3" }, `fails: ${x.outcome.message ?? ""}`),
+                                  ),
+                                ],
+                          ),
+                        ),
+                      ),
+                    )
+                  : null,
+              );
+            } catch (error) {
+              mount(out, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+            }
+          },
+        },
+        "Replay",
+      ),
+    ),
+    out,
+  );
+}

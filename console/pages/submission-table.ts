@@ -1,0 +1,80 @@
+import { badge, h, time } from "../dom.js";
+import { link } from "../router.js";
+import type { Submission } from "../types.js";
+
+/** The submissions table shared by the log and the dead letter; `select` adds a checkbox per row. */
+export function submissionTable(
+  rows: Submission[],
+  keyName: (id: string) => string,
+  select?: { selected: Set<string>; onChange: () => void },
+): HTMLElement {
+  const head = ["Submission", "Accepted", "Key", "Kind", "Status", "Attempts", "Upstream", "Last error"];
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "submissions" },
+      h("caption", { class: "sr-only" }, "Submissions, newest first"),
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          select ? h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Select")) : null,
+          head.map((t) => h("th", { scope: "col" }, t)),
+        ),
+      ),
+      h(
+        "tbody",
+        null,
+        rows.length
+          ? rows.map((s) =>
+              h(
+                "tr",
+                { "data-status": s.status },
+                select ? h("td", null, checkbox(s, select)) : null,
+                h("td", null, link(`/submissions/${s.submissionId}`, s.submissionId, { class: "mono" })),
+                h("td", null, time(s.createdAt)),
+                h("td", null, keyName(s.vendorKeyId)),
+                h("td", null, s.kind),
+                h("td", null, badge(s.status)),
+                h("td", { class: "num" }, String(s.attempts)),
+                h("td", { class: "num" }, s.upstreamStatus === null ? "—" : String(s.upstreamStatus)),
+                h("td", { class: "error-text" }, s.lastError ?? ""),
+              ),
+            )
+          : h("tr", null, h("td", { colspan: String(head.length + (select ? 1 : 0)) }, "Nothing here.")),
+      ),
+    ),
+  );
+}
+
+function checkbox(s: Submission, select: { selected: Set<string>; onChange: () => void }): HTMLInputElement {
+  const box = h("input", {
+    type: "checkbox",
+    "aria-label": `Select ${s.submissionId}`,
+    checked: select.selected.has(s.submissionId),
+  });
+  box.addEventListener("change", () => {
+    if (box.checked) select.selected.add(s.submissionId);
+    else select.selected.delete(s.submissionId);
+    select.onChange();
+  });
+  return box;
+}
+
+/** datetime-local ⇄ ISO (the owner API filters by ISO timestamps). */
+export function toIso(local: string): string | undefined {
+  if (!local) return undefined;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+export function toLocal(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

@@ -1,0 +1,229 @@
+import { randomBytes } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCompany } from "../../src/gateway/tenants/create-company.js";
+import { createOwner } from "../../src/gateway/tenants/create-owner.js";
+import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
+import { browserAvailability, launchChromium, screenshot } from "../helpers/browser.js";
+import { type Rig, type RigCompany, startRig } from "../helpers/forwarding.js";
+import { seedSubmissions } from "../helpers/seed-submissions.js";
+
+const availability = browserAvailability();
+const PASSWORD = "console test password";
+const NATIVE = {
+  name: "Ada Lovelace",
+  mail: "ada@example.com",
+  tel: "+1 512 555 0100",
+  addr: "12 Analytical Way, Austin, TX 78701",
+};
+const FIXED = `{
+  "fullName": name,
+  "email": mail,
+  "phone": tel,
+  "address": addr
+}`;
+
+let rig: Rig;
+let company: RigCompany;
+let browser: Browser;
+let page: Page;
+let adminEmail: string;
+let viewerEmail: string;
+let rivalSubmission: string;
+
+async function signIn(p: Page, email: string): Promise<void> {
+  await p.goto(`${rig.url}/console`);
+  await p.getByLabel("Email").fill(email);
+  await p.getByLabel("Password").fill(PASSWORD);
+  await p.getByRole("button", { name: "Sign in" }).click();
+  await p.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+}
+
+async function typeExpression(p: Page, text: string): Promise<void> {
+  await p.locator(".cm-content").click();
+  await p.keyboard.press("ControlOrMeta+a");
+  await p.keyboard.press("Delete");
+  await p.keyboard.insertText(text);
+}
+
+async function intake(vendorKey: string, body: unknown): Promise<string> {
+  const res = await fetch(`${rig.url}/api/inbound/leads`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": vendorKey },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(202);
+  return String(((await res.json()) as { submissionId: string }).submissionId);
+}
+
+describe.skipIf(!availability.available)("owner console in a real browser (issue 6)", () => {
+  beforeAll(async () => {
+    rig = await startRig({ perKey: 60, perCompany: 300, egress: 600, windowMs: 60_000, retry: { maxAttempts: 2 } });
+    company = rig.addCompany("Sunrise Console");
+    const { ctx } = rig.gateway;
+    adminEmail = `admin-${randomBytes(3).toString("hex")}@console.test`;
+    viewerEmail = `viewer-${randomBytes(3).toString("hex")}@console.test`;
+    const companyId = company.gatewayCompanyId;
+    await createOwner({
+      ctx,
+      input: { companyId, email: adminEmail, name: "Admin", role: "admin", password: PASSWORD },
+    });
+    await createOwner({
+      ctx,
+      input: { companyId, email: viewerEmail, name: "Viewer", role: "viewer", password: PASSWORD },
+    });
+    // Another company with a submission the console must never show.
+    const rival = createCompany({ ctx, input: { name: "Rival" } });
+    const rivalKey = rig.addCompany("Rival upstream");
+    [rivalSubmission = ""] = seedSubmissions(ctx, [
+      {
+        companyId: rival.id,
+        vendorKeyId: (rivalKey.vendorKeys[0] ?? "").split(".")[0] ?? "",
+        credentialId: rivalKey.credentials[0]?.id ?? "",
+        at: Date.now(),
+      },
+    ]);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(10_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await rig?.close();
+  });
+
+  it("signs in with an HttpOnly session cookie", async () => {
+    await page.goto(`${rig.url}/console/keys`);
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.screenshot({ path: screenshot("sign-in") });
+    await signIn(page, adminEmail);
+    const cookie = (await page.context().cookies()).find((c) => c.name === "pg_session");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(await page.evaluate("document.cookie")).not.toContain("pg_session");
+  });
+
+  it("creates a draft profile, shows the live output and a pinned validation error, then publishes the fix", async () => {
+    await page.getByRole("link", { name: "Profiles" }).click();
+    await page.getByLabel("Name").fill("LeadMarket");
+    await page.getByRole("button", { name: "Create draft profile" }).click();
+    await page.getByRole("heading", { name: /LeadMarket/, level: 1 }).waitFor();
+
+    await page.getByLabel("Payload (JSON)").fill(JSON.stringify(NATIVE, null, 2));
+    // The starter expression reads `email`, which this vendor calls `mail`: §2.7 wants an email or a phone... and a name.
+    await typeExpression(page, FIXED.replace('"fullName": name', '"fullName": fullname'));
+    await expect.poll(() => page.locator(".pinned-error").textContent()).toContain("fullName");
+    await page.screenshot({ path: screenshot("profile-editor-invalid"), fullPage: true });
+
+    await typeExpression(page, '{ "fullName": name, ');
+    await page.locator(".cm-lintRange-error").first().waitFor();
+
+    await typeExpression(page, FIXED);
+    await page.getByText("valid", { exact: true }).waitFor();
+    await expect.poll(() => page.locator(".output-pane").textContent()).toContain("Ada Lovelace");
+    await expect.poll(() => page.locator(".elapsed").textContent()).toMatch(/evaluated in [\d.]+ ms/);
+
+    await page.getByRole("button", { name: "Add current payload as sample" }).click();
+    await expect.poll(() => page.locator("#samples-h + div").textContent()).toContain("1 of 1 pass");
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText(/Published v1/).waitFor();
+    await page.screenshot({ path: screenshot("profile-editor"), fullPage: true });
+  });
+
+  let vendorKey = "";
+  it("issues a key bound to the profile and shows its secret once", async () => {
+    await page.getByRole("link", { name: "Keys" }).click();
+    await page.getByLabel("Vendor name").fill("LeadMarket vendor");
+    await page.getByLabel("Lead profile").selectOption({ label: "LeadMarket v1" });
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const secret = page.getByLabel("Key for LeadMarket vendor");
+    await secret.waitFor();
+    vendorKey = await secret.inputValue();
+    expect(vendorKey).toMatch(/^svc_test_\w+\.\w+/);
+    await page.screenshot({ path: screenshot("keys"), fullPage: true });
+    await page.reload();
+    await page.getByRole("heading", { name: "Keys" }).waitFor();
+    expect(await page.content()).not.toContain(vendorKey.split(".")[1]);
+  });
+
+  it("shows a native payload posted with the key as forwarded in the log", async () => {
+    const id = await intake(vendorKey, NATIVE);
+    await page.getByRole("link", { name: "Submissions" }).click();
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator(`tr:has(a:text("${id}"))`).getAttribute("data-status");
+        },
+        { timeout: 15_000 },
+      )
+      .toBe("forwarded");
+    await page.screenshot({ path: screenshot("submissions"), fullPage: true });
+    await page.getByRole("link", { name: id }).click();
+    await page.getByRole("heading", { name: "Attempts" }).waitFor();
+    expect(await page.locator("main").textContent()).toContain("HTTP 201");
+    await page.screenshot({ path: screenshot("submission"), fullPage: true });
+  });
+
+  it("sees a failure forced by the sandbox in the dead letter, redrives it and sees it forwarded", async () => {
+    const fault = rig.sandbox.admin.faults.add(
+      faultSpecSchema.parse({ route: "POST /api/inbound/leads", errorRate: 1, errorStatus: 503 }),
+    );
+    const id = await intake(vendorKey, { ...NATIVE, addr: "14 Analytical Way, Austin, TX 78701" });
+    await page.getByRole("link", { name: "Dead letter" }).click();
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator(`tr:has(a:text("${id}"))`).count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    await page.screenshot({ path: screenshot("dead-letter"), fullPage: true });
+    rig.sandbox.admin.faults.remove(fault.id);
+    await page.getByLabel(`Select ${id}`).check();
+    await page.getByRole("button", { name: /Redrive selected/ }).click();
+    await page.getByText("Forwarded 1 of 1.").waitFor({ timeout: 15_000 });
+  });
+
+  it("draws the overview and the webhooks page", async () => {
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("Vendor key").selectOption({ label: "LeadMarket vendor" });
+    await page.getByLabel("URL").fill("http://127.0.0.1:9999/hooks");
+    await page.getByLabel("submission.forwarded").check();
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await page.getByLabel("Signing secret").waitFor();
+    await page.screenshot({ path: screenshot("webhooks"), fullPage: true });
+    await page.getByRole("link", { name: "Overview" }).click();
+    await page.locator("figure.chart svg").first().waitFor();
+    expect(await page.locator(".stat.forwarded .stat-value").textContent()).toBe("2");
+    await page.screenshot({ path: screenshot("overview"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: screenshot("overview-phone"), fullPage: true });
+    await page.goto(`${rig.url}/console/submissions`);
+    await page.getByRole("heading", { name: "Submissions" }).waitFor();
+    await page.screenshot({ path: screenshot("submissions-phone"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("never shows another company's submission", async () => {
+    const status = await page.evaluate(
+      async (id) => (await fetch(`/owner/v1/submissions/${id}`)).status,
+      rivalSubmission,
+    );
+    expect(status).toBe(404);
+    await page.goto(`${rig.url}/console/submissions/${rivalSubmission}`);
+    await page.getByRole("alert").waitFor();
+    expect(await page.locator("main").textContent()).not.toContain("Seed Person");
+  });
+
+  it("offers a viewer no admin actions", async () => {
+    const viewer = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(viewer, viewerEmail);
+    await viewer.getByRole("link", { name: "Keys" }).click();
+    await viewer.getByRole("heading", { name: "Keys" }).waitFor();
+    expect(await viewer.getByRole("button", { name: "Issue key" }).count()).toBe(0);
+    expect(await viewer.getByRole("button", { name: /^Revoke/ }).count()).toBe(0);
+    await viewer.close();
+  });
+});
