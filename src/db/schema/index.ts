@@ -15,4 +15,5 @@ export { upstreamCredentials } from "./upstream-credentials.js";
 export { vendorKeys } from "./vendor-keys.js";
 export { webhookAttempts } from "./webhook-attempts.js";
 export { webhookDeliveries } from "./webhook-deliveries.js";
+export { webhookEvents } from "./webhook-events.js";
 export { webhookSubscriptions } from "./webhook-subscriptions.js";

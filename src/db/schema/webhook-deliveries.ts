@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { webhookSubscriptions } from "./webhook-subscriptions.js";
 
@@ -16,14 +17,13 @@ export const webhookDeliveries = sqliteTable(
     subscriptionId: text("subscription_id")
       .notNull()
       .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    /** The event (webhook_events, where its envelope is stored once for every subscription). */
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),
     /** What this delivery stands for (one appointment change, one submission outcome, one platform event). */
     dedupeKey: text("dedupe_key").notNull(),
     /** The platform event it relays, if any. */
     sourceEventId: text("source_event_id"),
-    /** The §6.1 envelope as JSON text. */
-    envelope: text("envelope").notNull(),
     /** The exact bytes sent on every attempt: the envelope, or the outbound profile's mapping of it (made once). */
     body: text("body"),
     profileVersionId: text("profile_version_id"),
@@ -44,14 +44,17 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     // Each change reaches a subscription once: the gateway's own confirmation and the platform's report of the same
     // appointment change share a key, and so do repeated calls of the forwarding hook (INSERT … ON CONFLICT DO NOTHING).
-    uniqueIndex("webhook_deliveries_subscription_dedupe_uq").on(t.subscriptionId, t.dedupeKey),
+    // The key leads so that the rows of one event's fan-out, which share it, land in one leaf page (bench:fanout).
+    uniqueIndex("webhook_deliveries_dedupe_subscription_uq").on(t.dedupeKey, t.subscriptionId),
     // Dispatcher: the due pending deliveries of one subscription, oldest due first; and the per-subscription backlog
-    // loaded at start.
-    index("webhook_deliveries_status_subscription_next_idx").on(t.status, t.subscriptionId, t.nextAttemptAt),
-    // Owner delivery log of a subscription, newest first (ids are time-ordered).
-    index("webhook_deliveries_subscription_id_idx").on(t.subscriptionId, t.id),
-    // Dead letter of a subscription, and redelivery of a time range by status.
-    index("webhook_deliveries_subscription_status_created_idx").on(t.subscriptionId, t.status, t.createdAt),
+    // loaded at start. Partial: only the backlog is in it, so it stays a few pages that every enqueue and outcome
+    // touch, instead of one page per subscription (queries must say `status = 'pending'` literally to use it).
+    index("webhook_deliveries_pending_subscription_next_idx")
+      .on(t.subscriptionId, t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    // Owner API, per subscription: the delivery log by status newest first (ids are time-ordered), the counts by
+    // status, redelivery of a time range by status (as an id range), and the cascade when a subscription is deleted.
+    index("webhook_deliveries_subscription_status_id_idx").on(t.subscriptionId, t.status, t.id),
   ],
 );
 

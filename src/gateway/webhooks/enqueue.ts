@@ -49,7 +49,6 @@ export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowM
     resource: input.resource,
     data: input.data,
   });
-  const envelopeText = JSON.stringify(envelope);
   const createdAt = new Date(nowMs).toISOString();
   const enqueued: Enqueued[] = [];
   for (const target of targets) {
@@ -63,12 +62,16 @@ export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowM
       input.event,
       input.dedupeKey,
       input.sourceEventId ?? null,
-      envelopeText,
       nowMs,
       createdAt,
       nowMs,
     );
     if (result.changes > 0) enqueued.push({ subscriptionId: target.id, deliveryRowId: id });
+  }
+  // Stored once for all its deliveries, not once per subscription; not at all when every delivery was already there
+  // (a repeated call of the hook).
+  if (enqueued.length > 0) {
+    statements.insertEvent.run(envelope.id, input.companyId, input.event, JSON.stringify(envelope), createdAt);
   }
   return enqueued;
 }

@@ -1,11 +1,18 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { vendorKeys, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
+import { and, asc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { vendorKeys, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../db/schema/index.js";
+import type { WebhookDeliveryRow } from "../../db/schema/webhook-deliveries.js";
 import type { GatewayContext } from "../context.js";
 
 /**
  * The statements of the delivery hot path, prepared once per database: building a query costs more than running
  * it at thousands of deliveries a second (bench:fanout). Writes use plain SQL with positional parameters.
  */
+/**
+ * `status = 'pending'` with a literal, as the partial index webhook_deliveries_pending_subscription_next_idx is
+ * declared: SQLite uses a partial index only when the query's terms imply its WHERE, and a bound parameter does not.
+ */
+export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
+
 function prepare(ctx: GatewayContext) {
   const { db, sqlite } = ctx;
   return {
@@ -25,26 +32,31 @@ function prepare(ctx: GatewayContext) {
       .prepare(),
     insertDelivery: sqlite.prepare(
       `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, source_event_id,
-         envelope, status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
+         status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    /** The envelope, once per event whatever the number of its deliveries. */
+    insertEvent: sqlite.prepare(
+      "INSERT INTO webhook_events (id, company_id, event, envelope, created_at) VALUES (?, ?, ?, ?, ?)",
     ),
     subscription: db
       .select()
       .from(webhookSubscriptions)
       .where(eq(webhookSubscriptions.id, sql.placeholder("id")))
       .prepare(),
-    /** The head of a subscription's pending queue, oldest due first (index status, subscription_id, next_attempt_at). */
+    /** The head of a subscription's pending queue, oldest due first (the partial pending index). */
     queueHead: db
       .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.subscriptionId, sql.placeholder("id"))))
+      .where(and(PENDING, eq(webhookDeliveries.subscriptionId, sql.placeholder("id"))))
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(sql.placeholder("limit"))
       .prepare(),
-    /** One delivery picked from the queue head (the head itself is read narrow: most of it is in flight). */
+    /** One delivery picked from the queue head, with its event's envelope (the head itself is read narrow). */
     delivery: db
-      .select()
+      .select({ ...getTableColumns(webhookDeliveries), envelope: webhookEvents.envelope })
       .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
       .where(eq(webhookDeliveries.id, sql.placeholder("id")))
       .prepare(),
     /** Nothing when the delivery went with its subscription while in flight (the batch must still commit). */
@@ -71,6 +83,9 @@ function prepare(ctx: GatewayContext) {
 }
 
 export type WebhookStatements = ReturnType<typeof prepare>;
+
+/** A delivery as the dispatcher sends it: the row and its event's envelope. */
+export type DeliveryToSend = WebhookDeliveryRow & { envelope: string };
 
 const cache = new WeakMap<object, WebhookStatements>();
 

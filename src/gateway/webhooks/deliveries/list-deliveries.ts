@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, lt } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries } from "../../../db/schema/index.js";
+import { webhookAttempts, webhookDeliveries, webhookEvents } from "../../../db/schema/index.js";
 import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
 import { notFound } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
@@ -20,23 +20,33 @@ export function listDeliveries({
 }) {
   getSubscriptionRow(ctx, companyId, subscriptionId);
   const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
-  const rows = ctx.db
-    .select()
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.subscriptionId, subscriptionId),
-        filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
-        filter.before ? lt(webhookDeliveries.id, filter.before) : undefined,
-      ),
+  // One query per status on the (subscription, status, id) index, merged: each reads at most a page, where one query
+  // over every status would sort the subscription's whole history.
+  const statuses = filter.status ? [filter.status] : DELIVERY_STATUSES;
+  const rows = statuses
+    .flatMap((status) =>
+      ctx.db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.subscriptionId, subscriptionId),
+            eq(webhookDeliveries.status, status),
+            filter.before ? lt(webhookDeliveries.id, filter.before) : undefined,
+          ),
+        )
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(limit + 1)
+        .all(),
     )
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(limit + 1)
-    .all();
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { deliveries: page.map(deliveryView), nextBefore: rows.length > limit && last ? last.id : null };
 }
+
+const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ["pending", "delivering", "delivered", "failed"];
 
 /** One delivery with its envelope, the body sent, and every attempt (each with its own delivery id, §6.2). */
 export function getDelivery({
@@ -49,6 +59,11 @@ export function getDelivery({
   deliveryId: string;
 }) {
   const row = getDeliveryRow(ctx, companyId, deliveryId);
+  const event = ctx.db
+    .select({ envelope: webhookEvents.envelope })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, row.eventId))
+    .get();
   const attempts = ctx.db
     .select()
     .from(webhookAttempts)
@@ -56,7 +71,8 @@ export function getDelivery({
     .orderBy(asc(webhookAttempts.attempt))
     .all()
     .map(({ deliveryRowId: _row, ...attempt }) => attempt);
-  return { ...deliveryView(row), envelope: JSON.parse(row.envelope) as unknown, body: row.body, attempts };
+  const envelope = event ? (JSON.parse(event.envelope) as unknown) : null;
+  return { ...deliveryView(row), envelope, body: row.body, attempts };
 }
 
 /** A company's delivery by id; another company's is a 404 that does not confirm it exists (§7). */

@@ -1,7 +1,8 @@
-import { and, eq, gte, inArray, lte, ne } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, ne } from "drizzle-orm";
 import { webhookDeliveries } from "../../../db/schema/index.js";
 import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
 import { conflict } from "../../../http/errors.js";
+import { idFloor } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
 import { notifyDue } from "../registry.js";
 import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
@@ -71,6 +72,8 @@ export function redeliverRange({
   assertActive(ctx, companyId, subscriptionId);
   const nowMs = ctx.now().getTime();
   const statuses = input.statuses && input.statuses.length > 0 ? input.statuses : ["failed" as const];
+  const from = new Date(input.from);
+  const to = new Date(input.to);
   const result = ctx.db
     .update(webhookDeliveries)
     .set(resetFields(nowMs))
@@ -79,8 +82,11 @@ export function redeliverRange({
         eq(webhookDeliveries.subscriptionId, subscriptionId),
         inArray(webhookDeliveries.status, statuses),
         ne(webhookDeliveries.status, "pending"),
-        gte(webhookDeliveries.createdAt, new Date(input.from).toISOString()),
-        lte(webhookDeliveries.createdAt, new Date(input.to).toISOString()),
+        // The time range as an id range (ids carry their creation time) runs on the (subscription, status, id) index.
+        gte(webhookDeliveries.id, idFloor("whd", from.getTime())),
+        lt(webhookDeliveries.id, idFloor("whd", to.getTime() + 1)),
+        gte(webhookDeliveries.createdAt, from.toISOString()),
+        lte(webhookDeliveries.createdAt, to.toISOString()),
       ),
     )
     .run();

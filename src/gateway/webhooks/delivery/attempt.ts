@@ -1,9 +1,9 @@
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../contract/signing.js";
-import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
 import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { type GuardedFetch, OutboundError } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
 import { openRing } from "../secrets.js";
+import type { DeliveryToSend } from "../statements.js";
 import { parseRetryAfter } from "./retry-policy.js";
 
 export interface AttemptResult {
@@ -35,7 +35,7 @@ export async function attemptDelivery(
   ctx: GatewayContext,
   fetcher: GuardedFetch,
   subscription: WebhookSubscriptionRow,
-  row: WebhookDeliveryRow,
+  row: DeliveryToSend,
 ): Promise<AttemptResult> {
   const startedMs = Date.now();
   const deliveryId = newDeliveryId();
@@ -104,7 +104,7 @@ type MadeBody =
 async function bodyFor(
   ctx: GatewayContext,
   subscription: WebhookSubscriptionRow,
-  row: WebhookDeliveryRow,
+  row: DeliveryToSend,
 ): Promise<MadeBody> {
   if (row.body !== null) return { ok: true, body: row.body, profileVersionId: row.profileVersionId };
   const versionId = subscription.outboundProfileVersionId;

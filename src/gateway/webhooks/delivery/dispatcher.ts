@@ -1,12 +1,11 @@
-import { eq, min } from "drizzle-orm";
+import { and, eq, inArray, min } from "drizzle-orm";
 import { unixSeconds } from "../../../contract/signing.js";
-import { webhookDeliveries } from "../../../db/schema/index.js";
-import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
+import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
 import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
 import { purgePlatformDeliveries } from "../platform/db-replay-store.js";
-import { statementsFor, type WebhookStatements } from "../statements.js";
+import { type DeliveryToSend, PENDING, statementsFor, type WebhookStatements } from "../statements.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import { applyAttempt, DEFAULT_DISABLE_POLICY, type DisablePolicy, type RecordedOutcome } from "./record-attempt.js";
 import { DEFAULT_JITTER, DEFAULT_RETRY_SCHEDULE_MS, MAX_RETRY_AFTER_MS, type RetryPolicy } from "./retry-policy.js";
@@ -69,7 +68,7 @@ export class WebhookDispatcher {
   #closed = false;
   readonly #statements: WebhookStatements;
   /** Outcomes waiting for the next group commit. */
-  #completed: Array<{ lane: Lane; row: WebhookDeliveryRow; result: AttemptResult; at: number }> = [];
+  #completed: Array<{ lane: Lane; row: DeliveryToSend; result: AttemptResult; at: number }> = [];
   #flushQueued = false;
   readonly policy: OutboundPolicy;
 
@@ -96,11 +95,20 @@ export class WebhookDispatcher {
 
   /** Resumes what a previous process left (crash included) and starts sending. */
   start(): void {
-    // `delivering` is not written by this dispatcher; a row in that state is taken as pending.
+    // `delivering` is not written by this dispatcher; a row in that state is taken as pending. Per subscription, so
+    // the (subscription, status, id) index finds them without reading the whole table.
     this.#ctx.db
       .update(webhookDeliveries)
       .set({ status: "pending" })
-      .where(eq(webhookDeliveries.status, "delivering"))
+      .where(
+        and(
+          inArray(
+            webhookDeliveries.subscriptionId,
+            this.#ctx.db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions),
+          ),
+          eq(webhookDeliveries.status, "delivering"),
+        ),
+      )
       .run();
     this.#reloadBacklog();
     this.#poll = setInterval(() => this.#maintain(), this.#pollMs);
@@ -154,7 +162,7 @@ export class WebhookDispatcher {
     const rows = this.#ctx.db
       .select({ subscriptionId: webhookDeliveries.subscriptionId, due: min(webhookDeliveries.nextAttemptAt) })
       .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.status, "pending"))
+      .where(PENDING)
       .groupBy(webhookDeliveries.subscriptionId)
       .all();
     for (const row of rows) if (row.due !== null) this.notify(row.subscriptionId, row.due);
@@ -227,7 +235,7 @@ export class WebhookDispatcher {
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
   }
 
-  #launch(subscription: WebhookSubscriptionRow, lane: Lane, row: WebhookDeliveryRow): void {
+  #launch(subscription: WebhookSubscriptionRow, lane: Lane, row: DeliveryToSend): void {
     lane.inFlight++;
     lane.busy.add(row.id);
     this.#inFlight++;
@@ -248,7 +256,7 @@ export class WebhookDispatcher {
    * Outcomes are committed together once per turn of the event loop (group commit): at a few thousand deliveries a
    * second one transaction each would cost more than the requests. Until committed, a delivery stays busy.
    */
-  #complete(done: { lane: Lane; row: WebhookDeliveryRow; result: AttemptResult; at: number }): void {
+  #complete(done: { lane: Lane; row: DeliveryToSend; result: AttemptResult; at: number }): void {
     this.#completed.push(done);
     if (this.#flushQueued) return;
     this.#flushQueued = true;

@@ -1,0 +1,206 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrationsFolder } from "../../../src/db/migrate.js";
+import { openSqlite } from "../../../src/db/sqlite.js";
+import { onSubmissionSettled } from "../../../src/gateway/webhooks/index.js";
+import {
+  bearer,
+  type Company,
+  ownerApi,
+  type Receiver,
+  seedCompany,
+  settle,
+  settledSubmission,
+  startGateway,
+  startReceiver,
+  type WebhookGateway,
+  waitFor,
+} from "./support.js";
+
+let t: WebhookGateway;
+let acme: Company;
+let api: ReturnType<typeof ownerApi>;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  t = await startGateway();
+  acme = await seedCompany(t.gateway, "Acme");
+  api = ownerApi(t.url, await bearer(t.url, acme.email));
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await t.close();
+});
+
+describe("issue 5: an event's envelope is stored once, whatever its fan-out", () => {
+  it("keeps one webhook_events row for an event sent to three subscriptions, and sends its exact bytes to each", async () => {
+    const key = acme.issueKey({ partnerType: "lead_source" });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const endpoint = await startReceiver();
+      receivers.push(endpoint);
+      const created = await api("POST", "/subscriptions", {
+        vendorKeyId: key.id,
+        url: endpoint.url,
+        events: ["submission.forwarded"],
+      });
+      expect(created.status).toBe(201);
+      ids.push(String(created.body.id));
+    }
+    const row = settledSubmission(acme.company.id, key.id, {
+      kind: "lead",
+      status: "forwarded",
+      result: { status: "created", leadId: "lead_once" },
+    });
+    settle(t.gateway, row);
+    await waitFor(() => receivers.every((r) => r.received.length === 1), 5_000, "three deliveries");
+
+    const sqlite = t.gateway.ctx.sqlite;
+    const deliveries = sqlite
+      .prepare("SELECT id, event_id AS eventId FROM webhook_deliveries WHERE subscription_id IN (?, ?, ?)")
+      .all(...ids) as Array<{ id: string; eventId: string }>;
+    expect(deliveries).toHaveLength(3);
+    const eventIds = new Set(deliveries.map((d) => d.eventId));
+    expect(eventIds.size).toBe(1);
+    const [eventId] = [...eventIds];
+    const events = sqlite.prepare("SELECT envelope FROM webhook_events WHERE id = ?").all(eventId) as Array<{
+      envelope: string;
+    }>;
+    expect(events).toHaveLength(1);
+    // The deliveries carry no copy of it.
+    const columns = (sqlite.prepare("PRAGMA table_info(webhook_deliveries)").all() as Array<{ name: string }>).map(
+      (c) => c.name,
+    );
+    expect(columns).not.toContain("envelope");
+    for (const r of receivers) expect(r.received[0]?.raw.toString("utf8")).toBe(events[0]?.envelope);
+
+    // The owner still sees the envelope of each delivery.
+    const detail = await api("GET", `/deliveries/${deliveries[0]?.id}`);
+    expect(detail.status).toBe(200);
+    expect((detail.body.envelope as { id: string }).id).toBe(eventId);
+    expect((detail.body.envelope as { data: { submissionId: string } }).data.submissionId).toBe(row.id);
+  });
+
+  it("stores no event row when a repeated hook call enqueues nothing", async () => {
+    const key = acme.issueKey({ partnerType: "lead_source" });
+    const endpoint = await startReceiver();
+    receivers.push(endpoint);
+    await api("POST", "/subscriptions", { vendorKeyId: key.id, url: endpoint.url, events: ["submission.forwarded"] });
+    const row = settledSubmission(acme.company.id, key.id, {
+      kind: "lead",
+      status: "forwarded",
+      result: { status: "created", leadId: "lead_twice" },
+    });
+    const count = () =>
+      (t.gateway.ctx.sqlite.prepare("SELECT count(*) AS n FROM webhook_events").get() as { n: number }).n;
+    settle(t.gateway, row);
+    const after = count();
+    onSubmissionSettled(t.gateway.ctx, row); // forwarding calling the hook again for the same submission
+    expect(count()).toBe(after);
+  });
+});
+
+describe("issue 5: the owner's delivery log reads one status at a time and merges", () => {
+  it("pages through every status newest first, and filters by one", async () => {
+    const key = acme.issueKey({ partnerType: "lead_source" });
+    const endpoint = await startReceiver();
+    receivers.push(endpoint);
+    const created = await api("POST", "/subscriptions", {
+      vendorKeyId: key.id,
+      url: endpoint.url,
+      events: ["submission.forwarded"],
+    });
+    const subscriptionId = String(created.body.id);
+    for (let i = 0; i < 5; i++) {
+      settle(
+        t.gateway,
+        settledSubmission(acme.company.id, key.id, {
+          kind: "lead",
+          status: "forwarded",
+          result: { status: "created", leadId: `lead_log_${i}` },
+        }),
+      );
+    }
+    await waitFor(() => endpoint.received.length === 5, 5_000, "five deliveries");
+    const sqlite = t.gateway.ctx.sqlite;
+    const all = (
+      sqlite
+        .prepare("SELECT id FROM webhook_deliveries WHERE subscription_id = ? ORDER BY id DESC")
+        .all(subscriptionId) as Array<{ id: string }>
+    ).map((r) => r.id);
+    // Two of them in the dead letter, so the log spans two statuses.
+    const failed = [all[1], all[3]];
+    for (const id of failed) sqlite.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE id = ?").run(id);
+
+    const seen: string[] = [];
+    let before: string | null = null;
+    do {
+      const page = await api(
+        "GET",
+        `/subscriptions/${subscriptionId}/deliveries?limit=2${before ? `&before=${before}` : ""}`,
+      );
+      seen.push(...(page.body.deliveries as Array<{ id: string }>).map((d) => d.id));
+      before = page.body.nextBefore as string | null;
+    } while (before !== null);
+    expect(seen).toEqual(all);
+    const dead = await api("GET", `/subscriptions/${subscriptionId}/deliveries?status=failed`);
+    expect((dead.body.deliveries as Array<{ id: string }>).map((d) => d.id)).toEqual(failed);
+  });
+});
+
+describe("migration 0004: envelopes of existing deliveries move to webhook_events", () => {
+  it("copies one envelope per event from the deliveries written before it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "webhook-events-migration-"));
+    try {
+      // The migrations as they were before webhook_events (0000–0002), then every migration.
+      const before = join(dir, "before");
+      cpSync(migrationsFolder("gateway"), before, { recursive: true });
+      const journalPath = join(before, "meta", "_journal.json");
+      const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ idx: number }> };
+      journal.entries = journal.entries.filter((e) => e.idx <= 2);
+      writeFileSync(journalPath, JSON.stringify(journal));
+
+      const sqlite = openSqlite(join(dir, "gateway.db"));
+      const db = drizzle(sqlite);
+      migrate(db, { migrationsFolder: before });
+      sqlite.pragma("foreign_keys = OFF");
+      const insert = sqlite.prepare(
+        `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, envelope, status,
+           next_attempt_at, created_at, created_at_ms) VALUES (?, 'cmp_1', ?, ?, 'submission.forwarded', ?, ?, 'delivered', 0, ?, 0)`,
+      );
+      const envelope = (id: string) => JSON.stringify({ id, event: "submission.forwarded" });
+      insert.run("whd_1", "whs_a", "evt_1", "k1", envelope("evt_1"), "2026-01-01T00:00:00.000Z");
+      insert.run("whd_2", "whs_b", "evt_1", "k1", envelope("evt_1"), "2026-01-01T00:00:00.000Z");
+      insert.run("whd_3", "whs_a", "evt_2", "k2", envelope("evt_2"), "2026-01-02T00:00:00.000Z");
+      sqlite.pragma("foreign_keys = ON");
+
+      migrate(db, { migrationsFolder: migrationsFolder("gateway") });
+      expect(
+        sqlite.prepare("SELECT id, company_id, event, envelope, created_at FROM webhook_events ORDER BY id").all(),
+      ).toEqual([
+        {
+          id: "evt_1",
+          company_id: "cmp_1",
+          event: "submission.forwarded",
+          envelope: envelope("evt_1"),
+          created_at: "2026-01-01T00:00:00.000Z",
+        },
+        {
+          id: "evt_2",
+          company_id: "cmp_1",
+          event: "submission.forwarded",
+          envelope: envelope("evt_2"),
+          created_at: "2026-01-02T00:00:00.000Z",
+        },
+      ]);
+      expect(sqlite.prepare("SELECT count(*) AS n FROM webhook_deliveries").get()).toEqual({ n: 3 });
+      sqlite.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
