@@ -126,8 +126,12 @@ export class ProfileEngine {
     } catch (error) {
       if (!(error instanceof EngineOverloadedError)) throw error;
       if (!breached) return this.pool.run(request);
-      const message = "this profile version recently exceeded its limits and too many of its evaluations are waiting";
-      return { id: 0, ok: false, kind: "guardrail", limit: "quarantine", message, elapsedMs: 0 };
+      // Refused unevaluated: the payload was never judged, so this is "retry later" (503), not a mapping failure (422)
+      // — a version may have been made suspect by a breach on another payload, or by a machine too busy to tell.
+      throw new EngineOverloadedError(
+        error.queued,
+        "this profile version recently exceeded its limits and its lane is full",
+      );
     }
   }
 }

@@ -7,6 +7,7 @@ import { Lru } from "./lru.js";
 import { mappedOutcome } from "./outcome.js";
 import type { EvaluateReply, EvaluateRequest } from "./protocol.js";
 import { sourcePaths } from "./source-paths.js";
+import { threadCpuMs } from "./thread-cpu.js";
 
 interface Guardrails {
   timeout: number;
@@ -39,7 +40,7 @@ export class Evaluator {
 
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
     const started = performance.now();
-    let cpuAtStart = process.cpuUsage();
+    let cpuAtStart = threadCpuMs();
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let compiled: Compiled | undefined;
     let output: unknown;
@@ -47,7 +48,7 @@ export class Evaluator {
       compiled = this.compiled(request.versionId, request.expression);
       compiled.guardrails.timeout = request.timeoutMs;
       setRegexBudget(started + request.timeoutMs);
-      cpuAtStart = process.cpuUsage(); // the evaluation's CPU, not the compile's
+      cpuAtStart = threadCpuMs(); // the evaluation's CPU, not the compile's
       const result: unknown = await compiled.program.evaluate(request.payload);
       const json = JSON.stringify(result, dropFunctions);
       if (json !== undefined && json.length > LIMITS.outputChars) {
@@ -59,7 +60,7 @@ export class Evaluator {
     } catch (error) {
       const failure = classify(error);
       if (failure.kind === "guardrail" && failure.limit === "time" && starved(cpuAtStart, request.timeoutMs)) {
-        const message = `the time limit passed after ${cpuMs(process.cpuUsage(cpuAtStart)).toFixed(1)} ms of CPU`;
+        const message = `the time limit passed after ${(threadCpuMs() - cpuAtStart).toFixed(1)} ms of CPU`;
         return { id: request.id, ok: false, kind: "starved", message, elapsedMs: elapsed() };
       }
       return { id: request.id, ...failure, elapsedMs: elapsed() };
@@ -100,8 +101,8 @@ export function cpuMs(usage: NodeJS.CpuUsage): number {
  * a half: on a busy machine a runaway still gets its share of a core, while a real mapping (well under 1 ms of CPU)
  * reaches the limit only when it got almost none.
  */
-function starved(cpuAtStart: NodeJS.CpuUsage, timeoutMs: number): boolean {
-  return cpuMs(process.cpuUsage(cpuAtStart)) < timeoutMs / LIMITS.starvedCpuShare;
+function starved(cpuAtStart: number, timeoutMs: number): boolean {
+  return threadCpuMs() - cpuAtStart < timeoutMs / LIMITS.starvedCpuShare;
 }
 
 /**

@@ -22,19 +22,9 @@ export interface EvaluationOptions {
 /**
  * Which guardrail stopped an evaluation: JSONata's own limits (`time`, `stack`, `sequence`), a regular expression the
  * linear-time engine refuses (`regex`), the worker's heap or string size (`memory`), an oversized result (`output`),
- * the hard deadline that terminates a worker that stopped cooperating (`deadline`), a worker that died (`crash`), or a
- * suspect version (one that breached a limit recently) with too many evaluations already waiting (`quarantine`).
+ * the hard deadline that terminates a worker that stopped cooperating (`deadline`), or a worker that died (`crash`).
  */
-export type GuardrailLimit =
-  | "time"
-  | "stack"
-  | "sequence"
-  | "regex"
-  | "memory"
-  | "output"
-  | "deadline"
-  | "crash"
-  | "quarantine";
+export type GuardrailLimit = "time" | "stack" | "sequence" | "regex" | "memory" | "output" | "deadline" | "crash";
 
 export type MappingOutcome =
   | { ok: true; body: unknown; elapsedMs: number }
