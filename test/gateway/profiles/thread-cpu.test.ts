@@ -9,9 +9,9 @@ describe("threadCpuMs: the evaluating thread's own CPU time", () => {
     while (performance.now() < until) spins++;
     const computed = threadCpuMs() - start;
     expect(spins).toBeGreaterThan(0);
-    // Wall time was 30 ms; on a loaded machine the thread may get less of it, never more.
-    expect(computed).toBeGreaterThan(3);
-    expect(computed).toBeLessThan(60);
+    // Wall time was 30 ms; on a loaded machine the thread may get much less of it, never more.
+    expect(computed).toBeGreaterThan(0);
+    expect(computed).toBeLessThan(40);
     const beforeWait = threadCpuMs();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(threadCpuMs() - beforeWait).toBeLessThan(10);
