@@ -41,7 +41,16 @@ export function lineChart(options: {
     s.values.forEach((v, i) => {
       if (v !== null) segments.push(`${x(i).toFixed(1)},${y(v).toFixed(1)}`);
     });
-    return svg("polyline", { points: segments.join(" "), class: `line ${s.className}`, fill: "none" });
+    // A lone point draws no line: mark every value that is not zero, so one busy hour still shows.
+    const dots = s.values.map((v, i) =>
+      v ? svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3, class: `dot ${s.className}` }) : null,
+    );
+    return svg(
+      "g",
+      null,
+      svg("polyline", { points: segments.join(" "), class: `line ${s.className}`, fill: "none" }),
+      dots,
+    );
   });
   return h(
     "figure",

@@ -25,6 +25,9 @@ interface Delivery {
   deliveredAt: string | null;
 }
 
+/** A new subscription's signing secret: shown by the next render of the page, then forgotten. */
+let createdSecret: { version: number; secret: string } | null = null;
+
 const fail = (box: HTMLElement, error: unknown) =>
   mount(box, notice("error", error instanceof ApiFailure ? error.message : String(error)));
 
@@ -36,9 +39,41 @@ export async function webhooksPage(view: HTMLElement): Promise<void> {
     api<{ eventsByPartnerType: Record<string, string[]> }>("GET", "/webhooks/events"),
   ]);
   const names = new Map(keys.map((k) => [k.id, k.name]));
+  const secret = createdSecret;
+  createdSecret = null;
   mount(
     view,
     h("h1", null, "Webhooks"),
+    secret
+      ? h(
+          "div",
+          { class: "card secret-once" },
+          h(
+            "p",
+            null,
+            `Signing secret v${secret.version} of the new subscription: copy it for the vendor now, it is shown once.`,
+          ),
+          h(
+            "div",
+            { class: "row" },
+            h("input", {
+              type: "text",
+              readonly: true,
+              value: secret.secret,
+              class: "code secret",
+              "aria-label": "Signing secret",
+            }),
+            h(
+              "button",
+              {
+                type: "button",
+                onclick: () => void navigator.clipboard?.writeText(secret.secret).catch(() => undefined),
+              },
+              "Copy",
+            ),
+          ),
+        )
+      : null,
     subscriptions.length
       ? subscriptions.map((s) => subscriptionCard(view, s, names.get(s.vendorKeyId) ?? s.vendorKeyId))
       : h("p", { class: "muted" }, "No subscriptions yet."),
@@ -222,15 +257,8 @@ async function showDeliveries(box: HTMLElement, subscriptionId: string, status: 
                         type: "button",
                         class: "link",
                         onclick: async () => {
-                          const full = await api<{ attempts: unknown[]; envelope: unknown }>(
-                            "GET",
-                            `/webhooks/deliveries/${d.id}`,
-                          );
-                          mount(
-                            detail,
-                            h("h4", null, `Delivery ${d.id}`),
-                            h("pre", { class: "code" }, json({ attempts: full.attempts, envelope: full.envelope })),
-                          );
+                          const full = await api("GET", `/webhooks/deliveries/${d.id}`);
+                          mount(detail, h("h4", null, `Delivery ${d.id}`), h("pre", { class: "code" }, json(full)));
                         },
                       },
                       "Attempts",
@@ -292,26 +320,13 @@ function createForm(view: HTMLElement, keys: VendorKey[], events: Record<string,
         event.preventDefault();
         const chosen = [...eventBox.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
         try {
-          const created = await api<{ id: string; secret: string }>("POST", "/webhooks/subscriptions", {
-            vendorKeyId: key.value,
-            url: url.value,
-            events: chosen,
-          });
-          await webhooksPage(view);
-          view.append(
-            h(
-              "div",
-              { class: "card secret-once" },
-              h("p", null, "Signing secret, shown once: "),
-              h("input", {
-                type: "text",
-                readonly: true,
-                value: created.secret,
-                class: "code secret",
-                "aria-label": "Signing secret",
-              }),
-            ),
+          const created = await api<{ id: string; secret: { version: number; secret: string } }>(
+            "POST",
+            "/webhooks/subscriptions",
+            { vendorKeyId: key.value, url: url.value, events: chosen },
           );
+          createdSecret = created.secret;
+          await webhooksPage(view);
         } catch (e) {
           fail(status, e);
         }

@@ -193,7 +193,13 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
     await page.getByLabel("submission.forwarded").check();
     await page.getByRole("button", { name: "Subscribe" }).click();
     await page.getByLabel("Signing secret").waitFor();
+    await page.getByRole("button", { name: "Send a test event" }).click();
+    await page.getByRole("cell", { name: "webhook.test" }).waitFor();
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    expect(await page.getByLabel("Pending secret v2").inputValue()).toMatch(/^whsec_/);
     await page.screenshot({ path: screenshot("webhooks"), fullPage: true });
+    await page.getByRole("button", { name: "Activate v2" }).click();
+    await page.getByText(/secret v2/).waitFor();
     await page.getByRole("link", { name: "Overview" }).click();
     await page.locator("figure.chart svg").first().waitFor();
     expect(await page.locator(".stat.forwarded .stat-value").textContent()).toBe("2");
