@@ -29,6 +29,8 @@ export interface RigOptions {
   driver?: DriverName;
   /** The Redis of the BullMQ driver (default: the shared one, under a prefix of this rig's own). */
   redisUrl?: string;
+  /** BullMQ driver: start a worker in this process (default) or leave forwarding to worker processes. */
+  inProcessWorker?: boolean;
 }
 
 export interface RigCompany {
@@ -94,7 +96,7 @@ export async function startRig(options: RigOptions) {
     await worker.started;
     return worker;
   };
-  if (driver === "bullmq") {
+  if (driver === "bullmq" && options.inProcessWorker !== false) {
     await startWorker();
     await until(() => workers.some((w) => w.driver.leading), 10_000);
   }

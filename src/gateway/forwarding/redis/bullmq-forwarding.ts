@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { GatewayContext } from "../../context.js";
@@ -64,6 +65,8 @@ interface Term {
  */
 export class BullmqForwarding implements ForwardingDriver {
   readonly driver = "bullmq";
+  /** This process's forwarding instance: the dispatcher lock holds it while this process leads. */
+  readonly instanceId = randomUUID();
   readonly #ctx: GatewayContext;
   readonly #store: SubmissionStore;
   readonly #keys: ForwardingKeys;
@@ -149,7 +152,7 @@ export class BullmqForwarding implements ForwardingDriver {
       : [{ windowMs: 60_000 }];
     const ttlMs = Math.max(...windows.map((w) => w.windowMs)) + this.#sendBoundMs;
     const mirror = new LimiterMirror(this.#producer, this.#keys, ttlMs, this.#ctx.log);
-    const lock = new LeaderLock(this.#producer, this.#keys.leader, this.#lockTtlMs);
+    const lock = new LeaderLock(this.#producer, this.#keys.leader, this.#lockTtlMs, this.instanceId);
     this.#worker = { connection, events, transport, consumer, lock, mirror };
     await Promise.all([ready(this.#producer), transport.ready(), consumer.waitUntilReady()]);
     // Redis came back (perhaps empty): the dispatcher re-reads the database and the lock is renewed or reclaimed.

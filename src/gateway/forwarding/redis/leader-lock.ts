@@ -23,12 +23,12 @@ return 0`;
  * time to live stops dispatching before anyone else can start (see BullmqForwarding).
  */
 export class LeaderLock {
-  readonly token = randomUUID();
-
   constructor(
     private readonly redis: Redis,
     private readonly key: string,
     readonly ttlMs: number,
+    /** What the key holds while this process leads: the process's forwarding instance id. */
+    readonly token: string = randomUUID(),
   ) {}
 
   async acquire(): Promise<boolean> {
