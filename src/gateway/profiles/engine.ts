@@ -66,7 +66,13 @@ export class ProfileEngine {
     };
     this.pool = new WorkerPool(this.poolOptions);
     if (this.suspectForMs > 0) {
-      this.suspectLane = new WorkerPool({ ...this.poolOptions, name: "profiles-suspect", size: 1, maxQueue: 8 });
+      this.suspectLane = new WorkerPool({
+        ...this.poolOptions,
+        name: "profiles-suspect",
+        size: 1,
+        maxQueue: 8,
+        nice: LIMITS.suspectNice,
+      });
     }
   }
 

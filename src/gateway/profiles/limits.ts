@@ -24,6 +24,13 @@ export const LIMITS = {
   suspectForMs: 30_000,
   /** …with this time limit: a real mapping needs well under 1 ms, a runaway then costs 1/5 of the usual 50 ms. */
   suspectTimeoutMs: 10,
+  /**
+   * The suspect lane's scheduling priority (nice): a version that runs away on real payloads gets about a third of the
+   * CPU weight of the gateway and the shared evaluators when they compete, and all the spare CPU when they do not. Not
+   * lower: an evaluation that gets under a tenth of its limit as CPU ends as starved (503), and a runaway must still be
+   * seen breaching its 10 ms on a busy machine.
+   */
+  suspectNice: 5,
   /** A time limit (or deadline) reached with less than 1/this of it as CPU was overload, not a runaway. */
   starvedCpuShare: 10,
   /** Per-worker heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */

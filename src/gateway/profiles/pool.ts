@@ -14,6 +14,8 @@ export interface PoolOptions {
   /** A worker whose evaluation outlives its JSONata time limit by this much is killed and replaced. */
   deadlineGraceMs: number;
   heapMb: number;
+  /** The workers' scheduling priority (nice); the suspect lane runs niced so a runaway only gets spare CPU. */
+  nice?: number;
   compiledCacheSize: number;
   /** Jobs sent to one worker at a time (default 2; 1 turns pipelining off). */
   pipelineDepth?: number;
@@ -274,6 +276,7 @@ export class WorkerPool {
     started.catch(() => {}); // reported through onStartFailure; ready() re-raises it for callers that wait
     const worker = new WorkerProcess({
       heapMb: this.options.heapMb,
+      ...(this.options.nice ? { nice: this.options.nice } : {}),
       compiledCacheSize: this.options.compiledCacheSize,
       // Events arrive asynchronously, after `slot` below is assigned.
       onMessage: (message) => this.onMessage(slot, message),

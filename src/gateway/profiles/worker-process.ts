@@ -1,10 +1,13 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
 import { workerEntry } from "./worker-entry.js";
 
 export interface WorkerProcessOptions {
   heapMb: number;
+  /** Scheduling priority (nice, 0–19): a higher value gets only the CPU that others leave. */
+  nice?: number;
   compiledCacheSize: number;
   onMessage(message: WorkerMessage): void;
   /** The process ended; `stderr` is the end of what it wrote, `outOfMemory` whether V8 reported its heap exhausted. */
@@ -41,6 +44,13 @@ export class WorkerProcess {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
     });
+    if (options.nice && this.child.pid !== undefined) {
+      try {
+        setPriority(this.child.pid, options.nice);
+      } catch {
+        // Not permitted here: the worker runs at normal priority; isolation still holds, only less strictly.
+      }
+    }
     this.child.stderr?.setEncoding("utf8");
     this.child.stderr?.on("data", (chunk: string) => {
       const joined = this.stderr + chunk;
@@ -54,6 +64,10 @@ export class WorkerProcess {
     );
     // A failed spawn or a broken channel also ends in "exit"; without a listener "error" would throw.
     this.child.on("error", () => {});
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Throws synchronously when the request cannot be serialised (a payload nested too deeply for JSON.stringify). */

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -6,6 +7,7 @@ import {
   type MappingOutcome,
   ProfileEngine,
 } from "../../../src/gateway/profiles/index.js";
+import { LIMITS } from "../../../src/gateway/profiles/limits.js";
 
 const RUNAWAY_DIR = "profiles/_attacks/runaway-retry-loop";
 const realPayload = async () => JSON.parse(await readFile(`${RUNAWAY_DIR}/payloads/runaway.json`, "utf8")) as unknown;
@@ -72,6 +74,21 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     await engine.map({ ...profile, payload });
     await new Promise((r) => setTimeout(r, 150));
     expect(timeLimitOf(await engine.map({ ...profile, payload }))).toBe("50");
+  });
+
+  it("runs the lane's evaluator at a lower scheduling priority, so a runaway gets only spare CPU", async () => {
+    const engine = newEngine({ poolSize: 1, suspectForMs: 60_000 });
+    await engine.ready();
+    const pids = (pool: unknown) =>
+      (pool as { slots: { worker: { pid?: number } }[] }).slots.map((slot) => slot.worker.pid ?? 0);
+    const internals = engine as unknown as { pool: unknown; suspectLane: unknown };
+    const niceOf = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    };
+    if (process.platform !== "linux") return;
+    expect(pids(internals.pool).map(niceOf)).toEqual([0]);
+    expect(pids(internals.suspectLane).map(niceOf)).toEqual([LIMITS.suspectNice]);
   });
 
   it("is off with suspectForMs 0: every evaluation gets the full limit", async () => {
