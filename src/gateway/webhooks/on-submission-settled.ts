@@ -1,14 +1,14 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import {
   bookedAppointments,
   sourcedLeads,
   type submissions,
   submissions as submissionsTable,
-  vendorKeys,
 } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
 import { appointmentView, contactOfLead, submissionView } from "./projections.js";
+import { statementsFor } from "./statements.js";
 
 type Submission = typeof submissions.$inferSelect;
 
@@ -37,11 +37,7 @@ function settle(
   outcome: "forwarded" | "failed",
   nowMs: number,
 ): Enqueued[] {
-  const key = ctx.db
-    .select({ id: vendorKeys.id, partnerType: vendorKeys.partnerType })
-    .from(vendorKeys)
-    .where(eq(vendorKeys.id, submission.vendorKeyId))
-    .get();
+  const key = statementsFor(ctx).vendorKey.get({ id: submission.vendorKeyId });
   if (!key) return [];
   const nowIso = new Date(nowMs).toISOString();
   const occurredAt = submission.forwardedAt ?? submission.updatedAt;
@@ -180,23 +176,6 @@ function rememberLead(
   lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
   nowIso: string,
 ): void {
-  ctx.db
-    .insert(sourcedLeads)
-    .values({
-      companyId: lead.companyId,
-      leadId: lead.leadId,
-      vendorKeyId: lead.source,
-      contactSubmissionId: lead.submissionId,
-      createdAt: nowIso,
-      updatedAt: nowIso,
-    })
-    .onConflictDoUpdate({
-      target: [sourcedLeads.companyId, sourcedLeads.leadId],
-      set: {
-        contactSubmissionId: lead.submissionId,
-        updatedAt: nowIso,
-        vendorKeyId: sql`coalesce(${sourcedLeads.vendorKeyId}, excluded.vendor_key_id)`,
-      },
-    })
-    .run();
+  // Prepared once (statements.ts): this runs for every forwarded lead.
+  statementsFor(ctx).rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, nowIso, nowIso);
 }

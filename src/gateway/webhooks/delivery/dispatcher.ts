@@ -17,10 +17,12 @@ export interface DispatcherOptions {
   maxRetryAfterMs?: number;
   /** §6.4.1: 10 s. */
   timeoutMs?: number;
-  /** Requests in flight over all endpoints. */
+  /** Requests in flight to endpoints that have answered 2xx, over all of them. */
   maxInFlight?: number;
-  /** Requests in flight to one healthy endpoint; a failing endpoint gets one at a time. */
+  /** Requests in flight to one healthy endpoint; a failing or not yet proven endpoint gets one at a time. */
   perEndpoint?: number;
+  /** Single requests in flight to failing or not yet proven endpoints, over all of them (default `maxInFlight`). */
+  maxProbes?: number;
   disableAfter?: DisablePolicy;
   /** Extra destinations for the SSRF guard (docs/webhooks.md §7). */
   allowList?: readonly string[];
@@ -42,10 +44,12 @@ interface Lane {
 }
 
 /**
- * Sends the deliveries in webhook_deliveries. One lane per subscription (endpoint): a healthy endpoint may have
- * `perEndpoint` requests in flight, a failing one a single probe, and all of them together `maxInFlight` — so a slow
- * or dead endpoint holds a few slots of the global cap at most and never delays the others (issue 5). Lanes are
- * served round-robin. A delivery stays `pending` in the database until its outcome is committed (in-flight ones are
+ * Sends the deliveries in webhook_deliveries. One lane per subscription (endpoint). An endpoint that answered its last
+ * request with 2xx is healthy: it may have `perEndpoint` requests in flight, all of them together `maxInFlight`. Any
+ * other endpoint — failing, or not heard from since this process started — gets a single probe at a time, from a
+ * separate pool of `maxProbes`. So a dead endpoint holds one slot, never one of the healthy endpoints' (issue 5: one
+ * slow or dead endpoint must not delay deliveries to others), even when it was dead before the process started and
+ * its backlog is the first thing read. Lanes are served round-robin. A delivery stays `pending` in the database until its outcome is committed (in-flight ones are
  * held in memory), so a crash loses nothing: the next start sends whatever is pending — at least once; the stable
  * event id lets the vendor recognise a repeat (§6.6). One dispatcher per database, like the embedded queue.
  */
@@ -56,10 +60,14 @@ export class WebhookDispatcher {
   readonly #disable: DisablePolicy;
   readonly #maxInFlight: number;
   readonly #perEndpoint: number;
+  readonly #maxProbes: number;
   readonly #pollMs: number;
   readonly #lanes = new Map<string, Lane>();
   readonly #active = new Set<Promise<void>>();
   #inFlight = 0;
+  #probesInFlight = 0;
+  /** Subscriptions whose last attempt in this process was answered with 2xx. */
+  readonly #healthy = new Set<string>();
   #rotation = 0;
   #pumpQueued = false;
   #timer: NodeJS.Timeout | undefined;
@@ -89,6 +97,7 @@ export class WebhookDispatcher {
     this.#disable = options.disableAfter ?? DEFAULT_DISABLE_POLICY;
     this.#maxInFlight = Math.max(1, options.maxInFlight ?? 64);
     this.#perEndpoint = Math.max(1, Math.min(options.perEndpoint ?? 8, this.#maxInFlight));
+    this.#maxProbes = Math.max(1, options.maxProbes ?? this.#maxInFlight);
     this.#pollMs = options.pollMs ?? 5_000;
     this.#statements = statementsFor(ctx);
   }
@@ -134,8 +143,8 @@ export class WebhookDispatcher {
     this.#flush();
   }
 
-  stats(): { inFlight: number; lanes: number } {
-    return { inFlight: this.#inFlight, lanes: this.#lanes.size };
+  stats(): { inFlight: number; probesInFlight: number; lanes: number } {
+    return { inFlight: this.#inFlight, probesInFlight: this.#probesInFlight, lanes: this.#lanes.size };
   }
 
   #lane(subscriptionId: string): Lane {
@@ -183,7 +192,8 @@ export class WebhookDispatcher {
     let wake = Number.POSITIVE_INFINITY;
     const entries = [...this.#lanes.entries()];
     const offset = entries.length === 0 ? 0 : this.#rotation++ % entries.length;
-    for (let i = 0; i < entries.length && this.#inFlight < this.#maxInFlight; i++) {
+    for (let i = 0; i < entries.length; i++) {
+      if (this.#inFlight >= this.#maxInFlight && this.#probesInFlight >= this.#maxProbes) break;
       const entry = entries[(offset + i) % entries.length];
       if (!entry) continue;
       const [subscriptionId, lane] = entry;
@@ -206,7 +216,8 @@ export class WebhookDispatcher {
   #serve(subscriptionId: string, lane: Lane, now: number): number | undefined {
     // A lane at its cap waits for a completion; checked before any read, since every completion pumps every lane.
     if (lane.inFlight >= this.#perEndpoint) return undefined;
-    if (lane.subscription?.consecutiveFailures && lane.inFlight >= 1) return undefined;
+    const healthy = this.#healthy.has(subscriptionId);
+    if ((!healthy || lane.subscription?.consecutiveFailures) && lane.inFlight >= 1) return undefined;
     lane.subscription ??= this.#statements.subscription.get({ id: subscriptionId });
     const subscription = lane.subscription;
     if (subscription?.status !== "active") {
@@ -218,8 +229,10 @@ export class WebhookDispatcher {
       lane.nextDue = Math.max(lane.nextDue ?? now, subscription.pausedUntil);
       return lane.nextDue;
     }
-    const limit = subscription.consecutiveFailures > 0 ? 1 : this.#perEndpoint;
-    const free = Math.min(limit - lane.inFlight, this.#maxInFlight - this.#inFlight);
+    const probe = !healthy || subscription.consecutiveFailures > 0;
+    const free = probe
+      ? Math.min(1 - lane.inFlight, this.#maxProbes - this.#probesInFlight)
+      : Math.min(this.#perEndpoint - lane.inFlight, this.#maxInFlight - this.#inFlight);
     if (free <= 0) return undefined; // a completion pumps again
     // The head of the queue, past the deliveries already in flight; one more row tells when the lane is due next.
     const head = this.#statements.queueHead
@@ -230,22 +243,29 @@ export class WebhookDispatcher {
     lane.nextDue = rest?.nextAttemptAt;
     for (const { id } of picked) {
       const row = this.#statements.delivery.get({ id });
-      if (row?.status === "pending") this.#launch(subscription, lane, row);
+      if (row?.status === "pending") this.#launch(subscription, lane, row, probe);
     }
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
   }
 
-  #launch(subscription: WebhookSubscriptionRow, lane: Lane, row: DeliveryToSend): void {
+  #launch(subscription: WebhookSubscriptionRow, lane: Lane, row: DeliveryToSend, probe: boolean): void {
     lane.inFlight++;
     lane.busy.add(row.id);
-    this.#inFlight++;
+    if (probe) this.#probesInFlight++;
+    else this.#inFlight++;
     const run = attemptDelivery(this.#ctx, this.#fetch, subscription, row)
       .then((result) => {
-        if (!this.#closed) this.#complete({ lane, row, result, at: Date.now() });
+        if (this.#closed) return;
+        // Known at once, before the commit: the next pump already gives a recovered endpoint its full share.
+        if (result.status !== null && result.status >= 200 && result.status < 300)
+          this.#healthy.add(row.subscriptionId);
+        else if (result.sent) this.#healthy.delete(row.subscriptionId);
+        this.#complete({ lane, row, result, at: Date.now() });
       })
       .finally(() => {
         lane.inFlight--;
-        this.#inFlight--;
+        if (probe) this.#probesInFlight--;
+        else this.#inFlight--;
         this.#active.delete(run);
         this.#schedulePump();
       });
@@ -287,8 +307,10 @@ export class WebhookDispatcher {
     }
     batch.forEach((d, i) => {
       d.lane.busy.delete(d.row.id);
-      d.lane.subscription = undefined; // its failure record may have changed
       const outcome = outcomes[i];
+      // Its failure record (or status) may have changed; a success on a clean record changed nothing.
+      const clean = d.lane.subscription?.consecutiveFailures === 0 && d.lane.subscription.pausedUntil === null;
+      if (outcome?.kind !== "delivered" || !clean) d.lane.subscription = undefined;
       if (outcome === undefined) {
         this.notify(d.row.subscriptionId, Date.now() + 1_000);
         return;
