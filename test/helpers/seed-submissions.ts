@@ -23,6 +23,13 @@ export interface SeedSpec {
  */
 export function seedSubmissions(ctx: GatewayContext, specs: Iterable<SeedSpec>): string[] {
   const ids: string[] = [];
+  const rows: SubmissionRow[] = [];
+  const attempts: (typeof submissionAttempts.$inferInsert)[] = [];
+  // Multi-row inserts of a few hundred rows each: SQLite's bound-parameter limit, and far less per-statement cost.
+  const flush = (tx: Pick<GatewayContext["db"], "insert">) => {
+    if (rows.length) tx.insert(submissions).values(rows.splice(0)).run();
+    if (attempts.length) tx.insert(submissionAttempts).values(attempts.splice(0)).run();
+  };
   ctx.db.transaction((tx) => {
     for (const spec of specs) {
       const id = newId("sub", spec.at);
@@ -46,22 +53,22 @@ export function seedSubmissions(ctx: GatewayContext, specs: Iterable<SeedSpec>):
         lastError: status === "failed" ? "upstream 400: seeded failure" : null,
         updatedAt: forwardedAt ?? createdAt,
       });
-      tx.insert(submissions).values(row).run();
+      rows.push(row);
       for (let attempt = 1; attempt <= (spec.attempts ?? 0); attempt++) {
-        tx.insert(submissionAttempts)
-          .values({
-            id: newId("att", spec.at),
-            submissionId: id,
-            attempt,
-            counted: true,
-            startedAt: createdAt,
-            status: 201,
-            latencyMs: 20,
-          })
-          .run();
+        attempts.push({
+          id: newId("att", spec.at),
+          submissionId: id,
+          attempt,
+          counted: true,
+          startedAt: createdAt,
+          status: 201,
+          latencyMs: 20,
+        });
       }
       ids.push(id);
+      if (rows.length >= 500) flush(tx);
     }
+    flush(tx);
   });
   return ids;
 }
