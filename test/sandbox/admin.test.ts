@@ -1,5 +1,7 @@
+import { setTimeout } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
+import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
 import { lead, newSandbox, send } from "./support.js";
 
@@ -196,6 +198,7 @@ describe("admin API: connection resets over real HTTP", () => {
     running.admin.faults.add({
       route: "GET /api/inbound/jobs",
       latencyMs: 0,
+      answerLatencyMs: 0,
       errorRate: 0,
       errorStatus: 503,
       resetRate: 1,
@@ -208,6 +211,31 @@ describe("admin API: connection resets over real HTTP", () => {
     const after = await fetch(`${running.url}/api/inbound/jobs`, { headers: { "x-api-key": key } });
     expect(after.status).toBe(200);
     expect(running.admin.stats().faults.resets).toBe(1);
+  });
+
+  it("acts on a request whose answer is delayed, even when the client gave up waiting (a lost answer)", async () => {
+    running = await startSandbox({ host: "127.0.0.1", port: 0, log: createLogger({ level: "silent" }) });
+    running.admin.faults.add(faultSpecSchema.parse({ route: "POST /api/inbound/leads", answerLatencyMs: 400 }));
+    const key = running.testKeys.find((k) => k.name === "sunrise-general")?.key ?? "";
+    const post = (timeoutMs: number) =>
+      fetch(`${running.url}/api/inbound/leads`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: JSON.stringify(lead("33 Lost Answer Lane, Phoenix, AZ 85004")),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    await expect(post(150)).rejects.toThrow();
+    const acted = async () => {
+      for (let i = 0; i < 40 && running.admin.stats().leads.submissions === 0; i++) await setTimeout(25);
+      return running.admin.stats().leads.submissions;
+    };
+    expect(await acted()).toBe(1);
+    const started = performance.now();
+    const again = await post(2_000);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ status: "merged" });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
+    expect(running.admin.stats().faults.delayed).toBe(2);
   });
 });
 

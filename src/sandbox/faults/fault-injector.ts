@@ -5,6 +5,7 @@ import type { Fault, FaultSpec } from "./fault-spec.js";
 /** What to do to one request, rolled once per request. */
 export interface FaultPlan {
   latencyMs: number;
+  answerLatencyMs: number;
   outcome: "pass" | "reset" | "error" | "rate_limited";
   errorStatus: FaultSpec["errorStatus"];
   retryAfterSeconds: number;
@@ -70,6 +71,7 @@ export class FaultInjector {
           : "pass";
     return {
       latencyMs: fault.latencyMs,
+      answerLatencyMs: fault.answerLatencyMs,
       outcome,
       errorStatus: fault.errorStatus,
       retryAfterSeconds: fault.retryAfterSeconds,

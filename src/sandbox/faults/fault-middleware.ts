@@ -39,6 +39,11 @@ export function faultMiddleware(deps: { faults: FaultInjector; stats: TrafficSta
         headers: { "retry-after": String(plan.retryAfterSeconds) },
       });
     }
-    return next();
+    await next();
+    // The request was handled (a booking made, a lead merged); only its answer is late.
+    if (plan.answerLatencyMs > 0) {
+      deps.stats.faults.delayed += 1;
+      await sleep(plan.answerLatencyMs);
+    }
   };
 }

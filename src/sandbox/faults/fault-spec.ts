@@ -12,6 +12,8 @@ export const faultSpecSchema = z
   .object({
     route: z.string().regex(/^(\*|(GET|POST|PUT|PATCH|DELETE) \/\S*)$/, "must be `METHOD /path` or `*`"),
     latencyMs: z.number().int().min(0).max(60_000).default(0),
+    /** Delays the answer of a request that was handled: the platform acted on it, a client that gave up never hears. */
+    answerLatencyMs: z.number().int().min(0).max(60_000).default(0),
     errorRate: rate.default(0),
     errorStatus: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).default(503),
     resetRate: rate.default(0),
