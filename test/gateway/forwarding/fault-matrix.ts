@@ -75,35 +75,28 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       expect(forwardedShare(rows)).toBeGreaterThanOrEqual(0.8);
     });
 
-    it("§7 2 s latency over a 1 s timeout: retried; the late-processed bookings replay, never booked twice", async () => {
-      // The first 12 requests (each lane's first three or so, its platform-lead booking first) are slow; a retry comes
-      // a timeout later, so no submission meets more than two of them.
-      const { rig, workload, baseline } = await scenario(SECOND, [{ route: "*", latencyMs: 2 * SECOND, count: 12 }]);
+    it("§7 answers 2 s late over a 1 s timeout: retried; the bookings already made replay, none is made twice", async () => {
+      // The first 12 requests are handled at once and answered 2 s later (lost answers); a retry comes a timeout
+      // later, so no submission meets more than two of them.
+      const lostAnswers = { route: "*", answerLatencyMs: 2 * SECOND, count: 12 };
+      const { rig, workload, baseline } = await scenario(SECOND, [lostAnswers]);
       await workload.submitBatch();
       const rows = await workload.quiet();
       checkOutcomes(rows);
-      // A request the gateway gave up on is counted by the upstream when its latency ends, after the gateway's
-      // limiter slot for it closed: up to a window's worth per credential may then be refused (and waited out).
-      const { attempts } = await checkAttempts(
-        rig,
-        workload,
-        baseline,
-        bounds({ max429: CREDENTIALS * LIMITS.perKey }),
-      );
+      const { attempts } = await checkAttempts(rig, workload, baseline, bounds());
       expect(rows.map((r) => r.status)).toEqual(rows.map(() => "forwarded"));
       const timeouts = [...attempts.values()].flat().filter((a) => a.status === null);
       expect(timeouts.length).toBeGreaterThanOrEqual(12);
       for (const a of timeouts) expect(a.error).toBe("no answer within 1000 ms");
-      // Timed out here, processed upstream 2 s later: a retry of the same booking replays it (§4.2).
+      // §4.2: every request reached the platform and was acted on, the first booked, each retry replayed it.
       const upstream = rig.sandbox.admin.stats().appointments;
-      let replays = 0;
-      for (const t of workload.tracked.filter((s) => s.kind === "appointment")) {
+      const appointments = workload.tracked.filter((t) => t.kind === "appointment");
+      const replays = appointments.map((t) => {
         const sent = attempts.get(t.id) ?? [];
-        const booked = upstream.find((a) => a.idempotencyKey === sent[0]?.idempotencyKey);
-        expect(booked?.replays).toBeLessThanOrEqual(sent.length - 1);
-        replays += booked?.replays ?? 0;
-      }
-      expect(replays).toBeGreaterThan(0);
+        return [upstream.find((a) => a.idempotencyKey === sent[0]?.idempotencyKey)?.replays, sent.length - 1];
+      });
+      expect(replays).toEqual(replays.map(([, retries]) => [retries, retries]));
+      expect(replays.some(([, retries]) => (retries ?? 0) > 0)).toBe(true);
     });
 
     it("§7 2 s latency under a 6 s timeout: slow answers are answers, one attempt each", async () => {
@@ -165,18 +158,13 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       expect(tally.rejected).toBeGreaterThanOrEqual(1);
     });
 
-    it("§7 all combined: 5xx, resets, 2 s latency, a 429 storm and a revoked credential at once", async () => {
+    it("§7 all combined: 5xx, resets, latency under and over the timeout, a 429 storm, a revoked credential", async () => {
       const window = 4 * SECOND;
-      const { rig, workload, baseline } = await scenario(TIMEOUT, [
-        {
-          route: "POST /api/inbound/leads",
-          latencyMs: 2 * SECOND,
-          errorRate: 0.3,
-          resetRate: 0.1,
-          durationMs: window,
-        },
+      const { rig, workload, baseline } = await scenario(1_500, [
+        { route: "POST /api/inbound/leads", latencyMs: SECOND, errorRate: 0.3, resetRate: 0.1, durationMs: window },
         {
           route: "POST /api/inbound/appointments",
+          answerLatencyMs: 2 * SECOND,
           errorRate: 0.3,
           resetRate: 0.1,
           rateLimitRate: 0.5,
