@@ -2,16 +2,19 @@ import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { mappingFailures, submissions } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
+import { type PurgedWebhookHistory, purgeWebhookHistory } from "../webhooks/index.js";
 
 const DAY_MS = 86_400_000;
 
 /**
  * Drops raw payloads older than the retention period. Only finished submissions are purged: a queued one still
- * needs its payload for a redrive with another profile version.
+ * needs its payload for a redrive with another profile version. The webhook history of the same age goes too
+ * (finished deliveries, their events, the platform events received: purge-history.ts).
  */
-export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged: number } {
+export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged: number } & PurgedWebhookHistory {
   const now = ctx.now();
-  const cutoff = new Date(now.getTime() - ctx.settings.retentionDays * DAY_MS).toISOString();
+  const cutoffMs = now.getTime() - ctx.settings.retentionDays * DAY_MS;
+  const cutoff = new Date(cutoffMs).toISOString();
   const purged = ctx.db
     .update(submissions)
     .set({ rawPayload: null, purgedAt: now.toISOString() })
@@ -28,7 +31,7 @@ export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged
     .set({ rawPayload: null })
     .where(and(lt(mappingFailures.createdAt, cutoff), isNotNull(mappingFailures.rawPayload)))
     .run();
-  return { purged };
+  return { purged, ...purgeWebhookHistory({ ctx, cutoffMs }) };
 }
 
 /**
