@@ -75,28 +75,34 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       expect(forwardedShare(rows)).toBeGreaterThanOrEqual(0.8);
     });
 
-    it("§7 answers 2 s late over a 1 s timeout: retried; the bookings already made replay, none is made twice", async () => {
-      // The first 12 requests are handled at once and answered 2 s later (lost answers); a retry comes a timeout
-      // later, so no submission meets more than two of them.
-      const lostAnswers = { route: "*", answerLatencyMs: 2 * SECOND, count: 12 };
-      const { rig, workload, baseline } = await scenario(SECOND, [lostAnswers]);
+    it("§7 2 s latency over a 1 s timeout, before or after the platform acts: retried; no booking made twice", async () => {
+      // The first 6 leads are slow to arrive (the platform never acts on them); the first 6 bookings are made at once
+      // and answered 2 s later (lost answers). A retry comes a timeout later: no submission meets more than two.
+      const { rig, workload, baseline } = await scenario(SECOND, [
+        { route: "POST /api/inbound/leads", latencyMs: 2 * SECOND, count: 6 },
+        { route: "POST /api/inbound/appointments", answerLatencyMs: 2 * SECOND, count: 6 },
+      ]);
       await workload.submitBatch();
       const rows = await workload.quiet();
       checkOutcomes(rows);
-      const { attempts } = await checkAttempts(rig, workload, baseline, bounds());
+      // A request the gateway gave up on is counted by the platform when it arrives, after the gateway's limiter slot
+      // for it closed (docs/forwarding.md): a window's worth per credential may then be refused, and waited out.
+      const late = bounds({ max429: CREDENTIALS * LIMITS.perKey });
+      const { attempts } = await checkAttempts(rig, workload, baseline, late);
       expect(rows.map((r) => r.status)).toEqual(rows.map(() => "forwarded"));
       const timeouts = [...attempts.values()].flat().filter((a) => a.status === null);
       expect(timeouts.length).toBeGreaterThanOrEqual(12);
       for (const a of timeouts) expect(a.error).toBe("no answer within 1000 ms");
-      // §4.2: every request reached the platform and was acted on, the first booked, each retry replayed it.
+      // §4.2: a booking whose answer was lost is replayed by each retry that reaches the platform, never made again.
       const upstream = rig.sandbox.admin.stats().appointments;
-      const appointments = workload.tracked.filter((t) => t.kind === "appointment");
-      const replays = appointments.map((t) => {
+      let replays = 0;
+      for (const t of workload.tracked.filter((s) => s.kind === "appointment")) {
         const sent = attempts.get(t.id) ?? [];
-        return [upstream.find((a) => a.idempotencyKey === sent[0]?.idempotencyKey)?.replays, sent.length - 1];
-      });
-      expect(replays).toEqual(replays.map(([, retries]) => [retries, retries]));
-      expect(replays.some(([, retries]) => (retries ?? 0) > 0)).toBe(true);
+        const booked = upstream.find((a) => a.idempotencyKey === sent[0]?.idempotencyKey);
+        expect(booked?.replays).toBeLessThanOrEqual(sent.length - 1);
+        replays += booked?.replays ?? 0;
+      }
+      expect(replays).toBeGreaterThan(0);
     });
 
     it("§7 2 s latency under a 6 s timeout: slow answers are answers, one attempt each", async () => {
