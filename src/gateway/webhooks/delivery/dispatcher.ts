@@ -49,9 +49,10 @@ interface Lane {
  * other endpoint — failing, or not heard from since this process started — gets a single probe at a time, from a
  * separate pool of `maxProbes`. So a dead endpoint holds one slot, never one of the healthy endpoints' (issue 5: one
  * slow or dead endpoint must not delay deliveries to others), even when it was dead before the process started and
- * its backlog is the first thing read. Lanes are served round-robin. A delivery stays `pending` in the database until its outcome is committed (in-flight ones are
- * held in memory), so a crash loses nothing: the next start sends whatever is pending — at least once; the stable
- * event id lets the vendor recognise a repeat (§6.6). One dispatcher per database, like the embedded queue.
+ * its backlog is the first thing read. Lanes are served round-robin. A delivery stays `pending` in the database until
+ * its outcome is committed (in-flight ones are held in memory), so a crash loses nothing: the next start sends
+ * whatever is pending — at least once; the stable event id lets the vendor recognise a repeat (§6.6). One dispatcher
+ * per database, like the embedded queue.
  */
 export class WebhookDispatcher {
   readonly #ctx: GatewayContext;
