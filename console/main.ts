@@ -10,7 +10,7 @@ import { submissionPage } from "./pages/submission.js";
 import { submissionsPage } from "./pages/submissions.js";
 import { webhooksPage } from "./pages/webhooks.js";
 import { currentPath, href, navigate, type Page, type Params, route, startRouter } from "./router.js";
-import { owner, resume, signOut } from "./session.js";
+import { isOperator, owner, resume, signOut } from "./session.js";
 
 route("/", overviewPage);
 route("/profiles", profilesPage);
@@ -57,6 +57,8 @@ function layout(): HTMLElement {
               h("a", { href: href(p), "data-link": "", "aria-current": p === section ? "page" : null }, label),
             ),
           ),
+          // bull-board is its own page (Redis mode, the operator's admins): a full page load, not a console route.
+          isOperator() ? h("li", null, h("a", { href: "/console/queues" }, "Queues")) : null,
         ),
       ),
       me
@@ -86,6 +88,22 @@ function layout(): HTMLElement {
 
 let generation = 0;
 
+function notFoundPage(view: HTMLElement): void {
+  const queues = currentPath().startsWith("/queues");
+  mount(
+    view,
+    h("h1", null, queues ? "Queue dashboard" : "Page not found"),
+    h(
+      "p",
+      null,
+      queues
+        ? "The BullMQ dashboard runs in Redis mode (REDIS_URL) for admins of the operator company (OPERATOR_COMPANY_ID)."
+        : "There is no console page here.",
+    ),
+    h("a", { href: href("/"), "data-link": "" }, "Back to the overview"),
+  );
+}
+
 async function render(page: Page, params: Params): Promise<void> {
   const mine = ++generation;
   if (page !== signInPage && !owner() && !(await resume())) {
@@ -100,12 +118,16 @@ async function render(page: Page, params: Params): Promise<void> {
     if (mine !== generation) return;
     view.append(h("p", { class: "notice notice-error", role: "alert" }, `Could not load this page: ${String(error)}`));
   }
-  if (mine === generation) view.querySelector("h1")?.setAttribute("tabindex", "-1");
+  if (mine !== generation) return;
+  // After an in-app navigation, move focus to the new page's heading so keyboard and screen-reader users follow.
+  const heading = view.querySelector("h1");
+  heading?.setAttribute("tabindex", "-1");
+  if (mine > 1 && page !== signInPage) heading?.focus();
 }
 
 whenSignedOut(() => {
   if (currentPath() !== "/sign-in") navigate("/sign-in", true);
 });
-startRouter((page, params) => void render(page, params));
+startRouter((page, params) => void render(page, params), notFoundPage);
 const initial = currentPath();
 navigate(initial === "/sign-in" ? "/" : initial + location.search, true);

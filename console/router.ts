@@ -5,6 +5,7 @@ export type Page = (view: HTMLElement, params: Params, search: URLSearchParams) 
 const BASE = "/console";
 const routes: { pattern: RegExp; names: string[]; page: Page }[] = [];
 let render: (page: Page, params: Params) => void = () => {};
+let fallback: Page = () => {};
 
 export function route(path: string, page: Page): void {
   const names: string[] = [];
@@ -45,12 +46,13 @@ export function navigate(path: string, replace = false): void {
 
 export function refresh(): void {
   const found = resolve();
-  if (found) render(found.page, found.params);
+  render(found?.page ?? fallback, found?.params ?? {});
 }
 
 /** Starts routing: in-app links (`a[data-link]`) change the history instead of loading a page. */
-export function startRouter(renderPage: (page: Page, params: Params) => void): void {
+export function startRouter(renderPage: (page: Page, params: Params) => void, notFound: Page): void {
   render = renderPage;
+  fallback = notFound;
   window.addEventListener("popstate", refresh);
   document.addEventListener("click", (event) => {
     const a = (event.target as Element | null)?.closest?.("a[data-link]");

@@ -2,6 +2,12 @@ import { api, type Owner, setCsrf } from "./api.js";
 
 /** Who is signed in (null before sign-in); pages ask it whether to offer admin actions. */
 let current: Owner | null = null;
+/** Whether this owner may open the BullMQ dashboard (an admin of the operator company; Redis mode only). */
+let operator = false;
+
+export function isOperator(): boolean {
+  return operator;
+}
 
 export function owner(): Owner | null {
   return current;
@@ -13,8 +19,12 @@ export function isAdmin(): boolean {
 
 export async function resume(): Promise<Owner | null> {
   try {
-    const session = await api<{ owner: Owner; csrfToken: string | null }>("GET", "/sessions/current");
+    const session = await api<{ owner: Owner; csrfToken: string | null; operator?: boolean }>(
+      "GET",
+      "/sessions/current",
+    );
     current = session.owner;
+    operator = session.operator === true;
     setCsrf(session.csrfToken);
   } catch {
     current = null;

@@ -29,6 +29,11 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, _ . - (up to 64)")
     .default("partner-gateway"),
+  /**
+   * The gateway operator's company (its id in the config file): its admins, and no one else, may open the BullMQ
+   * dashboard at /console/queues in Redis mode, since the queues hold every company's jobs.
+   */
+  OPERATOR_COMPANY_ID: z.string().min(1).optional(),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
   MASTER_KEY: z.string().optional(),
   CONFIG_FILE: z.string().optional(),

@@ -63,6 +63,7 @@ export async function run(argv: string[]): Promise<void> {
     },
     settings: {
       mode,
+      operatorCompanyId: env.OPERATOR_COMPANY_ID ?? null,
       ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },

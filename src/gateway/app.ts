@@ -1,7 +1,9 @@
+import type { Queue } from "bullmq";
 import { newApp } from "../http/app.js";
 import { healthRoutes } from "../http/health.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
+import { mountQueueDashboard } from "./console/queue-dashboard.js";
 import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
 import { docsPage } from "./docs/docs-page.js";
@@ -14,7 +16,12 @@ import { webhookRoutes } from "./webhooks/index.js";
 /** The gateway's HTTP surface: vendor intake, owner API, docs, health. */
 export function createGatewayApp(
   ctx: GatewayContext,
-  options: { metrics?: HttpMetrics; checks?: Record<string, () => void | Promise<void>> } = {},
+  options: {
+    metrics?: HttpMetrics;
+    checks?: Record<string, () => void | Promise<void>>;
+    /** Redis mode: bull-board over these queues at /console/queues, for the operator's admins only. */
+    queueDashboard?: { queues: Queue[]; operatorCompanyId: string };
+  } = {},
 ) {
   const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({ log: ctx.log, metrics: options.metrics });
   app.route(
@@ -43,6 +50,7 @@ export function createGatewayApp(
     },
   });
   app.get("/docs", (c) => c.html(docsPage()));
+  if (options.queueDashboard) mountQueueDashboard(app as never, ctx, options.queueDashboard);
   consoleRoutes(app as never);
   return app;
 }

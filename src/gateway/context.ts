@@ -17,6 +17,8 @@ export interface GatewaySettings {
   retentionDays: number;
   /** The upstream's limits forwarding keeps (§8); the owner console shows each company's headroom against them. */
   upstreamLimits: ForwardingLimits;
+  /** The operator's company: its admins may open the queue dashboard (Redis mode); null = nobody may. */
+  operatorCompanyId: string | null;
 }
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
@@ -51,4 +53,5 @@ export const defaultSettings: GatewaySettings = {
   intakeLimit: { ratePerSecond: 100, burst: 200 },
   retentionDays: 30,
   upstreamLimits: SPEC_FORWARDING_LIMITS,
+  operatorCompanyId: null,
 };

@@ -3,6 +3,7 @@ import { openGatewayDb } from "../db/client.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp } from "./app.js";
+import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
 import { SubmissionWriter } from "./intake/submission-writer.js";
@@ -88,7 +89,13 @@ export function createGateway(options: GatewayOptions) {
     ctx.forwarding = forwarder;
     forwarder.start();
   }
-  const app = createGatewayApp(ctx, { metrics: options.metrics });
+  // Redis mode: the BullMQ dashboard for the operator's admins (its queues hold every company's jobs).
+  const operatorCompanyId = ctx.settings.operatorCompanyId;
+  const queues = forwarding?.redis && operatorCompanyId ? openForwardingQueues(forwarding.redis) : undefined;
+  const app = createGatewayApp(ctx, {
+    metrics: options.metrics,
+    ...(queues && operatorCompanyId ? { queueDashboard: { queues: queues.queues, operatorCompanyId } } : {}),
+  });
   const webhooks = startWebhooks(ctx, options.webhooks);
   return {
     ctx,
@@ -99,6 +106,7 @@ export function createGateway(options: GatewayOptions) {
     async close(deadlineMs?: number) {
       await forwarder?.close(deadlineMs);
       await webhooks.close();
+      await queues?.close();
       await close();
     },
   };

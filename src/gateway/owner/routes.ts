@@ -98,7 +98,9 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
   });
   app.openapi(route("get", "/sessions/current", "The session's owner and CSRF token (for a reloaded page)"), (c) => {
     const { csrf, ...owner } = c.get("owner");
-    return c.json({ owner, csrfToken: csrf }, 200);
+    // The console links the queue dashboard for the operator's admins (it exists in Redis mode only).
+    const operator = owner.role === "admin" && owner.companyId === ctx.settings.operatorCompanyId;
+    return c.json({ owner, csrfToken: csrf, operator }, 200);
   });
   app.openapi(route("get", "/me", "The signed-in owner"), (c) => c.json({ ...c.get("owner"), csrf: undefined }, 200));
   app.openapi(bodyRoute("post", "/tokens", "Create a bearer token (shown once)", s.tokenBody, 201), (c) =>
