@@ -96,13 +96,13 @@ export function cpuMs(usage: NodeJS.CpuUsage): number {
 }
 
 /**
- * JSONata's limit is wall-clock time. A runaway spends it computing; an evaluation that got less than a tenth of it as
- * CPU spent it waiting for a core, which says the machine is overloaded, not that the profile runs away. A tenth, not
- * a half: on a busy machine a runaway still gets its share of a core, while a real mapping (well under 1 ms of CPU)
- * reaches the limit only when it got almost none.
+ * JSONata's limit is wall-clock time. A runaway spends it computing; an evaluation whose thread got less than a
+ * twentieth of it as CPU spent it waiting for a core, which says the machine is overloaded, not that the profile runs
+ * away. A twentieth, not a half: on a busy machine a runaway still gets its share of a core, while a real mapping (well
+ * under 1 ms of CPU) reaches the limit only when it got almost none.
  */
 function starved(cpuAtStart: number, timeoutMs: number): boolean {
-  return threadCpuMs() - cpuAtStart < timeoutMs / LIMITS.starvedCpuShare;
+  return threadCpuMs() - cpuAtStart < timeoutMs / LIMITS.starvedThreadCpuShare;
 }
 
 /**

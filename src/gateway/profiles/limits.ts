@@ -27,12 +27,18 @@ export const LIMITS = {
   /**
    * The suspect lane's scheduling priority (nice): a version that runs away on real payloads gets about a third of the
    * CPU weight of the gateway and the shared evaluators when they compete, and all the spare CPU when they do not. Not
-   * lower: an evaluation that gets under a tenth of its limit as CPU ends as starved (503), and a runaway must still be
+   * lower: an evaluation that gets under a twentieth of its limit as CPU ends as starved (503), and a runaway must still be
    * seen breaching its 10 ms on a busy machine.
    */
   suspectNice: 5,
   /** A time limit (or deadline) reached with less than 1/this of it as CPU was overload, not a runaway. */
   starvedCpuShare: 10,
+  /**
+   * The same judgement for one evaluation, on its own thread's CPU (thread-cpu.ts): a twentieth, since that excludes
+   * the GC and compiler threads the process figure includes. A runaway gets its share of a core even on a machine
+   * with a load of 20; an evaluation below this got next to none.
+   */
+  starvedThreadCpuShare: 20,
   /** Per-worker heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
   workerHeapMb: 96,
   /** Compiled expressions cached per worker, keyed by version id. */

@@ -48,11 +48,13 @@ interface Slot {
 }
 
 /**
- * Under load a second job is sent to a busy worker, so it finds the next one in its pipe instead of idling for two
- * process wake-ups; only behind a job that started moments ago (a real mapping takes a fraction of a millisecond),
- * so nothing waits behind a slow or runaway evaluation. If the worker is killed, the jobs behind are sent elsewhere.
+ * Under load more jobs are sent to a busy worker, so it finds the next ones in its pipe instead of idling for two
+ * process wake-ups per job; only behind a job that started moments ago (a real mapping takes a fraction of a
+ * millisecond), so nothing queues behind a slow or runaway evaluation. If the worker is killed, the jobs behind are
+ * sent elsewhere. A job a worker runs away on for the first time can hold up to PIPELINE_DEPTH - 1 others until its
+ * deadline; after that its version is suspect and runs on its own lane.
  */
-const PIPELINE_DEPTH = 2;
+const PIPELINE_DEPTH = 8;
 const PIPELINE_BEHIND_MS = 2;
 
 /** How many deadlines a starved worker (one that got little CPU, see `deadline`) is given before it is replaced. */
@@ -68,6 +70,7 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private dispatchScheduled = false;
   private closed = false;
   private startFailures = 0;
   private restartCount = 0;
@@ -81,6 +84,22 @@ export class WorkerPool {
     if (this.queue.length >= this.options.maxQueue) return Promise.reject(new EngineOverloadedError(this.queue.length));
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, request, resolve, reject });
+      // An idle worker takes it now; busy ones get what gathers in this turn together, after it.
+      if (this.slots.some((s) => s.ready && !s.retired && s.jobs.length === 0)) this.dispatch();
+      else this.scheduleDispatch();
+    });
+  }
+
+  /**
+   * Requests that arrive in one turn of the event loop (one per socket that had data) are dispatched together, after
+   * the turn: a worker then gets them in one write. Each write wakes the worker, and on a busy machine the kernel
+   * often hands it the core at once, so the thread serving HTTP stalls in the write; one write per turn, not per job.
+   */
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    setImmediate(() => {
+      this.dispatchScheduled = false;
       this.dispatch();
     });
   }
@@ -116,29 +135,44 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => this.retire(slot)));
   }
 
+  /**
+   * Idle workers first, the queue shared evenly between them; then, while jobs remain, the pipes of workers whose
+   * current job started moments ago, up to the pipeline depth.
+   */
   private dispatch(): void {
+    if (this.queue.length === 0) return;
     const ready = this.slots.filter((s) => s.ready && !s.retired);
-    for (const slot of ready) {
-      if (this.queue.length === 0) return;
-      if (slot.jobs.length === 0) this.send(slot);
-    }
+    const depth = this.options.pipelineDepth ?? PIPELINE_DEPTH;
+    const idle = ready.filter((slot) => slot.jobs.length === 0);
+    const share = Math.ceil(this.queue.length / Math.max(1, idle.length));
+    for (const slot of idle) this.send(slot, Math.min(share, depth));
     const now = performance.now();
     for (const slot of ready) {
       if (this.queue.length === 0) return;
-      const depth = this.options.pipelineDepth ?? PIPELINE_DEPTH;
-      if (slot.jobs.length < depth && now - slot.startedAt < PIPELINE_BEHIND_MS) this.send(slot);
+      if (slot.jobs.length < depth && now - slot.startedAt < PIPELINE_BEHIND_MS) {
+        this.send(slot, depth - slot.jobs.length);
+      }
     }
   }
 
-  private send(slot: Slot): void {
-    const job = this.queue.shift();
-    if (!job) return;
-    slot.jobs.push(job);
-    if (slot.jobs.length === 1) this.startFirst(slot);
+  /** Up to `count` jobs from the queue to one worker, in one message. */
+  private send(slot: Slot, count: number): void {
+    const jobs = this.queue.splice(0, count);
+    if (jobs.length === 0) return;
+    const first = slot.jobs.length === 0;
+    slot.jobs.push(...jobs);
+    if (first) this.startFirst(slot);
     try {
-      slot.worker.send({ id: job.id, ...job.request });
-    } catch (error) {
-      this.settle(slot, { id: job.id, ...unsendable(error), elapsedMs: 0 });
+      slot.worker.send(jobs.map((job) => ({ id: job.id, ...job.request })));
+    } catch {
+      // One of them cannot be serialised (a payload nested too deeply): send them one by one to find which.
+      for (const job of jobs) {
+        try {
+          slot.worker.send([{ id: job.id, ...job.request }]);
+        } catch (error) {
+          this.settle(slot, { id: job.id, ...unsendable(error), elapsedMs: 0 });
+        }
+      }
     }
   }
 
@@ -187,8 +221,7 @@ export class WorkerPool {
       this.dispatch();
       return;
     }
-    const { type: _type, cpuMs: _cpuMs, ...reply } = message;
-    this.settle(slot, reply);
+    for (const reply of message.replies) this.settle(slot, reply);
   }
 
   /**

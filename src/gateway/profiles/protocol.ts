@@ -27,5 +27,11 @@ export interface Starved {
 
 export type EvaluateReply = { id: number } & (MappingOutcome | Starved);
 
-/** `cpuMs`: the evaluator's CPU time so far, so the pool can tell a runaway (burning CPU) from a starved worker. */
-export type WorkerMessage = { type: "ready"; cpuMs: number } | ({ type: "reply"; cpuMs: number } & EvaluateReply);
+/**
+ * The pool sends jobs as an array (those dispatched together travel in one write); the evaluator answers each as soon
+ * as it is done, in order. `cpuMs`: the evaluator's CPU time so far, so the pool can tell a
+ * runaway (burning CPU) from a starved worker.
+ */
+export type WorkerMessage =
+  | { type: "ready"; cpuMs: number }
+  | { type: "replies"; cpuMs: number; replies: EvaluateReply[] };

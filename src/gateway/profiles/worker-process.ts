@@ -71,8 +71,8 @@ export class WorkerProcess {
   }
 
   /** Throws synchronously when the request cannot be serialised (a payload nested too deeply for JSON.stringify). */
-  send(request: EvaluateRequest): void {
-    this.child.send(request);
+  send(requests: EvaluateRequest[]): void {
+    this.child.send(requests);
   }
 
   /**

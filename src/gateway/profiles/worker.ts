@@ -9,11 +9,14 @@ const send = (message: WorkerMessage) => process.send?.(message);
 const evaluator = new Evaluator(Number(process.argv[2]) || undefined);
 let chain: Promise<void> = Promise.resolve();
 
-process.on("message", (request: EvaluateRequest) => {
-  chain = chain.then(async () => {
-    const reply = await evaluator.evaluate(request);
-    send({ type: "reply", cpuMs: cpuMs(process.cpuUsage()), ...reply });
-  });
+process.on("message", (requests: EvaluateRequest[]) => {
+  for (const request of requests) {
+    chain = chain.then(async () => {
+      // Each reply at once: one held back for the rest of its batch could wait behind a runaway.
+      const reply = await evaluator.evaluate(request);
+      send({ type: "replies", cpuMs: cpuMs(process.cpuUsage()), replies: [reply] });
+    });
+  }
 });
 process.on("disconnect", () => process.exit(0));
 
