@@ -86,7 +86,7 @@ describe("issue 5: a dead endpoint holds one slot of its own, never a healthy en
     const started = Date.now();
     for (let i = 0; i < 10; i++) forwarded(healthy.key.id);
     await waitFor(() => healthy.endpoint.received.length === 11, TIMEOUT_MS, "the healthy deliveries");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(2_000); // half the timeout: room for a loaded machine
 
     // A dead endpoint not yet heard from got one probe, not its share of a healthy endpoint's slots.
     for (const d of dead) expect(d.endpoint.received.length).toBeLessThanOrEqual(1);
