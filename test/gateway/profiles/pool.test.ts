@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { LIMITS } from "../../../src/gateway/profiles/limits.js";
+import { WorkerPool } from "../../../src/gateway/profiles/pool.js";
+import type { EvaluateRequest } from "../../../src/gateway/profiles/protocol.js";
+
+const pools: WorkerPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+});
+
+function newPool(pipelineDepth?: number) {
+  const pool = new WorkerPool({
+    name: "test",
+    size: 1,
+    maxQueue: 64,
+    deadlineGraceMs: LIMITS.deadlineGraceMs,
+    heapMb: LIMITS.workerHeapMb,
+    compiledCacheSize: 10,
+    ...(pipelineDepth ? { pipelineDepth } : {}),
+  });
+  pools.push(pool);
+  // Count the writes to the worker.
+  const slot = (pool as unknown as { slots: { worker: { send(requests: EvaluateRequest[]): void } }[] }).slots[0];
+  const writes: number[] = [];
+  if (slot) {
+    const send = slot.worker.send.bind(slot.worker);
+    slot.worker.send = (requests) => {
+      writes.push(requests.length);
+      send(requests);
+    };
+  }
+  return { pool, writes };
+}
+
+const job = (name: string) => ({
+  versionId: "v1",
+  kind: "outbound" as const,
+  expression: '{"greeting": "hello " & name}',
+  payload: { name },
+  timeoutMs: 1_000,
+});
+
+describe("evaluator pool: batching writes to a busy worker", () => {
+  it("sends the jobs that arrive in one turn while the worker is busy in one write, and answers each", async () => {
+    const { pool, writes } = newPool();
+    await pool.ready();
+    const first = pool.run(job("first"));
+    const rest = ["a", "b", "c", "d", "e"].map((name) => pool.run(job(name)));
+    const replies = await Promise.all([first, ...rest]);
+    expect(replies.map((reply) => (reply.ok ? reply.body : reply))).toEqual([
+      { greeting: "hello first" },
+      { greeting: "hello a" },
+      { greeting: "hello b" },
+      { greeting: "hello c" },
+      { greeting: "hello d" },
+      { greeting: "hello e" },
+    ]);
+    // The idle worker took the first at once; the five that arrived while it was busy travelled together.
+    expect(writes[0]).toBe(1);
+    expect(writes.reduce((sum, n) => sum + n, 0)).toBe(6);
+    expect(writes.length).toBeLessThanOrEqual(3);
+  });
+
+  it("never puts more than the pipeline depth in one worker's pipe", async () => {
+    const { pool, writes } = newPool(3);
+    await pool.ready();
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => pool.run(job(`n${i}`))));
+    expect(replies.every((reply) => reply.ok)).toBe(true);
+    expect(Math.max(...writes)).toBeLessThanOrEqual(3);
+  });
+});
