@@ -24,6 +24,12 @@ export type Verdict =
   /** Nothing was sent: the submission is no longer queued, waits, or another holder has it. */
   | { kind: "skipped" };
 
+/** A verdict, and the submission if it settled (its hook runs once the outcome is committed). */
+interface Handled {
+  verdict: Verdict;
+  settled?: SubmissionRow;
+}
+
 export interface AttemptOptions {
   upstreamUrl: string;
   retry?: RetryPolicy;
@@ -62,7 +68,7 @@ export class SubmissionAttempt {
     const row = this.#store.get(submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
     const request = upstreamRequest(this.#store, row);
-    if ("fail" in request) return this.#finish(row, { status: "failed", lastError: request.fail }, now);
+    if ("fail" in request) return this.#announce(this.#finish(row, { status: "failed", lastError: request.fail }, now));
     const key = this.#apiKey(row.credentialId);
     if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
@@ -78,7 +84,23 @@ export class SubmissionAttempt {
       timeoutMs: this.timeoutMs,
       requestId: row.id,
     });
-    return this.#handle(row, response, request.idempotencyKey, key.version);
+    // The attempt and its outcome commit together, the write lock taken at once (other processes write too).
+    const handled = this.#ctx.sqlite
+      .transaction(() => this.#handle(row, response, request.idempotencyKey, key.version))
+      .immediate();
+    return this.#announce(handled);
+  }
+
+  /** After the commit: a settled submission's hook (webhooks, sync answers). */
+  #announce({ verdict, settled }: Handled): Verdict {
+    if (settled) {
+      try {
+        this.options.onSettled?.(settled);
+      } catch (error) {
+        this.#ctx.log.error({ err: error, submissionId: settled.id }, "onSettled hook failed");
+      }
+    }
+    return verdict;
   }
 
   #apiKey(credentialId: string): { value: string; version: number } | { paused: string } {
@@ -92,7 +114,7 @@ export class SubmissionAttempt {
     return key;
   }
 
-  #handle(row: SubmissionRow, response: UpstreamResponse, idempotencyKey: string | null, keyVersion: number): Verdict {
+  #handle(row: SubmissionRow, response: UpstreamResponse, idempotencyKey: string | null, keyVersion: number): Handled {
     const now = Date.now();
     const outcome = classify(response.status, response.retryAfter);
     this.#store.recordAttempt(
@@ -121,7 +143,7 @@ export class SubmissionAttempt {
         // A 429 that still arrives: pause the credential for retry-after plus jitter; no attempt consumed.
         this.#store.settle(row.id, now, { status: "queued", lastError: response.error, upstreamStatus: 429 });
         this.#ctx.log.warn({ submissionId: row.id, credentialId: row.credentialId }, "upstream answered 429");
-        return { kind: "rate_limited", until: now + outcome.retryAfterMs + this.#random() * 250 };
+        return { verdict: { kind: "rate_limited", until: now + outcome.retryAfterMs + this.#random() * 250 } };
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;
@@ -133,13 +155,13 @@ export class SubmissionAttempt {
             lastError: response.error,
             upstreamStatus: response.status,
           });
-          return { kind: "retry", at: now };
+          return { verdict: { kind: "retry", at: now } };
         }
         this.#ctx.log.warn(
           { credentialId: row.credentialId, reason },
           "upstream credential rejected: paused until rotated",
         );
-        return { kind: "credential_paused" };
+        return { verdict: { kind: "credential_paused" } };
       }
       case "retryable": {
         const attempts = row.attempts + 1;
@@ -158,7 +180,7 @@ export class SubmissionAttempt {
           upstreamStatus: response.status,
           lastError: response.error,
         });
-        return { kind: "retry", at };
+        return { verdict: { kind: "retry", at } };
       }
       case "permanent":
         return this.#finish(
@@ -169,19 +191,12 @@ export class SubmissionAttempt {
     }
   }
 
-  #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): Verdict {
+  #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): Handled {
     const { settled, released } = this.#store.settleReleasing(row.id, now, {
       ...change,
       nextAttemptAt: null,
       waitingReason: null,
     });
-    if (settled) {
-      try {
-        this.options.onSettled?.(settled);
-      } catch (error) {
-        this.#ctx.log.error({ err: error, submissionId: row.id }, "onSettled hook failed");
-      }
-    }
-    return { kind: "settled", released: released.map((r) => r.id) };
+    return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled };
   }
 }

@@ -24,7 +24,10 @@ export function onSubmissionSettled(ctx: GatewayContext, submission: Submission)
   if (outcome !== "forwarded" && outcome !== "failed") return;
   try {
     const nowMs = ctx.now().getTime();
-    const enqueued = ctx.sqlite.transaction(() => settle(ctx, submission, outcome, nowMs))();
+    // Immediate: it reads before it writes, and with the BullMQ driver other processes write the same database; a
+    // deferred transaction would fail (SQLITE_BUSY, no waiting) whenever another commit came between its read and
+    // its first write, and the deliveries would be lost.
+    const enqueued = ctx.sqlite.transaction(() => settle(ctx, submission, outcome, nowMs)).immediate();
     notifyEnqueued(ctx, enqueued, nowMs);
   } catch (error) {
     ctx.log.error({ err: error, submissionId: submission.id }, "webhook enqueue for a settled submission failed");
