@@ -7,11 +7,17 @@
  * 100/s the egress is the bottleneck, so max-min fairness (20/s each while all are backlogged) and full utilisation
  * can both hold.
  *
+ * Both drivers run, one after the other, each on a fresh sandbox and database: the embedded driver (forwarding in
+ * the bench's own process), then the BullMQ driver (REDIS_URL, default the local Redis, under a prefix of its own):
+ * the bench process is the API (intake commits and publishes) and two `worker` processes forward. Without a
+ * reachable Redis the bench says so and runs the embedded driver only.
+ *
  * Figures: utilisation = T_min / (last upstream answer − first send), where T_min = max over limiter nodes of
  * (submissions through it) × W/N; fairness = Jain's index of each company's throughput over its max-min fair share,
  * in 1 s windows where every company is backlogged (first excluded), averaged; small_first_wait_ms = the idle
  * company's commit → send; upstream_429 as counted by the sandbox.
  */
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +31,7 @@ import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../src/gateway/tenants/create-company.js";
 import { createLogger } from "../src/log.js";
 import { startChild } from "./lib/child.js";
+import { dropRedisPrefix, redisReachable } from "./lib/redis.js";
 
 const W = 1_000;
 const PER_CREDENTIAL = 10;
@@ -35,202 +42,233 @@ const TOTAL = Number(process.env.BENCH_SUBMISSIONS ?? 5_000);
 const layout = [16, 2, 2, 2, 2, 1, 2]; // credentials per company: A–E burst, F is idle, the last warms up
 const share = [0.8, 0.05, 0.05, 0.05, 0.05];
 
-const upstream = await startChild<{ url: string; companies: { id: string; keys: string[] }[] }>(
-  "bench/sandbox-server.ts",
-  [String(PER_CREDENTIAL), String(BIG_COMPANY), String(EGRESS), String(W), ...layout.map(String)],
-);
-const gateway = createGateway({
-  databasePath: join(mkdtempSync(join(tmpdir(), "pg-drain-")), "gateway.db"),
-  log: createLogger({ level: "silent" }),
-  masterKey: randomBytes(32).toString("hex"),
-  settings: { intakeLimit: { ratePerSecond: 1e9, burst: 1e9 } },
-  forwarding: {
-    upstreamUrl: upstream.info.url,
-    limits: {
-      perCredential: { limit: PER_CREDENTIAL, windowMs: W },
-      perCompany: { limit: PER_COMPANY, windowMs: W },
-      egress: { limit: EGRESS, windowMs: W },
-      marginMs: 1,
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const WORKERS = 2;
+
+await drain("embedded");
+if (await redisReachable(REDIS_URL)) await drain("bullmq");
+else console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
+
+async function drain(driver: "embedded" | "bullmq"): Promise<void> {
+  const upstream = await startChild<{ url: string; companies: { id: string; keys: string[] }[] }>(
+    "bench/sandbox-server.ts",
+    [String(PER_CREDENTIAL), String(BIG_COMPANY), String(EGRESS), String(W), ...layout.map(String)],
+  );
+  const databasePath = join(mkdtempSync(join(tmpdir(), "pg-drain-")), "gateway.db");
+  const masterKey = randomBytes(32).toString("hex");
+  const limits = {
+    perCredential: { limit: PER_CREDENTIAL, windowMs: W },
+    perCompany: { limit: PER_COMPANY, windowMs: W },
+    egress: { limit: EGRESS, windowMs: W },
+    marginMs: 1,
+  };
+  const prefix = `bench-drain-${randomBytes(4).toString("hex")}`;
+  const gateway = createGateway({
+    databasePath,
+    log: createLogger({ level: "silent" }),
+    masterKey,
+    settings: { intakeLimit: { ratePerSecond: 1e9, burst: 1e9 } },
+    forwarding: {
+      upstreamUrl: upstream.info.url,
+      limits,
+      ...(driver === "bullmq" ? { redis: { url: REDIS_URL, prefix, api: true, worker: false } } : {}),
     },
-  },
-});
-const { ctx } = gateway;
-
-const companies = upstream.info.companies.map((upstreamCompany, i) => {
-  const company = createCompany({
-    ctx,
-    input: { name: `Company ${"ABCDEF"[i]}`, limits: i === 0 ? { perCompany: (BIG_COMPANY * 60_000) / W } : null },
   });
-  const keys = upstreamCompany.keys.map((value, j) => {
-    const credential = createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
-    const key = createVendorKey({
-      ctx,
-      companyId: company.id,
-      input: { name: `v${j}`, partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },
-    });
-    return authenticateVendorKey(ctx, key.key);
-  });
-  return { id: company.id, keys };
-});
-// Per-company limit override is per minute in the config; the bench's window is a second.
-const companyNodeLimit = (i: number) => (i === 0 ? BIG_COMPANY : PER_COMPANY);
-
-let sequence = 0;
-const submit = (companyIndex: number, keyIndex: number) => {
-  const company = companies[companyIndex];
-  const key = company?.keys[keyIndex % company.keys.length];
-  if (!key) throw new Error("no key");
-  const n = ++sequence;
-  const payload = {
-    fullName: `Customer ${n}`,
-    email: `c${n}@example.com`,
-    phone: "+1 555 010 0000",
-    address: `${n} Drain Road, Springfield, IL 62701`,
-  };
-  return acceptSubmission({ ctx, key, input: { kind: "lead", raw: JSON.stringify(payload), payload } });
-};
-
-// Warm-up, as benchmarks do: a separate company's submissions warm both processes' code paths and connections; its
-// sends are not measured.
-const WARMUP = 6;
-for (let i = 0; i < 100; i++) await submit(WARMUP, i);
-for (;;) {
-  const done = ctx.sqlite
-    .prepare("select count(*) n from submissions where status in ('forwarded','failed')")
-    .get() as {
-    n: number;
-  };
-  if (done.n >= 100) break;
-  await new Promise((r) => setTimeout(r, 100));
-}
-const warmupCompanyId = companies[WARMUP]?.id;
-
-console.log(
-  `burst of ${TOTAL} submissions over ${layout.slice(0, 5).reduce((a, b) => a + b)} credentials of 5 companies`,
-);
-// The burst arrives in chunks that yield to the event loop, as requests over HTTP would, interleaved across companies.
-const order: number[] = [];
-for (let c = 0; c < 5; c++) for (let i = 0; i < Math.round(TOTAL * (share[c] ?? 0)); i++) order.push(c);
-order.sort(() => Math.random() - 0.5);
-const accepted = [];
-const perCompany = [0, 0, 0, 0, 0];
-for (let start = 0; start < order.length; start += 50) {
-  for (const c of order.slice(start, start + 50)) {
-    const index = (perCompany[c] ?? 0) + 1;
-    perCompany[c] = index;
-    accepted.push(submit(c, index));
+  const { ctx } = gateway;
+  // BullMQ: forwarding runs in worker processes of their own, on the same database file and Redis.
+  const workers: ChildProcess[] = [];
+  if (driver === "bullmq") {
+    const args = [databasePath, upstream.info.url, REDIS_URL, prefix, masterKey, JSON.stringify(limits)];
+    for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(args));
   }
-  await new Promise((r) => setImmediate(r));
-}
-await Promise.all(accepted);
-const burstAt = Date.now();
 
-await new Promise((r) => setTimeout(r, 5_000));
-const small = await submit(5, 0);
-
-const total = accepted.length + 1 + 100;
-for (;;) {
-  const done = ctx.sqlite
-    .prepare("select count(*) n from submissions where status in ('forwarded','failed')")
-    .get() as { n: number };
-  if (done.n >= total) break;
-  await new Promise((r) => setTimeout(r, 250));
-}
-
-const rows = ctx.db
-  .select()
-  .from(submissions)
-  .all()
-  .filter((r) => r.companyId !== warmupCompanyId);
-const attempts = ctx.sqlite
-  .prepare(
-    "select s.company_id c, s.credential_id k, a.started_at t, a.latency_ms l, a.status st from submission_attempts a join submissions s on s.id = a.submission_id",
-  )
-  .all() as { c: string; k: string; t: string; l: number; st: number | null }[];
-const sends = attempts
-  .filter((a) => a.c !== warmupCompanyId)
-  .map((a) => ({ company: a.c, credential: a.k, at: Date.parse(a.t), end: Date.parse(a.t) + a.l }));
-const firstSend = Math.min(...sends.map((s) => s.at));
-const lastAnswer = Math.max(...sends.map((s) => s.end));
-
-const byNode = new Map<string, { count: number; windowMs: number; limit: number }>();
-const add = (node: string, limit: number) => {
-  const entry = byNode.get(node) ?? { count: 0, windowMs: W, limit };
-  entry.count++;
-  byNode.set(node, entry);
-};
-for (const row of rows) {
-  const ci = companies.findIndex((c) => c.id === row.companyId);
-  add(`credential:${row.credentialId}`, PER_CREDENTIAL);
-  add(`company:${row.companyId}`, companyNodeLimit(ci));
-  add("egress", EGRESS);
-}
-const tMin = Math.max(...[...byNode.values()].map((n) => (n.count * n.windowMs) / n.limit));
-const drainMs = lastAnswer - firstSend;
-const utilisation = tMin / drainMs;
-
-// Fairness: 1 s windows in which every one of the 5 bursting companies still had a backlog.
-const finishedAt = new Map<string, number>();
-for (const c of companies.slice(0, 5)) {
-  finishedAt.set(c.id, Math.max(...sends.filter((s) => s.company === c.id).map((s) => s.at)));
-}
-const allBackloggedUntil = Math.min(...finishedAt.values());
-const demand = companies.slice(0, 5).map((c, i) => Math.min(c.keys.length * PER_CREDENTIAL, companyNodeLimit(i)));
-const fairShare = maxMinShares(demand, EGRESS);
-const indices: number[] = [];
-for (let start = firstSend + W; start + W <= allBackloggedUntil; start += W) {
-  const x = companies.slice(0, 5).map((c, i) => {
-    const sent = sends.filter((s) => s.company === c.id && s.at >= start && s.at < start + W).length;
-    return sent / (fairShare[i] ?? 1);
+  const companies = upstream.info.companies.map((upstreamCompany, i) => {
+    const company = createCompany({
+      ctx,
+      input: { name: `Company ${"ABCDEF"[i]}`, limits: i === 0 ? { perCompany: (BIG_COMPANY * 60_000) / W } : null },
+    });
+    const keys = upstreamCompany.keys.map((value, j) => {
+      const credential = createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
+      const key = createVendorKey({
+        ctx,
+        companyId: company.id,
+        input: { name: `v${j}`, partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },
+      });
+      return authenticateVendorKey(ctx, key.key);
+    });
+    return { id: company.id, keys };
   });
-  const sum = x.reduce((a, b) => a + b, 0);
-  const squares = x.reduce((a, b) => a + b * b, 0);
-  indices.push((sum * sum) / (x.length * squares));
-}
-const fairness = indices.reduce((a, b) => a + b, 0) / Math.max(1, indices.length);
+  // Per-company limit override is per minute in the config; the bench's window is a second.
+  const companyNodeLimit = (i: number) => (i === 0 ? BIG_COMPANY : PER_COMPANY);
 
-const smallRow = rows.find((r) => r.id === small.submission.submissionId);
-const smallWait = (smallRow?.firstSentAt ?? Number.NaN) - Date.parse(smallRow?.createdAt ?? "");
-const stats = (await (
-  await fetch(`${upstream.info.url}/sandbox/admin/stats`, {
-    headers: { authorization: `Bearer ${(upstream.info as { adminToken?: string }).adminToken ?? ""}` },
-  })
-).json()) as { traffic: { totals: { limited: number; admitted: number } } };
-const failed = rows.filter((r) => r.status === "failed").length;
-const latencies = attempts.map((a) => a.l).sort((a, b) => a - b);
-const slow = attempts.filter((a) => a.l > 200 && a.c !== warmupCompanyId);
-console.log(
-  `slow attempts (>200 ms): ${slow.length}, statuses ${JSON.stringify([...new Set(slow.map((a) => a.st))])}, at +${slow
-    .slice(0, 8)
-    .map((a) => Date.parse(a.t) - firstSend)
-    .join(",")} ms`,
-);
-console.log(
-  `upstream round trip: p50 ${latencies[Math.floor(latencies.length / 2)]} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)]} ms`,
-);
-const bigSends = sends.filter((s) => s.company === companies[0]?.id && s.at > allBackloggedUntil + W).map((s) => s.at);
-if (bigSends.length > 1) {
-  const span = (Math.max(...bigSends) - Math.min(...bigSends)) / 1000;
-  console.log(`company A alone: ${(bigSends.length / span).toFixed(1)} req/s (its limit ${BIG_COMPANY}/s)`);
+  let sequence = 0;
+  const submit = (companyIndex: number, keyIndex: number) => {
+    const company = companies[companyIndex];
+    const key = company?.keys[keyIndex % company.keys.length];
+    if (!key) throw new Error("no key");
+    const n = ++sequence;
+    const payload = {
+      fullName: `Customer ${n}`,
+      email: `c${n}@example.com`,
+      phone: "+1 555 010 0000",
+      address: `${n} Drain Road, Springfield, IL 62701`,
+    };
+    return acceptSubmission({ ctx, key, input: { kind: "lead", raw: JSON.stringify(payload), payload } });
+  };
+
+  // Warm-up, as benchmarks do: a separate company's submissions warm both processes' code paths and connections; its
+  // sends are not measured.
+  const WARMUP = 6;
+  for (let i = 0; i < 100; i++) await submit(WARMUP, i);
+  for (;;) {
+    const done = ctx.sqlite
+      .prepare("select count(*) n from submissions where status in ('forwarded','failed')")
+      .get() as {
+      n: number;
+    };
+    if (done.n >= 100) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const warmupCompanyId = companies[WARMUP]?.id;
+
+  console.log(
+    `${driver}: burst of ${TOTAL} submissions over ${layout.slice(0, 5).reduce((a, b) => a + b)} credentials of 5 companies`,
+  );
+  // The burst arrives in chunks that yield to the event loop, as requests over HTTP would, interleaved across companies.
+  const order: number[] = [];
+  for (let c = 0; c < 5; c++) for (let i = 0; i < Math.round(TOTAL * (share[c] ?? 0)); i++) order.push(c);
+  order.sort(() => Math.random() - 0.5);
+  const accepted = [];
+  const perCompany = [0, 0, 0, 0, 0];
+  for (let start = 0; start < order.length; start += 50) {
+    for (const c of order.slice(start, start + 50)) {
+      const index = (perCompany[c] ?? 0) + 1;
+      perCompany[c] = index;
+      accepted.push(submit(c, index));
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  await Promise.all(accepted);
+  const burstAt = Date.now();
+
+  await new Promise((r) => setTimeout(r, 5_000));
+  const small = await submit(5, 0);
+
+  const total = accepted.length + 1 + 100;
+  for (;;) {
+    const done = ctx.sqlite
+      .prepare("select count(*) n from submissions where status in ('forwarded','failed')")
+      .get() as { n: number };
+    if (done.n >= total) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  const rows = ctx.db
+    .select()
+    .from(submissions)
+    .all()
+    .filter((r) => r.companyId !== warmupCompanyId);
+  const attempts = ctx.sqlite
+    .prepare(
+      "select s.company_id c, s.credential_id k, a.started_at t, a.latency_ms l, a.status st from submission_attempts a join submissions s on s.id = a.submission_id",
+    )
+    .all() as { c: string; k: string; t: string; l: number; st: number | null }[];
+  const sends = attempts
+    .filter((a) => a.c !== warmupCompanyId)
+    .map((a) => ({ company: a.c, credential: a.k, at: Date.parse(a.t), end: Date.parse(a.t) + a.l }));
+  const firstSend = Math.min(...sends.map((s) => s.at));
+  const lastAnswer = Math.max(...sends.map((s) => s.end));
+
+  const byNode = new Map<string, { count: number; windowMs: number; limit: number }>();
+  const add = (node: string, limit: number) => {
+    const entry = byNode.get(node) ?? { count: 0, windowMs: W, limit };
+    entry.count++;
+    byNode.set(node, entry);
+  };
+  for (const row of rows) {
+    const ci = companies.findIndex((c) => c.id === row.companyId);
+    add(`credential:${row.credentialId}`, PER_CREDENTIAL);
+    add(`company:${row.companyId}`, companyNodeLimit(ci));
+    add("egress", EGRESS);
+  }
+  const tMin = Math.max(...[...byNode.values()].map((n) => (n.count * n.windowMs) / n.limit));
+  const drainMs = lastAnswer - firstSend;
+  const utilisation = tMin / drainMs;
+
+  // Fairness: 1 s windows in which every one of the 5 bursting companies still had a backlog.
+  const finishedAt = new Map<string, number>();
+  for (const c of companies.slice(0, 5)) {
+    finishedAt.set(c.id, Math.max(...sends.filter((s) => s.company === c.id).map((s) => s.at)));
+  }
+  const allBackloggedUntil = Math.min(...finishedAt.values());
+  const demand = companies.slice(0, 5).map((c, i) => Math.min(c.keys.length * PER_CREDENTIAL, companyNodeLimit(i)));
+  const fairShare = maxMinShares(demand, EGRESS);
+  const indices: number[] = [];
+  for (let start = firstSend + W; start + W <= allBackloggedUntil; start += W) {
+    const x = companies.slice(0, 5).map((c, i) => {
+      const sent = sends.filter((s) => s.company === c.id && s.at >= start && s.at < start + W).length;
+      return sent / (fairShare[i] ?? 1);
+    });
+    const sum = x.reduce((a, b) => a + b, 0);
+    const squares = x.reduce((a, b) => a + b * b, 0);
+    indices.push((sum * sum) / (x.length * squares));
+  }
+  const fairness = indices.reduce((a, b) => a + b, 0) / Math.max(1, indices.length);
+
+  const smallRow = rows.find((r) => r.id === small.submission.submissionId);
+  const smallWait = (smallRow?.firstSentAt ?? Number.NaN) - Date.parse(smallRow?.createdAt ?? "");
+  const stats = (await (
+    await fetch(`${upstream.info.url}/sandbox/admin/stats`, {
+      headers: { authorization: `Bearer ${(upstream.info as { adminToken?: string }).adminToken ?? ""}` },
+    })
+  ).json()) as { traffic: { totals: { limited: number; admitted: number } } };
+  const failed = rows.filter((r) => r.status === "failed").length;
+  const latencies = attempts.map((a) => a.l).sort((a, b) => a - b);
+  const slow = attempts.filter((a) => a.l > 200 && a.c !== warmupCompanyId);
+  console.log(
+    `slow attempts (>200 ms): ${slow.length}, statuses ${JSON.stringify([...new Set(slow.map((a) => a.st))])}, at +${slow
+      .slice(0, 8)
+      .map((a) => Date.parse(a.t) - firstSend)
+      .join(",")} ms`,
+  );
+  console.log(
+    `upstream round trip: p50 ${latencies[Math.floor(latencies.length / 2)]} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)]} ms`,
+  );
+  const bigSends = sends
+    .filter((s) => s.company === companies[0]?.id && s.at > allBackloggedUntil + W)
+    .map((s) => s.at);
+  if (bigSends.length > 1) {
+    const span = (Math.max(...bigSends) - Math.min(...bigSends)) / 1000;
+    console.log(`company A alone: ${(bigSends.length / span).toFixed(1)} req/s (its limit ${BIG_COMPANY}/s)`);
+  }
+
+  console.log(
+    `forwarded ${rows.length - failed}, failed ${failed}; upstream admitted ${stats.traffic.totals.admitted}, 429s ${stats.traffic.totals.limited}`,
+  );
+  console.log(
+    `T_min ${(tMin / 1000).toFixed(2)} s, drain ${(drainMs / 1000).toFixed(2)} s (first send → last answer), burst committed ${new Date(burstAt).toISOString()}`,
+  );
+  console.log(
+    `fairness over ${indices.length} windows: mean ${fairness.toFixed(4)}, min ${Math.min(...indices).toFixed(4)} (fair shares ${fairShare.map((s) => s.toFixed(1)).join("/")} req/s)`,
+  );
+  console.log(
+    `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${2 * (W / EGRESS) + 50} ms)`,
+  );
+  console.log(
+    `RESULT driver=${driver} utilisation=${utilisation.toFixed(4)} upstream_429=${stats.traffic.totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
+  );
+  for (const worker of workers) worker.kill("SIGTERM");
+  await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode === null ? w.once("exit", r) : r(null)))));
+  await gateway.close(1_000);
+  await upstream.stop();
+  if (driver === "bullmq") await dropRedisPrefix(REDIS_URL, prefix);
 }
 
-console.log(
-  `forwarded ${rows.length - failed}, failed ${failed}; upstream admitted ${stats.traffic.totals.admitted}, 429s ${stats.traffic.totals.limited}`,
-);
-console.log(
-  `T_min ${(tMin / 1000).toFixed(2)} s, drain ${(drainMs / 1000).toFixed(2)} s (first send → last answer), burst committed ${new Date(burstAt).toISOString()}`,
-);
-console.log(
-  `fairness over ${indices.length} windows: mean ${fairness.toFixed(4)}, min ${Math.min(...indices).toFixed(4)} (fair shares ${fairShare.map((s) => s.toFixed(1)).join("/")} req/s)`,
-);
-console.log(
-  `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${2 * (W / EGRESS) + 50} ms)`,
-);
-console.log(
-  `RESULT driver=embedded utilisation=${utilisation.toFixed(4)} upstream_429=${stats.traffic.totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
-);
-await gateway.close(1_000);
-await upstream.stop();
+/** A forwarding worker process (bench/forwarding-worker.ts), once it takes jobs. */
+async function startWorker(args: string[]): Promise<ChildProcess> {
+  const worker = await startChild<{ pid: number }>("bench/forwarding-worker.ts", args);
+  return worker.child;
+}
 
 /** Max-min fair shares of `capacity` between demands (progressive filling). */
 function maxMinShares(demands: number[], capacity: number): number[] {

@@ -61,8 +61,11 @@ function suite(driver: DriverName) {
       const sent = rows.map((r) => r.firstSentAt ?? 0).sort((a, b) => a - b);
       const gaps = sent.slice(1).map((t, i) => t - (sent[i] ?? 0));
       // 5 per 1,000 ms: paced at 0.9 × 200 ms (the window, which waits for answers, binds at full load); a timer may
-      // fire a few ms early or late. A burst would put the first five within a few ms.
-      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(170);
+      // fire a few ms early or late. A burst would put the first five within a few ms. With BullMQ the time is taken
+      // by the worker that picks the send job up, which adds the queue's hop (a few ms, tens on a loaded machine).
+      const hop = driver === "bullmq" ? 60 : 0;
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(170 - hop);
+      expect((sent.at(-1) ?? 0) - (sent[0] ?? 0)).toBeGreaterThanOrEqual(5 * 170 - hop);
     });
 
     it("serves an idle company within 2 × W/N_egress + 50 ms while others keep the egress saturated", async () => {
