@@ -12,7 +12,7 @@ import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
-import { SHARED_REDIS_URL, uniquePrefix } from "./redis.js";
+import { dropPrefix, SHARED_REDIS_URL, uniquePrefix } from "./redis.js";
 
 export type DriverName = "embedded" | "bullmq";
 
@@ -162,6 +162,7 @@ export async function startRig(options: RigOptions) {
       for (const worker of workers) await worker.close(1_000);
       await gateway.close(1_000);
       await sandbox.close();
+      if (driver === "bullmq") await dropPrefix(redis.url, redis.prefix);
     },
   };
 }

@@ -50,6 +50,24 @@ export function uniquePrefix(name: string): string {
   return `test-${name}-${randomBytes(4).toString("hex")}`;
 }
 
+/** Deletes every key under `prefix:` — a test's own prefix, never anything else of the shared Redis. */
+export async function dropPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  redis.on("error", () => undefined);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", "1000");
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== "0");
+  } catch {
+    // Redis already stopped (a test's own server): nothing to clean.
+  } finally {
+    redis.disconnect();
+  }
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
