@@ -4,16 +4,24 @@
  *
  * Scenario 1 (throughput): closed-loop load on POST /api/inbound/leads with a realistic native payload and profile
  * (auth + map + validate + commit to a WAL file database), and the same load on a Hono route that parses and echoes
- * the JSON. Scenario 2 (isolation): an open-loop load at half the measured intake rate, first alone, then alongside
- * 20 req/s from a key whose profile passes its samples but loops on real input. At saturation p99 measures only the
- * queue the load generator builds, so the isolation scenario holds the rate fixed.
+ * the JSON. Scenario 2 (isolation): an open-loop load at half the measured intake rate, alone and alongside 20 req/s
+ * from a key whose profile passes its samples but loops on real input. At saturation p99 measures only the queue the
+ * load generator builds, so the isolation scenario holds the rate fixed.
+ *
+ * The machine is shared (two cores): a burst from another process lands in one run and not the next. So both servers
+ * run side by side and each scenario alternates its two runs BENCH_ROUNDS times (3); the RESULT line compares medians.
+ * Each run also reports the server's CPU time per request (its process and its evaluator processes), which does not
+ * depend on how much of the machine others take, and the load average.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startChild } from "./lib/child.js";
 import { type LoadResult, load } from "./lib/load.js";
+import { median, processTreeCpuMs } from "./lib/stats.js";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PROFILE = process.env.BENCH_PROFILE ?? "profiles/homequote-marketplace";
 const RUNAWAY = process.env.BENCH_RUNAWAY_PROFILE ?? "profiles/_attacks/runaway-retry-loop";
@@ -26,77 +34,99 @@ function samplePayload(dir: string): unknown {
   return (JSON.parse(readFileSync(join(dir, "samples", file), "utf8")) as { payload: unknown }).payload;
 }
 
-function fmt(r: LoadResult): string {
-  return `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`;
+interface Run extends LoadResult {
+  cpuUsPerRequest: number;
+}
+
+/** One load run, with the server's CPU per request over it. */
+async function measured(pid: number, run: () => Promise<LoadResult>): Promise<Run> {
+  const before = processTreeCpuMs(pid);
+  const result = await run();
+  const requests = Math.max(1, result.rps * SECONDS);
+  return { ...result, cpuUsPerRequest: ((processTreeCpuMs(pid) - before) * 1000) / requests };
+}
+
+function fmt(r: Run): string {
+  return (
+    `${r.rps.toFixed(0).padStart(5)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/req, ` +
+    `non-2xx ${r.non2xx}, errors ${r.errors}, load ${loadavg()[0]?.toFixed(1)}`
+  );
 }
 
 const normalPayload = JSON.stringify(samplePayload(PROFILE));
 const runawayPayload = readFileSync(join(RUNAWAY, "payloads", "runaway.json"), "utf8");
 
 const echo = await startChild<{ url: string }>("bench/intake-server.ts", ["echo"]);
-await load({ url: `${echo.info.url}/api/inbound/leads`, body: normalPayload, seconds: 2, connections: CONNECTIONS });
-const echoResult = await load({
-  url: `${echo.info.url}/api/inbound/leads`,
-  body: normalPayload,
-  seconds: SECONDS,
-  connections: CONNECTIONS,
-});
-await echo.stop();
-console.log(`echo     ${fmt(echoResult)}`);
-
 const gw = await startChild<{ url: string; keys: { normal: string; runaway: string } }>("bench/intake-server.ts", [
   "gateway",
   PROFILE,
   RUNAWAY,
 ]);
+const echoPid = echo.child.pid ?? 0;
+const gwPid = gw.child.pid ?? 0;
 const leads = `${gw.info.url}/api/inbound/leads`;
 const normal = { "x-api-key": gw.info.keys.normal };
-await load({ url: leads, body: normalPayload, headers: normal, seconds: 2, connections: CONNECTIONS });
-const intake = await load({
-  url: leads,
-  body: normalPayload,
-  headers: normal,
-  seconds: SECONDS,
-  connections: CONNECTIONS,
-});
-console.log(`intake   ${fmt(intake)}`);
-const ratio = intake.rps / echoResult.rps;
-console.log(`ratio    ${ratio.toFixed(3)} (intake / echo)`);
+const echoLoad = (seconds: number) =>
+  load({ url: `${echo.info.url}/api/inbound/leads`, body: normalPayload, seconds, connections: CONNECTIONS });
+const intakeLoad = (seconds: number, rate?: number) =>
+  load({
+    url: leads,
+    body: normalPayload,
+    headers: normal,
+    seconds,
+    connections: CONNECTIONS,
+    ...(rate ? { rate } : {}),
+  });
 
-const rate = Math.max(50, Math.round(intake.rps / 2));
-const alone = await load({
-  url: leads,
-  body: normalPayload,
-  headers: normal,
-  seconds: SECONDS,
-  connections: CONNECTIONS,
-  rate,
-});
-console.log(`at ${rate} req/s, alone:        ${fmt(alone)}`);
-const runawayRun = load({
-  url: leads,
-  body: runawayPayload,
-  headers: { "x-api-key": gw.info.keys.runaway },
-  seconds: SECONDS,
-  connections: 4,
-  rate: 20,
-});
-const withRunaway = await load({
-  url: leads,
-  body: normalPayload,
-  headers: normal,
-  seconds: SECONDS,
-  connections: CONNECTIONS,
-  rate,
-});
-const runaway = await runawayRun;
-console.log(`at ${rate} req/s, with runaway: ${fmt(withRunaway)}`);
+console.log(`load average at start: ${loadavg()[0]?.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s per run`);
+await echoLoad(2);
+await intakeLoad(2);
+const echoRuns: Run[] = [];
+const intakeRuns: Run[] = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  echoRuns.push(await measured(echoPid, () => echoLoad(SECONDS)));
+  console.log(`round ${round} echo     ${fmt(echoRuns.at(-1) as Run)}`);
+  intakeRuns.push(await measured(gwPid, () => intakeLoad(SECONDS)));
+  console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)}`);
+}
+const echoRps = median(echoRuns.map((r) => r.rps));
+const intakeRps = median(intakeRuns.map((r) => r.rps));
+const intakeP99 = median(intakeRuns.map((r) => r.p99));
+const ratio = intakeRps / echoRps;
+const echoCpu = median(echoRuns.map((r) => r.cpuUsPerRequest));
+const intakeCpu = median(intakeRuns.map((r) => r.cpuUsPerRequest));
 console.log(
-  `runaway key: ${runaway.rps.toFixed(1)} req/s, non-2xx ${runaway.non2xx} (422 expected), p99 ${runaway.p99} ms`,
+  `medians: echo ${echoRps.toFixed(0)} req/s, intake ${intakeRps.toFixed(0)} req/s, ratio ${ratio.toFixed(3)}; ` +
+    `CPU per request: echo ${echoCpu.toFixed(0)} µs, intake ${intakeCpu.toFixed(0)} µs (${(echoCpu / intakeCpu).toFixed(3)} of intake's)`,
 );
-await gw.stop();
 
-const runawayRatio = withRunaway.p99 / Math.max(1, alone.p99);
+const rate = Math.max(50, Math.round(intakeRps / 2));
+const aloneRuns: Run[] = [];
+const withRunawayRuns: Run[] = [];
+let runawaySummary = "";
+for (let round = 1; round <= ROUNDS; round++) {
+  aloneRuns.push(await measured(gwPid, () => intakeLoad(SECONDS, rate)));
+  console.log(`round ${round} at ${rate} req/s, alone:        ${fmt(aloneRuns.at(-1) as Run)}`);
+  const runawayRun = load({
+    url: leads,
+    body: runawayPayload,
+    headers: { "x-api-key": gw.info.keys.runaway },
+    seconds: SECONDS,
+    connections: 4,
+    rate: 20,
+  });
+  withRunawayRuns.push(await measured(gwPid, () => intakeLoad(SECONDS, rate)));
+  const runaway = await runawayRun;
+  console.log(`round ${round} at ${rate} req/s, with runaway: ${fmt(withRunawayRuns.at(-1) as Run)}`);
+  runawaySummary = `runaway key: ${runaway.rps.toFixed(1)} req/s, non-2xx ${runaway.non2xx} (422 or 503 expected), p99 ${runaway.p99} ms`;
+  console.log(runawaySummary);
+}
+await Promise.all([echo.stop(), gw.stop()]);
+
+const aloneP99 = median(aloneRuns.map((r) => r.p99));
+const withRunawayP99 = median(withRunawayRuns.map((r) => r.p99));
+const runawayRatio = withRunawayP99 / Math.max(1, aloneP99);
+console.log(`medians: p99 alone ${aloneP99} ms, with runaway ${withRunawayP99} ms`);
 console.log(
-  `RESULT intake_rps=${intake.rps.toFixed(0)} echo_rps=${echoResult.rps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intake.p99} runaway_p99_ratio=${runawayRatio.toFixed(3)}`,
+  `RESULT intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)}`,
 );
