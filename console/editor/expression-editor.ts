@@ -10,7 +10,7 @@ import {
   keymap,
   lineNumbers,
 } from "@codemirror/view";
-import { jsonata } from "./jsonata-language.js";
+import { jsonata, jsonataHighlight } from "./jsonata-language.js";
 
 export interface CompileProblem {
   message: string;
@@ -52,6 +52,8 @@ export function expressionEditor(options: {
         bracketMatching(),
         highlightActiveLine(),
         jsonata,
+        EditorView.lineWrapping,
+        syntaxHighlighting(jsonataHighlight),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         lintGutter(),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),

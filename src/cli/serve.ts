@@ -118,7 +118,10 @@ function startEmbeddedSandbox(env: Env, log: Logger): Promise<RunningSandbox> {
 }
 
 function banner(input: { url: string; sandbox?: RunningSandbox; demo: boolean; source: string }): string {
-  const lines = [`gateway listening on ${input.url}  (API docs: ${input.url}/docs)`];
+  const lines = [
+    `gateway listening on ${input.url}  (API docs: ${input.url}/docs)`,
+    `owner console: ${input.url}/console`,
+  ];
   if (input.sandbox) {
     lines.push(`embedded sandbox (the upstream) on ${input.sandbox.url}`);
     lines.push("sandbox test keys (public fixtures):");
