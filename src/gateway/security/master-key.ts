@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../config.js";
 import { parseMasterKey } from "./sealer.js";
@@ -27,6 +27,17 @@ export function resolveMasterKey(options: {
   if (existsSync(file)) return parseMasterKey(readFileSync(file, "utf8"));
   mkdirSync(dirname(file), { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(file, key.toString("hex"), { mode: 0o600, flag: "wx" });
+  // Written whole under a temporary name, then linked into place: a second process starting on the same database
+  // (a BullMQ worker) either links first or finds the complete file and uses that key.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, key.toString("hex"), { mode: 0o600, flag: "wx" });
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return parseMasterKey(readFileSync(file, "utf8"));
+  } finally {
+    unlinkSync(temporary);
+  }
   return key;
 }
