@@ -130,7 +130,7 @@ export class BullmqForwarding implements ForwardingDriver {
     const { redis } = this.options;
     this.#subscriber.on("message", (channel: string, id: string) => this.#message(channel, id));
     await this.#subscriber.subscribe(this.#keys.accepted, this.#keys.rotated, this.#keys.settled);
-    if (!redis.worker) return;
+    if (!redis.worker || this.#closing) return;
     const connection = redisConnection(redis.url, "worker", this.#ctx.log);
     const events = redisConnection(redis.url, "worker", this.#ctx.log);
     const name = this.#keys.sendQueue;
@@ -186,7 +186,8 @@ export class BullmqForwarding implements ForwardingDriver {
    */
   async close(deadlineMs = 5_000): Promise<void> {
     this.#closing = true;
-    await this.started;
+    // Redis may never have answered: do not wait for the start forever.
+    await Promise.race([this.started, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     const worker = this.#worker;
     if (worker) {
       clearInterval(worker.timer);
@@ -273,7 +274,7 @@ export class BullmqForwarding implements ForwardingDriver {
       reconcile: setInterval(() => this.#reconcile(), this.options.redis.reconcileMs ?? 5_000),
     };
     this.#term = term;
-    this.#ctx.log.info({ token: worker.lock.token }, "forwarding dispatcher: took over");
+    this.#ctx.log.info({ instanceId: this.instanceId }, "forwarding dispatcher: took over");
     this.#reconcile();
   }
 
