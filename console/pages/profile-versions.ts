@@ -1,35 +1,9 @@
 import { ApiFailure, api } from "../api.js";
 import { confirmDialog } from "../confirm.js";
 import { badge, field, h, json, mount, notice, select, time } from "../dom.js";
+import { lineDiff } from "../line-diff.js";
 import { isAdmin } from "../session.js";
 import type { Profile, VendorKey, Version } from "../types.js";
-
-/** Line diff (longest common subsequence) of two expressions, for reading what changed between versions. */
-export function lineDiff(before: string, after: string): { op: " " | "-" | "+"; line: string }[] {
-  const a = before.split("\n");
-  const b = after.split("\n");
-  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      const row = lcs[i] as number[];
-      row[j] = a[i] === b[j] ? (lcs[i + 1]?.[j + 1] ?? 0) + 1 : Math.max(lcs[i + 1]?.[j] ?? 0, row[j + 1] ?? 0);
-    }
-  }
-  const out: { op: " " | "-" | "+"; line: string }[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) {
-      out.push({ op: " ", line: a[i++] ?? "" });
-      j++;
-    } else if (j < b.length && (i >= a.length || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) {
-      out.push({ op: "+", line: b[j++] ?? "" });
-    } else {
-      out.push({ op: "-", line: a[i++] ?? "" });
-    }
-  }
-  return out;
-}
 
 /** Version history: open a version, diff two, roll every bound key back (or forward) to a published one. */
 export function historySection(options: { profile: Profile; keys: VendorKey[]; onOpen: (v: Version) => void }) {
