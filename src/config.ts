@@ -30,8 +30,8 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, _ . - (up to 64)")
     .default("partner-gateway"),
   /**
-   * The gateway operator's company (its id in the config file): its admins, and no one else, may open the BullMQ
-   * dashboard at /console/queues in Redis mode, since the queues hold every company's jobs.
+   * The gateway operator's company id (`co_` + its id in the config file): its admins, and no one else, may open the
+   * BullMQ dashboard at /console/queues in Redis mode, since the queues hold every company's jobs.
    */
   OPERATOR_COMPANY_ID: z.string().min(1).optional(),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
