@@ -1,41 +1,47 @@
-import jsonata from "jsonata";
 import { classify } from "./classify.js";
-import { HELPERS } from "./helpers/index.js";
 import { LIMITS } from "./limits.js";
-import { LinearRegExp, setRegexBudget } from "./linear-regexp.js";
+import { setRegexBudget } from "./linear-regexp.js";
 import { Lru } from "./lru.js";
 import { mappedOutcome } from "./outcome.js";
+import { type Divergence, ProfileProgram, type ProgramOptions } from "./program.js";
 import type { EvaluateReply, EvaluateRequest } from "./protocol.js";
 import { sourcePaths } from "./source-paths.js";
 import { threadCpuMs } from "./thread-cpu.js";
 
-interface Guardrails {
-  timeout: number;
-  stack: number;
-  sequence: number;
-  RegexEngine: RegExpConstructor;
-}
-
 interface Compiled {
-  expression: string;
-  program: jsonata.Expression;
-  /** JSONata reads these during evaluation, so one evaluation's time limit is set here just before it runs. */
-  guardrails: Guardrails;
+  program: ProfileProgram;
   /** Derived from the AST the first time a validation error needs them. */
   sourcePaths?: Map<string, string>;
+}
+
+export interface EvaluatorOptions {
+  /** Take the compiled fast path where an expression allows it (default true). */
+  compiler?: boolean;
+  /** Evaluations of each version also interpreted and compared (default LIMITS.checkedEvaluations). */
+  checkedEvaluations?: number;
+  /** Where a version whose compiled path disagreed with the interpreter is reported (default: a JSON line on stderr). */
+  onDivergence?(versionId: string, divergence: Divergence): void;
 }
 
 /**
  * Runs profile expressions inside a pool worker, one at a time, and finishes the job there: output checks and the
  * canonical validation run in the worker too, so the thread serving HTTP only posts a payload and receives a body.
  * Compiled programs are cached by version id (a version is immutable; the expression is compared as well, so a
- * reused id can never run stale code).
+ * reused id can never run stale code). An expression in the compiled subset runs as synchronous JavaScript, checked
+ * against JSONata's interpreter (program.ts).
  */
 export class Evaluator {
   private readonly cache: Lru<string, Compiled>;
+  private readonly options: EvaluatorOptions;
 
-  constructor(cacheSize: number = LIMITS.compiledCacheSize) {
+  constructor(cacheSize: number = LIMITS.compiledCacheSize, options: EvaluatorOptions = {}) {
     this.cache = new Lru(cacheSize);
+    this.options = options;
+  }
+
+  /** Whether the version's evaluations take the compiled path (undefined until it has been evaluated here). */
+  compiledPath(versionId: string): boolean | undefined {
+    return this.cache.get(versionId)?.program.compiled;
   }
 
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
@@ -46,10 +52,10 @@ export class Evaluator {
     let output: unknown;
     try {
       compiled = this.compiled(request.versionId, request.expression);
-      compiled.guardrails.timeout = request.timeoutMs;
-      setRegexBudget(started + request.timeoutMs);
+      const deadline = started + request.timeoutMs;
+      setRegexBudget(deadline);
       cpuAtStart = threadCpuMs(); // the evaluation's CPU, not the compile's
-      const result: unknown = await compiled.program.evaluate(request.payload);
+      const result: unknown = await compiled.program.evaluate(request.payload, request.timeoutMs, deadline);
       const json = JSON.stringify(result, dropFunctions);
       if (json !== undefined && json.length > LIMITS.outputChars) {
         const message = `mapped output is ${json.length} characters of JSON, over the ${LIMITS.outputChars} limit`;
@@ -67,7 +73,7 @@ export class Evaluator {
     }
     const program = compiled;
     const outcome = mappedOutcome(request.kind, output, (field) => {
-      program.sourcePaths ??= sourcePaths(program.program.ast());
+      program.sourcePaths ??= sourcePaths(program.program.interpreter.ast());
       return program.sourcePaths.get(field);
     });
     return { id: request.id, ...outcome, elapsedMs: elapsed() };
@@ -75,20 +81,21 @@ export class Evaluator {
 
   private compiled(versionId: string, expression: string): Compiled {
     const hit = this.cache.get(versionId);
-    if (hit && hit.expression === expression) return hit;
-    const guardrails: Guardrails = {
-      timeout: LIMITS.timeoutMs,
-      stack: LIMITS.stackDepth,
-      sequence: LIMITS.sequenceLength,
-      // JSONata constructs it with the parsed RegExp and uses only lastIndex/exec; see linear-regexp.ts.
-      RegexEngine: LinearRegExp as unknown as RegExpConstructor,
-    };
-    const program = jsonata(expression, guardrails);
-    for (const [name, implementation] of Object.entries(HELPERS)) program.registerFunction(name, implementation);
-    const compiled: Compiled = { expression, program, guardrails };
+    if (hit && hit.program.expression === expression) return hit;
+    const report = this.options.onDivergence ?? logDivergence;
+    const options: ProgramOptions = { onDivergence: (divergence) => report(versionId, divergence) };
+    if (this.options.compiler === false) options.compiler = false;
+    if (this.options.checkedEvaluations !== undefined) options.checkedEvaluations = this.options.checkedEvaluations;
+    const compiled: Compiled = { program: new ProfileProgram(expression, options) };
     this.cache.set(versionId, compiled);
     return compiled;
   }
+}
+
+/** An evaluator process has no logger of its own; its stderr is read by the pool. */
+function logDivergence(versionId: string, divergence: Divergence): void {
+  const line = { level: "warn", msg: "compiled profile path diverged; version pinned to the interpreter", versionId };
+  process.stderr.write(`${JSON.stringify({ ...line, ...divergence })}\n`);
 }
 
 export function cpuMs(usage: NodeJS.CpuUsage): number {

@@ -43,4 +43,9 @@ export const LIMITS = {
   workerHeapMb: 96,
   /** Compiled expressions cached per worker, keyed by version id. */
   compiledCacheSize: 500,
+  /**
+   * A version's first evaluations in each worker on the compiled path are also interpreted and compared (its golden
+   * samples, run when it is saved and published, are among them); any difference pins it to the interpreter.
+   */
+  checkedEvaluations: 16,
 } as const;
