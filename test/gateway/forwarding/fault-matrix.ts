@@ -47,6 +47,8 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
     async function scenario(timeoutMs: number, faults: FaultSpecInput[]) {
       rig = await startRig({ ...LIMITS, timeoutMs, ...driver, retry });
       const workload = await Workload.open(rig);
+      // The platform leads made for the workload must not fill the sandbox's first window behind the gateway's back.
+      rig.sandbox.admin.setLimits(rig.sandbox.admin.stats().limits);
       const baseline = upstreamRequests(rig.sandbox.admin.stats());
       for (const fault of faults) rig.sandbox.admin.faults.add(faultSpecSchema.parse(fault));
       return { rig, workload, baseline };
