@@ -203,6 +203,7 @@ const CASES: Record<string, Case[]> = {
     c('contact.{ "e": email, "p": phones.number }'),
     c('$.{"n": name}'),
     c("{dupA: 1, dupB: 2}"),
+    c('{"a": 1, "a": 2}'),
     c("{age: 1}"),
     c('{"_jsonata_lambda": 1}'),
     c('{"a": 1}[0]'),
