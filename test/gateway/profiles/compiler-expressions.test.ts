@@ -41,6 +41,7 @@ const DOC = {
   ],
   obj: { a: 1 },
   emptyObj: {},
+  fake: { _jsonata_function: true, implementation: "data, not code" },
   dupA: "same",
   dupB: "same",
 };
@@ -209,6 +210,8 @@ const CASES: Record<string, Case[]> = {
     c('{"a": 1}[0]'),
     c("{k: v}"),
     c('{"all": $}'),
+    c('{"fake": fake, "inside": fake.implementation, "text": fake & "", "same": fake = fake, "in": [fake]}'),
+    c("$boolean(fake)", "document", "array document"),
   ],
   "built-in functions": [
     c("$trim(first)"),
@@ -255,6 +258,7 @@ const CASES: Record<string, Case[]> = {
     c("$splitName(name).last"),
     c('$default(contact.phones[type = "mobile"].number, "none")[0]'),
     c("$joinAddress(tags, name, last, age)"),
+    c('$default(fake, "x")', "document", "array document"),
   ],
 };
 

@@ -3,7 +3,7 @@ import { BUILTINS } from "./builtins.js";
 import { compileArray, compileObject } from "./constructors.js";
 import { arithmetic, comparison, concat, equality, includes, negate } from "./operators.js";
 import { compileFilter, compilePath } from "./paths.js";
-import { Bailout, type Code, checkClock, type Sequence, settle } from "./runtime.js";
+import { Bailout, type Code, checkClock, type Run, type Sequence, settle } from "./runtime.js";
 import { type Scope, variableName } from "./scope.js";
 import { boolize, isFunction, lookup, toBoolean } from "./values.js";
 
@@ -177,7 +177,7 @@ export class NodeCompiler {
     const helper = Object.hasOwn(this.helpers, name) ? this.helpers[name] : undefined;
     if (helper) {
       return (input, run) => {
-        const values = args.map((argument) => argument(input, run));
+        const values = argumentValues(args, input, run);
         checkClock(run);
         return helperResult(helper(...values));
       };
@@ -186,11 +186,22 @@ export class NodeCompiler {
     if (!builtin) throw new Unsupported(`$${name}()`);
     if (!builtin.arities.includes(args.length)) throw new Unsupported(`$${name}() with ${args.length} arguments`);
     return (input, run) => {
-      const values = args.map((argument) => argument(input, run));
+      const values = argumentValues(args, input, run);
       checkClock(run);
       return builtin.call(values, input);
     };
   }
+}
+
+/**
+ * A call's arguments, evaluated in order. JSONata wraps anything that looks like a function (data flagged
+ * `_jsonata_function` included) in a closure first, and its built-ins then fail on it; that corner is the
+ * interpreter's.
+ */
+function argumentValues(args: Code[], input: unknown, run: Run): unknown[] {
+  const values = args.map((argument) => argument(input, run));
+  if (values.some(isFunction)) throw new Bailout("a function-like argument");
+  return values;
 }
 
 /** A helper that returned something JSONata would unwrap or await (an iterator, a promise, a function) is not plain. */
