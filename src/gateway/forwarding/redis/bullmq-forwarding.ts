@@ -26,7 +26,7 @@ export interface RedisForwardingOptions {
   worker: boolean;
   /** How often the dispatcher re-reads the database for what is queued (the outbox). */
   reconcileMs?: number;
-  /** The dispatcher lock's time to live; renewed every sixth of it. */
+  /** The dispatcher lock's time to live; renewed every sixth of it, the fence closes at half of it. */
   lockTtlMs?: number;
   /** A send job picked up later than this after its reservation is not sent. */
   pickupMs?: number;
@@ -92,7 +92,7 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#store = new SubmissionStore(ctx);
     this.#prefix = options.redis.prefix ?? "partner-gateway";
     this.#keys = forwardingKeys(this.#prefix);
-    this.#lockTtlMs = options.redis.lockTtlMs ?? 3_000;
+    this.#lockTtlMs = options.redis.lockTtlMs ?? 6_000;
     this.#pickupMs = options.redis.pickupMs ?? 2_000;
     this.#attempt = new SubmissionAttempt(ctx, {
       ...options,
@@ -191,6 +191,7 @@ export class BullmqForwarding implements ForwardingDriver {
     const worker = this.#worker;
     if (worker) {
       clearInterval(worker.timer);
+      await this.#producer.zrem(this.#keys.workers, this.instanceId).catch(() => undefined);
       if (this.#term) {
         this.#stepDown("closing");
         await worker.lock.release().catch(() => undefined);
@@ -232,6 +233,7 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#ticking = true;
     const sentAt = Date.now();
     try {
+      await this.#present(worker);
       const term = this.#term;
       if (term) {
         const state = await worker.lock.renew();
@@ -253,6 +255,23 @@ export class BullmqForwarding implements ForwardingDriver {
     } finally {
       this.#ticking = false;
     }
+  }
+
+  /**
+   * Announces this worker, and lets the dispatcher send only when no other worker is alive: its event loop then
+   * serves dispatch alone (sends, with their database writes, run elsewhere), which keeps its timing exact.
+   */
+  async #present(worker: WorkerSide): Promise<void> {
+    const now = Date.now();
+    const [, , alive] = ((await this.#producer
+      .multi()
+      .zadd(this.#keys.workers, now + worker.lock.ttlMs, this.instanceId)
+      .zremrangebyscore(this.#keys.workers, "-inf", now)
+      .zcard(this.#keys.workers)
+      .exec()) ?? []) as [unknown, unknown, [Error | null, number] | undefined];
+    const others = this.#term !== undefined && (alive?.[1] ?? 0) > 1;
+    if (others && !worker.consumer.isPaused()) void worker.consumer.pause(true);
+    else if (!others && worker.consumer.isPaused()) worker.consumer.resume();
   }
 
   async #takeOver(worker: WorkerSide, acquiredAt: number): Promise<void> {
@@ -286,6 +305,7 @@ export class BullmqForwarding implements ForwardingDriver {
     // Kept in case this process leads again after an outage that emptied Redis.
     this.#lastHistory = term.dispatcher.history();
     void term.dispatcher.close(0);
+    if (this.#worker?.consumer.isPaused() && !this.#closing) this.#worker.consumer.resume();
     this.#ctx.log.warn({ reason }, "forwarding dispatcher: stepped down");
   }
 

@@ -7,6 +7,8 @@ export function forwardingKeys(prefix: string) {
     log: (node: string) => `${prefix}:fwd:log:${node}`,
     logs: `${prefix}:fwd:log:*`,
     logPrefix: `${prefix}:fwd:log:`,
+    /** Worker processes alive: member = instance id, score = until when (renewed with the lock's time to live). */
+    workers: `${prefix}:fwd:workers`,
     /** Credentials paused by a 429: field = credential id, value = until (ms). */
     pauses: `${prefix}:fwd:pauses`,
     /** Pub/sub: a submission was committed (intake, redrive): wakes the dispatcher. */
