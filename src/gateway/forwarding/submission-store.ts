@@ -118,7 +118,7 @@ export class SubmissionStore {
         submissionId: row.id,
         attempt: counted ? row.attempts + 1 : row.attempts,
         counted,
-        startedAt: new Date(Date.now() - response.latencyMs).toISOString(),
+        startedAt: new Date(response.startedAt).toISOString(),
         status: response.status,
         error: response.error,
         latencyMs: response.latencyMs,

@@ -1,6 +1,8 @@
 import { API_VERSION_HEADER } from "../../contract/api-version.js";
 
 export interface UpstreamResponse {
+  /** When the request went out (epoch ms), read before sending: the attempt's time, whenever it is recorded. */
+  startedAt: number;
   status: number | null;
   body: unknown;
   error: string | null;
@@ -22,6 +24,7 @@ export async function postUpstream(input: {
   timeoutMs: number;
   requestId: string;
 }): Promise<UpstreamResponse> {
+  const startedAt = Date.now();
   const started = performance.now();
   try {
     const res = await fetch(new URL(input.path, input.baseUrl), {
@@ -39,6 +42,7 @@ export async function postUpstream(input: {
       // Not JSON: keep the text for the attempt's record.
     }
     return {
+      startedAt,
       status: res.status,
       body,
       error: res.ok ? null : errorMessage(body, res.status),
@@ -50,6 +54,7 @@ export async function postUpstream(input: {
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     return {
+      startedAt,
       status: null,
       body: null,
       error: timedOut ? `no answer within ${input.timeoutMs} ms` : `network error: ${(error as Error).message}`,

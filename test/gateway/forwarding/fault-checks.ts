@@ -31,12 +31,9 @@ export interface Tally {
   attempts: Map<string, Attempt[]>;
 }
 
+/** Timers may fire a millisecond early, and the wall clock and the monotonic one drift apart a little. */
 const TIMER_TOLERANCE_MS = 15;
-/**
- * A 429's pause starts from the gateway's clock reading at the answer, its record from a reading a moment later: on
- * two busy cores the process can be descheduled between the two for tens of milliseconds.
- */
-const PAUSE_READING_TOLERANCE_MS = 100;
+/** When the answer (or the failure) came: the gateway acts on it no sooner. */
 const end = (a: Attempt) => Date.parse(a.startedAt) + a.latencyMs;
 const start = (a: Attempt) => Date.parse(a.startedAt);
 const ceiling = (retry: RetryPolicy, attempt: number) =>
@@ -180,7 +177,7 @@ function checkRetryAfter(log: Log, bounds: Bounds, problems: string[]): void {
       (a) =>
         log.credentialOf.get(a.submissionId) === credentialId &&
         start(a) > end(r) &&
-        start(a) < end(r) + bounds.retryAfterMs - PAUSE_READING_TOLERANCE_MS,
+        start(a) < end(r) + bounds.retryAfterMs - TIMER_TOLERANCE_MS,
     );
     for (const a of early)
       problems.push(`${a.submissionId}: sent ${start(a) - end(r)} ms after a 429 on its credential`);
