@@ -1,11 +1,14 @@
 import { ApiFailure, api } from "../api.js";
-import { badge, field, h, json, mount, notice, select } from "../dom.js";
+import { field, h, mount, notice } from "../dom.js";
 import { expressionEditor } from "../editor/expression-editor.js";
 import { link } from "../router.js";
 import { isAdmin } from "../session.js";
 import type { GoldenReport, Outcome, Profile, Sample, VendorKey, Version } from "../types.js";
+import { payloadPane } from "./payload-pane.js";
 import { outputView } from "./profile-output.js";
-import { historySection, replaySection } from "./profile-versions.js";
+import { replaySection } from "./profile-replay.js";
+import { expectationOf, samplesView } from "./profile-samples.js";
+import { historySection } from "./profile-versions.js";
 
 const STARTERS: Record<string, string> = {
   lead: '{\n  "fullName": name,\n  "email": email,\n  "phone": phone,\n  "address": address\n}',
@@ -47,49 +50,13 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
   );
 
   // Pane 1: the vendor payload.
-  const payloadBox = h("textarea", { name: "payload", rows: "16", spellcheck: "false", class: "code" });
-  payloadBox.value = json(work.samples[0]?.payload ?? {});
-  const source = select("source", [["", "Paste or type a payload…"]]);
-  const payloadChoices = new Map<string, unknown>();
-  const fillSources = async () => {
-    mount(source, h("option", { value: "" }, "Paste or type a payload…"));
-    payloadChoices.clear();
-    const samples = h("optgroup", { label: "Golden samples" });
-    work.samples.forEach((s, i) => {
-      payloadChoices.set(`sample:${i}`, s.payload);
-      samples.append(h("option", { value: `sample:${i}` }, s.name));
-    });
-    if (work.samples.length) source.append(samples);
-    if (!replayable) return;
-    for (const key of relevantKeys) {
-      const { payloads } = await api<{ payloads: { submissionId: string; createdAt: string; payload: unknown }[] }>(
-        "GET",
-        `/keys/${key.id}/payloads?limit=10&kind=${kind}`,
-      );
-      if (!payloads.length) continue;
-      const group = h("optgroup", { label: `Recent payloads of ${key.name}` });
-      for (const p of payloads) {
-        payloadChoices.set(`sub:${p.submissionId}`, p.payload);
-        group.append(
-          h(
-            "option",
-            { value: `sub:${p.submissionId}` },
-            `${p.submissionId} · ${new Date(p.createdAt).toLocaleString()}`,
-          ),
-        );
-      }
-      source.append(group);
-    }
-  };
-  source.addEventListener("change", () => {
-    if (!payloadChoices.has(source.value)) return;
-    payloadBox.value = json(payloadChoices.get(source.value));
-    schedule();
+  const payload = payloadPane({
+    kind,
+    keys: relevantKeys,
+    initial: work.samples[0]?.payload ?? {},
+    onChange: () => schedule(),
   });
-  payloadBox.addEventListener("input", () => {
-    source.value = "";
-    schedule();
-  });
+  const fillSources = () => payload.fill(work.samples);
 
   // Pane 2: the expression.
   const editorHost = h("div", { class: "cm-host" });
@@ -125,9 +92,9 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
 
   async function evaluate(): Promise<void> {
     const mine = ++sequence;
-    let payload: unknown;
+    let body: unknown;
     try {
-      payload = JSON.parse(payloadBox.value);
+      body = JSON.parse(payload.text());
     } catch (error) {
       mount(
         output,
@@ -137,7 +104,7 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
     }
     const expression = editor.text();
     const [outcome, tested] = await Promise.all([
-      api<Outcome>("POST", "/profiles/preview", { kind, expression, payload }),
+      api<Outcome>("POST", "/profiles/preview", { kind, expression, payload: body }),
       work.samples.length
         ? api<GoldenReport>("POST", `/profiles/${profileId}/test`, { expression, samples: work.samples }).catch(
             () => null,
@@ -153,86 +120,23 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
   }
 
   function renderSamples(): void {
-    const rows = work.samples.map((s, i) => {
-      const result = report?.results[i];
-      return h(
-        "tr",
-        null,
-        h("td", null, s.name),
-        h(
-          "td",
-          null,
-          "body" in s.expect ? "this body" : `an error${s.expect.error.field ? ` on ${s.expect.error.field}` : ""}`,
-        ),
-        h(
-          "td",
-          null,
-          result ? badge(result.passed ? "pass" : "fail") : badge("not run"),
-          result?.reason ? h("div", { class: "muted" }, result.reason) : null,
-        ),
-        h(
-          "td",
-          null,
-          h(
-            "button",
-            {
-              type: "button",
-              class: "link",
-              onclick: () => {
-                payloadBox.value = json(s.payload);
-                schedule();
-              },
-            },
-            "Use payload",
-          ),
-          admin
-            ? h(
-                "button",
-                {
-                  type: "button",
-                  class: "link danger",
-                  "aria-label": `Remove sample ${s.name}`,
-                  onclick: () => {
-                    work.samples.splice(i, 1);
-                    work.saved = null;
-                    void fillSources();
-                    schedule();
-                  },
-                },
-                "Remove",
-              )
-            : null,
-        ),
-      );
-    });
-    const summary = !work.samples.length
-      ? "No golden samples: a profile needs one to be published."
-      : report
-        ? `${report.total - report.failed} of ${report.total} pass`
-        : "";
     mount(
       samplesBox,
-      h("p", { class: report && !report.passed ? "samples-failing" : "muted" }, summary),
-      work.samples.length
-        ? h(
-            "div",
-            { class: "table-wrap" },
-            h(
-              "table",
-              null,
-              h(
-                "thead",
-                null,
-                h(
-                  "tr",
-                  null,
-                  ["Sample", "Expects", "Result", ""].map((t) => h("th", { scope: "col" }, t)),
-                ),
-              ),
-              h("tbody", null, rows),
-            ),
-          )
-        : null,
+      samplesView({
+        samples: work.samples,
+        report,
+        admin,
+        onUse: (sample) => {
+          payload.set(sample.payload);
+          schedule();
+        },
+        onRemove: (index) => {
+          work.samples.splice(index, 1);
+          work.saved = null;
+          void fillSources();
+          schedule();
+        },
+      }),
     );
     publishButton.disabled = !admin || !work.samples.length || (report !== null && !report.passed);
   }
@@ -247,20 +151,15 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
     {
       type: "button",
       onclick: () => {
-        let payload: unknown;
+        let sample: unknown;
         try {
-          payload = JSON.parse(payloadBox.value);
+          sample = JSON.parse(payload.text());
         } catch {
           mount(status, notice("error", "The payload is not JSON."));
           return;
         }
-        const o = lastOutcome;
-        const expect: Sample["expect"] = o?.ok
-          ? { body: o.body }
-          : o && o.kind === "validation"
-            ? { error: { field: o.field, kind: "validation" } }
-            : { error: {} };
-        work.samples.push({ name: sampleName.value.trim() || `sample ${work.samples.length + 1}`, payload, expect });
+        const name = sampleName.value.trim() || `sample ${work.samples.length + 1}`;
+        work.samples.push({ name, payload: sample, expect: expectationOf(lastOutcome) });
         work.saved = null;
         sampleName.value = "";
         sampleName.placeholder = `sample ${work.samples.length + 1}`;
@@ -361,8 +260,7 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
         "section",
         { class: "pane", "aria-labelledby": "pane-payload" },
         h("h2", { id: "pane-payload" }, "Vendor payload"),
-        field("Payload source", source),
-        field("Payload (JSON)", payloadBox),
+        payload.element,
       ),
       h(
         "section",
