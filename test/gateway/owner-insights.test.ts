@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCompany } from "../../src/gateway/tenants/create-company.js";
+import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
 
@@ -142,6 +144,26 @@ describe("console session support", () => {
     const current = await json(await fetch(`${t.url}/owner/v1/sessions/current`, { headers: { cookie } }));
     expect(current.csrfToken).toBe(csrfToken);
     expect(current.owner).toMatchObject({ email: acme.email, role: "admin", companyId: acme.company.id });
+  });
+
+  it("marks the session cookie Secure in live mode (served behind https) and not in sandbox mode", async () => {
+    const plain = await postJson(`${t.url}/owner/v1/sessions`, { email: acme.email, password: OWNER_PASSWORD });
+    expect(String(plain.headers.get("set-cookie"))).not.toMatch(/Secure/);
+    const live = await startTestGateway({ mode: "live" });
+    try {
+      const { ctx } = live.gateway;
+      const company = createCompany({ ctx, input: { name: "Live Co" } });
+      const email = "owner@live.test";
+      await createOwner({
+        ctx,
+        input: { companyId: company.id, email, name: "O", role: "admin", password: OWNER_PASSWORD },
+      });
+      const res = await postJson(`${live.url}/owner/v1/sessions`, { email, password: OWNER_PASSWORD });
+      expect(res.status).toBe(200);
+      expect(String(res.headers.get("set-cookie"))).toMatch(/HttpOnly.*Secure|Secure.*HttpOnly/);
+    } finally {
+      await live.close();
+    }
   });
 
   it("rate-limits sign-in attempts per account", async () => {
