@@ -100,7 +100,7 @@ describe("the guardrails still hold", () => {
   it("refuses a compiled body over the output limit", async () => {
     const evaluator = new Evaluator();
     const payload = { text: "x".repeat(LIMITS.outputChars) };
-    const reply = await evaluate(evaluator, { expression: '{"a": text, "b": "!"}', payload });
+    const reply = await evaluate(evaluator, { expression: '{"a": text, "b": "!"}', payload, timeoutMs: 5_000 });
     expect(reply).toMatchObject({ ok: false, kind: "guardrail", limit: "output" });
     expect(evaluator.compiledPath('{"a": text, "b": "!"}')).toBe(true);
   });
