@@ -1,6 +1,7 @@
 import { compileProfile } from "./compile.js";
 import { type DiffEntry, jsonDiff } from "./diff.js";
 import type { ProfileEngine } from "./engine.js";
+import { LIMITS } from "./limits.js";
 import type { CompileError, GoldenSample, MappingOutcome, ProfileSource } from "./types.js";
 
 export interface GoldenResult {
@@ -44,7 +45,9 @@ export async function runGoldenSamples(
     for (let i = next++; i < total; i = next++) {
       const sample = profile.samples[i];
       if (!sample) continue;
-      const outcome = await engine.map({ ...profile, payload: sample.payload });
+      // A sample checks what the profile produces, not how fast: a cold evaluator on a busy machine must not fail a
+      // publish (or a start-up applying a config file). Runaways on real payloads are the suspect lane's business.
+      const outcome = await engine.map({ ...profile, payload: sample.payload }, { timeoutMs: LIMITS.sampleTimeoutMs });
       results[i] = judge(sample, outcome);
     }
   };

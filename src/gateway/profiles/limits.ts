@@ -5,6 +5,8 @@
 export const LIMITS = {
   /** JSONata's cooperative time limit per evaluation (issue 3: default 50 ms). */
   timeoutMs: 50,
+  /** The time limit of a golden sample's evaluation (samples judge the result; a cold or busy evaluator is slow). */
+  sampleTimeoutMs: 250,
   /** Upper bound on a caller's `timeoutMs` (a preview may ask for more, never for a stuck worker). */
   maxTimeoutMs: 5_000,
   /** JSONata evaluation depth; far below where the worker's native stack would overflow. */
