@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
 import { browserAvailability, launchChromium, screenshot } from "../helpers/browser.js";
@@ -73,13 +72,12 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
       input: { companyId, email: viewerEmail, name: "Viewer", role: "viewer", password: PASSWORD },
     });
     // Another company with a submission the console must never show.
-    const rival = createCompany({ ctx, input: { name: "Rival" } });
-    const rivalKey = rig.addCompany("Rival upstream");
+    const rival = rig.addCompany("Rival");
     [rivalSubmission = ""] = seedSubmissions(ctx, [
       {
-        companyId: rival.id,
-        vendorKeyId: (rivalKey.vendorKeys[0] ?? "").split(".")[0] ?? "",
-        credentialId: rivalKey.credentials[0]?.id ?? "",
+        companyId: rival.gatewayCompanyId,
+        vendorKeyId: rival.vendorKeys[0]?.split(".")[0] ?? "",
+        credentialId: rival.credentials[0]?.id ?? "",
         at: Date.now(),
       },
     ]);
@@ -104,6 +102,8 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
 
   it("creates a draft profile, shows the live output and a pinned validation error, then publishes the fix", async () => {
     await page.getByRole("link", { name: "Profiles" }).click();
+    await page.getByRole("heading", { name: "Profiles" }).waitFor();
+    await page.screenshot({ path: screenshot("profiles"), fullPage: true });
     await page.getByLabel("Name").fill("LeadMarket");
     await page.getByRole("button", { name: "Create draft profile" }).click();
     await page.getByRole("heading", { name: /LeadMarket/, level: 1 }).waitFor();
@@ -209,6 +209,10 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
     await page.goto(`${rig.url}/console/submissions`);
     await page.getByRole("heading", { name: "Submissions" }).waitFor();
     await page.screenshot({ path: screenshot("submissions-phone"), fullPage: true });
+    await page.goto(`${rig.url}/console/profiles`);
+    await page.getByRole("link", { name: "LeadMarket" }).click();
+    await page.locator(".output-pane .badge").waitFor();
+    await page.screenshot({ path: screenshot("profile-editor-phone"), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
