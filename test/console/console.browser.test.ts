@@ -30,12 +30,26 @@ let adminEmail: string;
 let viewerEmail: string;
 let rivalSubmission: string;
 
+/** Signs in with the keyboard alone: the email field has focus, Tab to the password, Enter submits. */
 async function signIn(p: Page, email: string): Promise<void> {
   await p.goto(`${rig.url}/console`);
-  await p.getByLabel("Email").fill(email);
-  await p.getByLabel("Password").fill(PASSWORD);
-  await p.getByRole("button", { name: "Sign in" }).click();
+  await p.getByLabel("Email").waitFor();
+  await p.keyboard.type(email);
+  await p.keyboard.press("Tab");
+  await p.keyboard.type(PASSWORD);
+  await p.keyboard.press("Enter");
   await p.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+}
+
+/** Form controls and buttons without an accessible name (a label, aria-label, or a button's text). */
+const UNLABELLED = `[...document.querySelectorAll("input, select, textarea, button")]
+  .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute("aria-label") && !(el.tagName === "BUTTON" && el.textContent.trim()))
+  .map((el) => el.outerHTML.slice(0, 120))`;
+
+/** Every page the suite visits is screenshotted and checked for unlabelled controls. */
+async function capture(p: Page, name: string, fullPage = true): Promise<void> {
+  expect(await p.evaluate(UNLABELLED), `unlabelled controls on ${name}`).toEqual([]);
+  await p.screenshot({ path: screenshot(name), fullPage });
 }
 
 async function typeExpression(p: Page, text: string): Promise<void> {
@@ -93,7 +107,7 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
   it("signs in with an HttpOnly session cookie", async () => {
     await page.goto(`${rig.url}/console/keys`);
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
-    await page.screenshot({ path: screenshot("sign-in") });
+    await capture(page, "sign-in", false);
     await signIn(page, adminEmail);
     const cookie = (await page.context().cookies()).find((c) => c.name === "pg_session");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
@@ -103,7 +117,7 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
   it("creates a draft profile, shows the live output and a pinned validation error, then publishes the fix", async () => {
     await page.getByRole("link", { name: "Profiles" }).click();
     await page.getByRole("heading", { name: "Profiles" }).waitFor();
-    await page.screenshot({ path: screenshot("profiles"), fullPage: true });
+    await capture(page, "profiles");
     await page.getByLabel("Name").fill("LeadMarket");
     await page.getByRole("button", { name: "Create draft profile" }).click();
     await page.getByRole("heading", { name: /LeadMarket/, level: 1 }).waitFor();
@@ -112,7 +126,7 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
     // The starter expression reads `email`, which this vendor calls `mail`: §2.7 wants an email or a phone... and a name.
     await typeExpression(page, FIXED.replace('"fullName": name', '"fullName": fullname'));
     await expect.poll(() => page.locator(".pinned-error").textContent()).toContain("fullName");
-    await page.screenshot({ path: screenshot("profile-editor-invalid"), fullPage: true });
+    await capture(page, "profile-editor-invalid");
 
     await typeExpression(page, '{ "fullName": name, ');
     await page.locator(".cm-lintRange-error").first().waitFor();
@@ -126,7 +140,7 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
     await expect.poll(() => page.locator("#samples-h + div").textContent()).toContain("1 of 1 pass");
     await page.getByRole("button", { name: "Publish" }).click();
     await page.getByText(/Published v1/).waitFor();
-    await page.screenshot({ path: screenshot("profile-editor"), fullPage: true });
+    await capture(page, "profile-editor");
   });
 
   let vendorKey = "";
@@ -139,7 +153,7 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
     await secret.waitFor();
     vendorKey = await secret.inputValue();
     expect(vendorKey).toMatch(/^svc_test_\w+\.\w+/);
-    await page.screenshot({ path: screenshot("keys"), fullPage: true });
+    await capture(page, "keys");
     await page.reload();
     await page.getByRole("heading", { name: "Keys" }).waitFor();
     expect(await page.content()).not.toContain(vendorKey.split(".")[1]);
@@ -157,11 +171,11 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
         { timeout: 15_000 },
       )
       .toBe("forwarded");
-    await page.screenshot({ path: screenshot("submissions"), fullPage: true });
+    await capture(page, "submissions");
     await page.getByRole("link", { name: id }).click();
     await page.getByRole("heading", { name: "Attempts" }).waitFor();
     expect(await page.locator("main").textContent()).toContain("HTTP 201");
-    await page.screenshot({ path: screenshot("submission"), fullPage: true });
+    await capture(page, "submission");
   });
 
   it("sees a failure forced by the sandbox in the dead letter, redrives it and sees it forwarded", async () => {
@@ -179,7 +193,7 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
         { timeout: 20_000 },
       )
       .toBe(1);
-    await page.screenshot({ path: screenshot("dead-letter"), fullPage: true });
+    await capture(page, "dead-letter");
     rig.sandbox.admin.faults.remove(fault.id);
     await page.getByLabel(`Select ${id}`).check();
     await page.getByRole("button", { name: /Redrive selected/ }).click();
@@ -197,22 +211,22 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
     await page.getByRole("cell", { name: "webhook.test" }).waitFor();
     await page.getByRole("button", { name: "Rotate secret" }).click();
     expect(await page.getByLabel("Pending secret v2").inputValue()).toMatch(/^whsec_/);
-    await page.screenshot({ path: screenshot("webhooks"), fullPage: true });
+    await capture(page, "webhooks");
     await page.getByRole("button", { name: "Activate v2" }).click();
     await page.getByText(/secret v2/).waitFor();
     await page.getByRole("link", { name: "Overview" }).click();
     await page.locator("figure.chart svg").first().waitFor();
     expect(await page.locator(".stat.forwarded .stat-value").textContent()).toBe("2");
-    await page.screenshot({ path: screenshot("overview"), fullPage: true });
+    await capture(page, "overview");
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: screenshot("overview-phone"), fullPage: true });
+    await capture(page, "overview-phone");
     await page.goto(`${rig.url}/console/submissions`);
     await page.getByRole("heading", { name: "Submissions" }).waitFor();
-    await page.screenshot({ path: screenshot("submissions-phone"), fullPage: true });
+    await capture(page, "submissions-phone");
     await page.goto(`${rig.url}/console/profiles`);
     await page.getByRole("link", { name: "LeadMarket" }).click();
     await page.locator(".output-pane .badge").waitFor();
-    await page.screenshot({ path: screenshot("profile-editor-phone"), fullPage: true });
+    await capture(page, "profile-editor-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
