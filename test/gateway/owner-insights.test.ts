@@ -180,6 +180,19 @@ describe("console session support", () => {
   });
 });
 
+describe("authentication of the console's routes", () => {
+  it("answers 401 without a session or token", async () => {
+    for (const path of [
+      "/insights/key-counts",
+      "/insights/series",
+      "/insights/headroom",
+      `/keys/${acmeKey}/payloads`,
+    ]) {
+      expect((await fetch(`${t.url}/owner/v1${path}`)).status).toBe(401);
+    }
+  });
+});
+
 describe("OpenAPI document", () => {
   it("lists the insight routes", async () => {
     const doc = await json(await fetch(`${t.url}/openapi.json`));
