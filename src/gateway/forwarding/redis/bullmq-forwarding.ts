@@ -80,6 +80,8 @@ export class BullmqForwarding implements ForwardingDriver {
   readonly #sendBoundMs: number;
   #worker?: WorkerSide;
   #term: Term | undefined;
+  /** Resolves once connected and subscribed, and for a worker taking jobs (tests and the worker command wait). */
+  started: Promise<void> = Promise.resolve();
   #lastHistory: LimiterHistory | undefined;
   #ticking = false;
   #closing = false;
@@ -123,13 +125,15 @@ export class BullmqForwarding implements ForwardingDriver {
     });
   }
 
-  /** Resolves once connected and subscribed (tests and the worker command wait for it). */
-  started: Promise<void> = Promise.resolve();
-
   async #start(): Promise<void> {
     const { redis } = this.options;
     this.#subscriber.on("message", (channel: string, id: string) => this.#message(channel, id));
-    await this.#subscriber.subscribe(this.#keys.accepted, this.#keys.rotated, this.#keys.settled);
+    // API processes hear of settled submissions (sync answers); workers of accepted ones and rotations (dispatch).
+    const channels = [
+      ...(redis.api ? [this.#keys.settled] : []),
+      ...(redis.worker ? [this.#keys.accepted, this.#keys.rotated] : []),
+    ];
+    if (channels.length > 0) await this.#subscriber.subscribe(...channels);
     if (!redis.worker || this.#closing) return;
     const connection = redisConnection(redis.url, "worker", this.#ctx.log);
     const events = redisConnection(redis.url, "worker", this.#ctx.log);
