@@ -141,7 +141,12 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
   selectedButton.addEventListener("click", () => void redrive([...selected]));
   mount(
     view,
-    h("h1", null, "Dead letter"),
+    h(
+      "div",
+      { class: "page-head" },
+      h("h1", null, "Dead letter"),
+      h("button", { type: "button", onclick: () => void deadLetterPage(view, _params, search) }, "Refresh"),
+    ),
     h(
       "p",
       { class: "muted" },

@@ -52,7 +52,12 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
 
   mount(
     view,
-    h("h1", null, "Submissions"),
+    h(
+      "div",
+      { class: "page-head" },
+      h("h1", null, "Submissions"),
+      h("button", { type: "button", onclick: () => void submissionsPage(view, _params, search) }, "Refresh"),
+    ),
     h(
       "form",
       {
