@@ -20,7 +20,10 @@ export interface Bounds {
   max401: number;
   /** Credentials paused by a 401 in the case: their waits are the rotation's, not the schedule's. */
   pausedCredentials?: Set<string>;
-  /** How late a retry may start after its backoff ceiling (limiter queueing, pacing, timers on two cores). */
+  /**
+   * How late a retry may start after its backoff ceiling: limiter queueing and pacing, and an event loop starved on
+   * two shared cores (a retry due is late, never early; a stuck one never settles at all).
+   */
   slackMs: number;
 }
 

@@ -6,8 +6,8 @@ import { type Rig, type RigOptions, startRig, until } from "../../helpers/forwar
 import { type Bounds, checkAttempts, checkOutcomes, upstreamRequests } from "./fault-checks.js";
 import { Workload } from "./fault-workload.js";
 
-/** Seconds-scale §7 schedule: retries within [0, 250 ms × 2^(n-1)] capped at 1 s, five attempts, 8 s horizon. */
-const RETRY: RetryPolicy = { baseMs: 250, capMs: 1_000, maxAttempts: 5, horizonMs: 8_000 };
+/** Seconds-scale §7 schedule: retries within [0, 250 ms × 2^(n-1)] capped at 1 s, five attempts, 15 s horizon. */
+const RETRY: RetryPolicy = { baseMs: 250, capMs: 1_000, maxAttempts: 5, horizonMs: 15_000 };
 /** §8 limits per second, the same at the sandbox and in the gateway. */
 const LIMITS = { perKey: 10, perCompany: 16, egress: 40, windowMs: 1_000 };
 const CREDENTIALS = 4;
@@ -32,7 +32,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
     retryAfterMs: SECOND,
     max429: 0,
     max401: 0,
-    slackMs: 2 * LIMITS.windowMs,
+    slackMs: 3 * LIMITS.windowMs,
     ...over,
   });
 
@@ -77,10 +77,10 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       expect(forwardedShare(rows)).toBeGreaterThanOrEqual(0.8);
     });
 
-    it("§7 2 s latency over a 1 s timeout, before or after the platform acts: retried; no booking made twice", async () => {
+    it("§7 2 s latency over a 1.5 s timeout, before or after the platform acts: retried; no booking made twice", async () => {
       // The first 6 leads are slow to arrive (the platform never acts on them); the first 6 bookings are made at once
       // and answered 2 s later (lost answers). A retry comes a timeout later: no submission meets more than two.
-      const { rig, workload, baseline } = await scenario(SECOND, [
+      const { rig, workload, baseline } = await scenario(1_500, [
         { route: "POST /api/inbound/leads", latencyMs: 2 * SECOND, count: 6 },
         { route: "POST /api/inbound/appointments", answerLatencyMs: 2 * SECOND, count: 6 },
       ]);
@@ -94,7 +94,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       expect(rows.map((r) => r.status)).toEqual(rows.map(() => "forwarded"));
       const timeouts = [...attempts.values()].flat().filter((a) => a.status === null);
       expect(timeouts.length).toBeGreaterThanOrEqual(12);
-      for (const a of timeouts) expect(a.error).toBe("no answer within 1000 ms");
+      for (const a of timeouts) expect(a.error).toBe("no answer within 1500 ms");
       // §4.2: a booking whose answer was lost is replayed by each retry that reaches the platform, never made again.
       const upstream = rig.sandbox.admin.stats().appointments;
       let replays = 0;
@@ -198,7 +198,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
           max429: stormBound(window, SECOND),
           max401: 2 * LIMITS.perKey,
           pausedCredentials: paused,
-          slackMs: 4_000,
+          slackMs: 6_000,
         }),
       );
       expect(forwardedShare(rows)).toBeGreaterThanOrEqual(0.7);
