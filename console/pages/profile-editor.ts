@@ -103,14 +103,23 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
       return;
     }
     const expression = editor.text();
-    const [outcome, tested] = await Promise.all([
-      api<Outcome>("POST", "/profiles/preview", { kind, expression, payload: body }),
-      work.samples.length
-        ? api<GoldenReport>("POST", `/profiles/${profileId}/test`, { expression, samples: work.samples }).catch(
-            () => null,
-          )
-        : Promise.resolve(null),
-    ]);
+    let outcome: Outcome;
+    let tested: GoldenReport | null;
+    try {
+      [outcome, tested] = await Promise.all([
+        api<Outcome>("POST", "/profiles/preview", { kind, expression, payload: body }),
+        work.samples.length
+          ? api<GoldenReport>("POST", `/profiles/${profileId}/test`, { expression, samples: work.samples }).catch(
+              () => null,
+            )
+          : Promise.resolve(null),
+      ]);
+    } catch (error) {
+      // The API refused the request itself (an empty expression, a payload over the size limit).
+      if (mine === sequence)
+        mount(output, outputView({ ok: false, kind: "request", message: String((error as Error).message) }));
+      return;
+    }
     if (mine !== sequence) return; // a newer keystroke's answer is on its way
     lastOutcome = outcome;
     report = tested;

@@ -5,7 +5,9 @@ import type { Outcome } from "../types.js";
  * The live output pane: the canonical body field by field, with a validation error pinned to the field it names
  * (and the vendor field it came from), or the mapping / compile error, and the evaluation time.
  */
-export function outputView(outcome: Outcome | { ok: false; kind: "payload"; message: string }): HTMLElement {
+export function outputView(
+  outcome: Outcome | { ok: false; kind: "payload" | "request"; message: string },
+): HTMLElement {
   const elapsed =
     "elapsedMs" in outcome
       ? h("span", { class: "muted elapsed" }, `evaluated in ${outcome.elapsedMs.toFixed(1)} ms`)
@@ -40,7 +42,8 @@ export function outputView(outcome: Outcome | { ok: false; kind: "payload"; mess
       fieldTable(outcome.output, outcome),
     );
   }
-  const label = outcome.kind === "compile" ? "does not compile" : outcome.kind === "payload" ? "payload" : outcome.kind;
+  const labels: Record<string, string> = { compile: "does not compile", payload: "payload", request: "refused" };
+  const label = labels[outcome.kind] ?? outcome.kind;
   return h(
     "div",
     { class: "output error" },

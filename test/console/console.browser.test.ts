@@ -130,6 +130,8 @@ describe.skipIf(!availability.available)("owner console in a real browser (issue
 
     await typeExpression(page, '{ "fullName": name, ');
     await page.locator(".cm-lintRange-error").first().waitFor();
+    await typeExpression(page, "");
+    await expect.poll(() => page.locator(".output-status").textContent()).toContain("refused");
 
     await typeExpression(page, FIXED);
     await page.getByText("valid", { exact: true }).waitFor();
