@@ -1,13 +1,11 @@
 import { type AstNode, astNode, child, children, Unsupported } from "./ast.js";
-import { BUILTINS } from "./builtins.js";
+import { compileCall, type Helpers } from "./calls.js";
 import { compileArray, compileObject } from "./constructors.js";
 import { arithmetic, comparison, concat, equality, includes, negate } from "./operators.js";
 import { compileFilter, compilePath } from "./paths.js";
-import { Bailout, type Code, checkClock, type Run, type Sequence, settle } from "./runtime.js";
+import { type Code, type Sequence, settle } from "./runtime.js";
 import { type Scope, variableName } from "./scope.js";
-import { boolize, isFunction, lookup, toBoolean } from "./values.js";
-
-export type Helpers = Readonly<Record<string, (...args: unknown[]) => unknown>>;
+import { boolize, lookup, toBoolean } from "./values.js";
 
 /**
  * Node types whose own result is never a sequence (literals, operators, constructors), so evaluate()'s unwrapping
@@ -57,7 +55,7 @@ export class NodeCompiler {
       case "block":
         return this.block(node, scope);
       case "function":
-        return this.call(node, scope);
+        return compileCall(node, scope, this.compile, this.helpers);
       default:
         throw new Unsupported(`${node.type} expressions`);
     }
@@ -164,55 +162,4 @@ export class NodeCompiler {
       return settle(result, false);
     };
   }
-
-  /** `$name(args)`: a lead-domain helper or an exactly ported built-in, never a block variable. */
-  private call(node: AstNode, scope: Scope): Code {
-    const procedure = child(node, "procedure");
-    if (procedure.type !== "variable" || procedure.predicate || procedure.keepArray) {
-      throw new Unsupported("a call of something other than a named function");
-    }
-    const name = variableName(procedure.value);
-    if (scope.resolve(name) !== undefined) throw new Unsupported(`a call of the block variable $${name}`);
-    const args = children(node, "arguments").map((argument) => this.compile(argument, scope));
-    const helper = Object.hasOwn(this.helpers, name) ? this.helpers[name] : undefined;
-    if (helper) {
-      return (input, run) => {
-        const values = argumentValues(args, input, run);
-        checkClock(run);
-        return helperResult(helper(...values));
-      };
-    }
-    const builtin = Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
-    if (!builtin) throw new Unsupported(`$${name}()`);
-    if (!builtin.arities.includes(args.length)) throw new Unsupported(`$${name}() with ${args.length} arguments`);
-    return (input, run) => {
-      const values = argumentValues(args, input, run);
-      checkClock(run);
-      return builtin.call(values, input);
-    };
-  }
-}
-
-/**
- * A call's arguments, evaluated in order. JSONata wraps anything that looks like a function (data flagged
- * `_jsonata_function` included) in a closure first, and its built-ins then fail on it; that corner is the
- * interpreter's.
- */
-function argumentValues(args: Code[], input: unknown, run: Run): unknown[] {
-  const values = args.map((argument) => argument(input, run));
-  if (values.some(isFunction)) throw new Bailout("a function-like argument");
-  return values;
-}
-
-/** A helper that returned something JSONata would unwrap or await (an iterator, a promise, a function) is not plain. */
-function helperResult(result: unknown): unknown {
-  if (typeof result === "function" || (typeof result === "object" && result !== null && isUnusual(result))) {
-    throw new Bailout("a helper returned a function, promise or iterator");
-  }
-  return result;
-}
-
-function isUnusual(value: object): boolean {
-  const probe = value as { then?: unknown; next?: unknown };
-  return typeof probe.then === "function" || typeof probe.next === "function" || isFunction(value);
 }

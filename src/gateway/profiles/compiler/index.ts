@@ -1,6 +1,7 @@
 import { LIMITS } from "../limits.js";
 import { astNode, nestsDeeperThan, Unsupported } from "./ast.js";
-import { type Helpers, NodeCompiler } from "./compile-node.js";
+import type { Helpers } from "./calls.js";
+import { NodeCompiler } from "./compile-node.js";
 import { type Code, checkClock, isSequence, type Run, sequenceOf } from "./runtime.js";
 import { Scope } from "./scope.js";
 

@@ -1,0 +1,63 @@
+import { type AstNode, child, children, Unsupported } from "./ast.js";
+import { BUILTINS } from "./builtins.js";
+import type { CompileNode } from "./paths.js";
+import { Bailout, type Code, checkClock, type Run } from "./runtime.js";
+import { type Scope, variableName } from "./scope.js";
+import { isFunction } from "./values.js";
+
+export type Helpers = Readonly<Record<string, (...args: unknown[]) => unknown>>;
+
+/**
+ * `$name(args)`: a lead-domain helper (registered without a signature, so called with the arguments as evaluated) or
+ * an exactly ported built-in; never a block variable, a function value or an unknown name. Arguments are evaluated in
+ * order, as JSONata's evaluateFunction does; the time limit is read before each call, since a helper may be slow.
+ */
+export function compileCall(node: AstNode, scope: Scope, compile: CompileNode, helpers: Helpers): Code {
+  const procedure = child(node, "procedure");
+  if (procedure.type !== "variable" || procedure.predicate || procedure.keepArray) {
+    throw new Unsupported("a call of something other than a named function");
+  }
+  const name = variableName(procedure.value);
+  if (scope.resolve(name) !== undefined) throw new Unsupported(`a call of the block variable $${name}`);
+  const args = children(node, "arguments").map((argument) => compile(argument, scope));
+  const helper = Object.hasOwn(helpers, name) ? helpers[name] : undefined;
+  if (helper) {
+    return (input, run) => {
+      const values = argumentValues(args, input, run);
+      checkClock(run);
+      return helperResult(helper(...values));
+    };
+  }
+  const builtin = Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
+  if (!builtin) throw new Unsupported(`$${name}()`);
+  if (!builtin.arities.includes(args.length)) throw new Unsupported(`$${name}() with ${args.length} arguments`);
+  return (input, run) => {
+    const values = argumentValues(args, input, run);
+    checkClock(run);
+    return builtin.call(values, input);
+  };
+}
+
+/**
+ * A call's arguments, evaluated in order. JSONata wraps anything that looks like a function (data flagged
+ * `_jsonata_function` included) in a closure first, and its built-ins then fail on it; that corner is the
+ * interpreter's.
+ */
+function argumentValues(args: Code[], input: unknown, run: Run): unknown[] {
+  const values = args.map((argument) => argument(input, run));
+  if (values.some(isFunction)) throw new Bailout("a function-like argument");
+  return values;
+}
+
+/** A helper that returned something JSONata would unwrap or await (an iterator, a promise, a function) is not plain. */
+function helperResult(result: unknown): unknown {
+  if (typeof result === "function" || (typeof result === "object" && result !== null && isUnusual(result))) {
+    throw new Bailout("a helper returned a function, promise or iterator");
+  }
+  return result;
+}
+
+function isUnusual(value: object): boolean {
+  const probe = value as { then?: unknown; next?: unknown };
+  return typeof probe.then === "function" || typeof probe.next === "function" || isFunction(value);
+}
