@@ -38,6 +38,19 @@ export interface AttemptOptions {
   /** Called after a submission's final state (forwarded or failed) is committed. */
   onSettled?: (row: SubmissionRow) => void;
   random?: () => number;
+  /**
+   * Where 429 pauses are shared at once between processes that send (the BullMQ driver's workers). Without it the
+   * pause travels back with the verdict to the one dispatcher, and sends already handed to other workers go out into
+   * it.
+   */
+  pauses?: PauseBoard;
+}
+
+/** 429 pauses by credential, visible to every sender. */
+export interface PauseBoard {
+  /** Until when (ms) the credential is paused, if it is. */
+  pausedUntil(credentialId: string): Promise<number | undefined>;
+  pause(credentialId: string, until: number): Promise<void>;
 }
 
 /**
@@ -75,6 +88,9 @@ export class SubmissionAttempt {
       this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${key.paused}` });
       return { kind: "skipped" };
     }
+    // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
+    const pausedUntil = await this.options.pauses?.pausedUntil(row.credentialId);
+    if (pausedUntil !== undefined && pausedUntil > Date.now()) return { kind: "rate_limited", until: pausedUntil };
     if (!this.#store.claim(row.id, now, this.timeoutMs + 5_000)) return { kind: "skipped" };
     const response = await postUpstream({
       baseUrl: this.options.upstreamUrl,
@@ -88,6 +104,12 @@ export class SubmissionAttempt {
     const handled = this.#ctx.sqlite
       .transaction(() => this.#handle(row, response, request.idempotencyKey, key.version))
       .immediate();
+    if (handled.verdict.kind === "rate_limited") {
+      await this.options.pauses?.pause(row.credentialId, handled.verdict.until).catch((error: Error) => {
+        // The verdict still carries the pause to the dispatcher; only other workers' queued sends may miss it.
+        this.#ctx.log.warn({ err: error.message, credentialId: row.credentialId }, "429 pause not shared");
+      });
+    }
     return this.#announce(handled);
   }
 

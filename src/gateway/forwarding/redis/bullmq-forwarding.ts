@@ -98,6 +98,15 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#pickupMs = options.redis.pickupMs ?? 2_000;
     this.#attempt = new SubmissionAttempt(ctx, {
       ...options,
+      pauses: {
+        pausedUntil: async (credentialId) => {
+          const until = Number(await this.#producer.hget(this.#keys.pauses, credentialId));
+          return Number.isFinite(until) && until > 0 ? until : undefined;
+        },
+        pause: async (credentialId, until) => {
+          await this.#producer.hset(this.#keys.pauses, credentialId, String(Math.ceil(until)));
+        },
+      },
       onSettled: (row) => {
         this.#waiters.settled(row);
         this.#publish(this.#keys.settled, row.id);
