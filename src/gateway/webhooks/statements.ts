@@ -13,6 +13,7 @@ import type { GatewayContext } from "../context.js";
  */
 export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
 
+/** @internal */
 function prepare(ctx: GatewayContext) {
   const { db, sqlite } = ctx;
   return {
@@ -98,6 +99,7 @@ function prepare(ctx: GatewayContext) {
   };
 }
 
+/** @internal The webhooks' own statements, left out of the published declarations (drizzle's prepared-query types name better-sqlite3 types a declaration cannot). */
 export type WebhookStatements = ReturnType<typeof prepare>;
 
 /** A delivery as the dispatcher sends it: the row and its event's envelope. */
@@ -105,6 +107,7 @@ export type DeliveryToSend = WebhookDeliveryRow & { envelope: string };
 
 const cache = new WeakMap<object, WebhookStatements>();
 
+/** @internal */
 export function statementsFor(ctx: GatewayContext): WebhookStatements {
   let statements = cache.get(ctx.sqlite);
   if (!statements) {
