@@ -31,6 +31,7 @@ import { onSubmissionSettled } from "../src/gateway/webhooks/index.js";
 import { createSubscription } from "../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { newId } from "../src/ids.js";
 import { createLogger } from "../src/log.js";
+import { median } from "./lib/stats.js";
 
 const ENDPOINTS = 10;
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000);
@@ -130,12 +131,6 @@ interface RunResult {
   p50: number;
   p99: number;
   lost: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {

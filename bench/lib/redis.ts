@@ -1,18 +1,6 @@
-import { Redis } from "ioredis";
+export { redisReachable } from "../../src/gateway/forwarding/redis/connections.js";
 
-/** Whether a Redis answers at `url` (within a second). */
-export async function redisReachable(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0 });
-  redis.on("error", () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
+import { Redis } from "ioredis";
 
 /** Deletes every key under `prefix:` (a bench's or a test's own; never anything else). */
 export async function dropRedisPrefix(url: string, prefix: string): Promise<void> {

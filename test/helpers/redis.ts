@@ -2,29 +2,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
+import { redisReachable } from "../../src/gateway/forwarding/redis/connections.js";
 
 /** The machine's shared Redis: tests use it only under a prefix of their own, and never flush or stop it. */
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function ping(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0 });
-  redis.on("error", () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /**
  * Whether the Redis tests can run. Under `CI=true` an unreachable Redis is a failure, never a skip; on a machine
  * without Redis they skip, saying why.
  */
 export async function redisForTests(url = SHARED_REDIS_URL): Promise<boolean> {
-  if (await ping(url)) return true;
+  if (await redisReachable(url)) return true;
   const message = `Redis is unreachable at ${url} (start redis-server, or set TEST_REDIS_URL)`;
   if (process.env.CI === "true") throw new Error(`${message}: under CI=true the Redis tests must run`);
   console.warn(`skipping the Redis tests: ${message}`);
@@ -91,7 +79,7 @@ export async function startRedisServer() {
   const up = async () => {
     child = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], { stdio: "ignore" });
     const deadline = Date.now() + 5_000;
-    while (!(await ping(url))) {
+    while (!(await redisReachable(url))) {
       if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -46,7 +46,8 @@ export class Evaluator {
 
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
     const started = performance.now();
-    let cpuAtStart = threadCpuMs();
+    // Read when the evaluation proper starts (below); only a time-limit failure, which needs that, looks at it.
+    let cpuAtStart = 0;
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let compiled: Compiled | undefined;
     let output: unknown;

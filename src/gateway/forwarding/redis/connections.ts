@@ -33,3 +33,17 @@ export function ready(redis: Redis): Promise<void> {
   if (redis.status === "ready") return Promise.resolve();
   return new Promise((resolve) => redis.once("ready", () => resolve()));
 }
+
+/** Whether a Redis answers at `url` within a second (tests and benchmarks decide whether they can run). */
+export async function redisReachable(url: string): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0 });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
