@@ -3,7 +3,7 @@ import { upstreamCredentials } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
 import type { SubmissionRow } from "../intake/submission-view.js";
-import { classify, DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
+import { classify, DEFAULT_RETRY, nextAttemptAt, type Outcome, type RetryPolicy } from "./retry-policy.js";
 import { SubmissionStore } from "./submission-store.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
@@ -63,6 +63,8 @@ export class SubmissionAttempt {
   readonly #retry: RetryPolicy;
   readonly #random: () => number;
   readonly #keys = new Map<string, { version: number; value: string }>();
+  /** 429 pauses this process received, by credential: until when (ms). */
+  readonly #paused = new Map<string, number>();
   readonly timeoutMs: number;
 
   constructor(
@@ -88,10 +90,17 @@ export class SubmissionAttempt {
       this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${key.paused}` });
       return { kind: "skipped" };
     }
-    // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
-    const pausedUntil = await this.options.pauses?.pausedUntil(row.credentialId);
-    if (pausedUntil !== undefined && pausedUntil > Date.now()) return { kind: "rate_limited", until: pausedUntil };
     if (!this.#store.claim(row.id, now, this.timeoutMs + 5_000)) return { kind: "skipped" };
+    // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
+    // Read after the claim, whose write may wait for the database, so that as little time as possible separates the
+    // check from the send.
+    const shared = await this.options.pauses?.pausedUntil(row.credentialId);
+    // This process's own 429s count at once: another send may have had one while the shared board was being read.
+    const pausedUntil = Math.max(shared ?? 0, this.#paused.get(row.credentialId) ?? 0);
+    if (pausedUntil > Date.now()) {
+      this.#store.unclaim(row.id, row.firstSentAt);
+      return { kind: "rate_limited", until: pausedUntil };
+    }
     const response = await postUpstream({
       baseUrl: this.options.upstreamUrl,
       path: row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments",
@@ -100,16 +109,22 @@ export class SubmissionAttempt {
       timeoutMs: this.timeoutMs,
       requestId: row.id,
     });
-    // The attempt and its outcome commit together, the write lock taken at once (other processes write too).
-    const handled = this.#ctx.sqlite
-      .transaction(() => this.#handle(row, response, request.idempotencyKey, key.version))
-      .immediate();
-    if (handled.verdict.kind === "rate_limited") {
-      await this.options.pauses?.pause(row.credentialId, handled.verdict.until).catch((error: Error) => {
+    const outcome = classify(response.status, response.retryAfter);
+    // A 429 pauses the credential for retry-after plus jitter. Shared before the commit, which may wait for the
+    // database, so that other workers hold their sends as soon as possible.
+    const pauseUntil =
+      outcome.kind === "rate_limited" ? Date.now() + outcome.retryAfterMs + this.#random() * 250 : undefined;
+    if (pauseUntil !== undefined) {
+      this.#paused.set(row.credentialId, Math.max(pauseUntil, this.#paused.get(row.credentialId) ?? 0));
+      await this.options.pauses?.pause(row.credentialId, pauseUntil).catch((error: Error) => {
         // The verdict still carries the pause to the dispatcher; only other workers' queued sends may miss it.
         this.#ctx.log.warn({ err: error.message, credentialId: row.credentialId }, "429 pause not shared");
       });
     }
+    // The attempt and its outcome commit together, the write lock taken at once (other processes write too).
+    const handled = this.#ctx.sqlite
+      .transaction(() => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version))
+      .immediate();
     return this.#announce(handled);
   }
 
@@ -136,9 +151,15 @@ export class SubmissionAttempt {
     return key;
   }
 
-  #handle(row: SubmissionRow, response: UpstreamResponse, idempotencyKey: string | null, keyVersion: number): Handled {
+  #handle(
+    row: SubmissionRow,
+    response: UpstreamResponse,
+    outcome: Outcome,
+    pauseUntil: number | undefined,
+    idempotencyKey: string | null,
+    keyVersion: number,
+  ): Handled {
     const now = Date.now();
-    const outcome = classify(response.status, response.retryAfter);
     this.#store.recordAttempt(
       row,
       response,
@@ -162,10 +183,10 @@ export class SubmissionAttempt {
           now,
         );
       case "rate_limited": {
-        // A 429 that still arrives: pause the credential for retry-after plus jitter; no attempt consumed.
+        // A 429 that still arrives: the credential pauses (see run); no attempt consumed.
         this.#store.settle(row.id, now, { status: "queued", lastError: response.error, upstreamStatus: 429 });
         this.#ctx.log.warn({ submissionId: row.id, credentialId: row.credentialId }, "upstream answered 429");
-        return { verdict: { kind: "rate_limited", until: now + outcome.retryAfterMs + this.#random() * 250 } };
+        return { verdict: { kind: "rate_limited", until: pauseUntil ?? now + outcome.retryAfterMs } };
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;

@@ -102,6 +102,7 @@ export class Dispatcher {
   reconcile(now = Date.now()): void {
     if (this.#closing) return;
     this.#store.releaseOrphanedDependents(now);
+    this.#store.parkOnPausedCredentials(now);
     for (const row of this.#store.loadQueued()) this.#admit(row, now);
     this.#pump();
   }
@@ -245,6 +246,8 @@ export class Dispatcher {
       case "credential_paused":
         for (const item of this.#scheduler.drainCredential(credentialId)) this.#known.delete(item.submissionId);
         this.#known.delete(submissionId);
+        // Accepted and admitted after the pause was committed (the verdict travelled from a worker meanwhile).
+        this.#store.parkOnPausedCredentials(Date.now(), credentialId);
         return;
       case "skipped":
         this.#known.delete(submissionId);

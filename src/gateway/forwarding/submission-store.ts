@@ -92,6 +92,15 @@ export class SubmissionStore {
     );
   }
 
+  /** Gives back a claim that was not sent after all: queued again, its first send time as it was. */
+  unclaim(id: string, firstSentAt: number | null): void {
+    this.ctx.db
+      .update(submissions)
+      .set({ status: "queued", leaseUntil: null, firstSentAt })
+      .where(and(eq(submissions.id, id), eq(submissions.status, "forwarding")))
+      .run();
+  }
+
   /**
    * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one immediate
    * transaction, so a lead settled by another process at the same moment cannot leave it waiting for nothing.
@@ -222,6 +231,24 @@ export class SubmissionStore {
         .run();
       return true;
     })();
+  }
+
+  /**
+   * Submissions still queued on a paused credential wait with the others (`credentialId`: that one only, else all).
+   * Intake queues whatever it accepts, so a submission accepted while the pause was being committed, or whose notice
+   * was lost, would otherwise stay queued: the dispatcher admits only active credentials' submissions.
+   */
+  parkOnPausedCredentials(now: number, credentialId?: string): number {
+    return this.ctx.sqlite
+      .prepare(
+        `update submissions
+         set status = 'waiting', lease_until = null, updated_at = ?,
+             waiting_reason = 'credential paused: ' ||
+               (select coalesce(c.paused_reason, 'paused') from upstream_credentials c where c.id = submissions.credential_id)
+         where status = 'queued'
+           and credential_id in (select id from upstream_credentials where status != 'active' and (? is null or id = ?))`,
+      )
+      .run(new Date(now).toISOString(), credentialId ?? null, credentialId ?? null).changes;
   }
 
   /** A rotated credential resumes its backlog: what waited on it is queued again. */

@@ -219,6 +219,32 @@ function suite(driver: DriverName) {
       for (const id of ids) expect((await settled(rig, id)).status).toBe("forwarded");
     });
 
+    // Only the BullMQ driver reconciles on a timer: in one process a notice cannot be lost, and the verdict pausing a
+    // credential is applied before intake runs again.
+    it.skipIf(driver !== "bullmq")(
+      "§7 parks a submission left queued on a paused credential (accepted as the pause landed, or its notice lost)",
+      async () => {
+        const company = rig.addCompany("Lost notice", 1);
+        const credential = company.credentials[0];
+        if (!credential) throw new Error("no credential");
+        rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
+        const { db } = rig.gateway.ctx;
+        const statusOf = (id: string) => db.select().from(submissions).where(eq(submissions.id, id)).get();
+        const first = await submit(company.vendorKeys[0] ?? "");
+        await until(() => statusOf(first)?.status === "waiting");
+        // What the dispatcher never hears of: a row committed as queued after the credential was paused.
+        const second = await submit(company.vendorKeys[0] ?? "");
+        await until(() => statusOf(second)?.status === "waiting");
+        db.update(submissions).set({ status: "queued", waitingReason: null }).where(eq(submissions.id, second)).run();
+        const parked = await until(() => {
+          const row = statusOf(second);
+          return row?.status === "waiting" ? row : undefined;
+        });
+        expect(parked.waitingReason).toMatch(/^credential paused: upstream 401/);
+        expect(parked.attempts).toBe(0);
+      },
+    );
+
     it("holds an appointment naming a lead submission until the lead is forwarded, then sends the real leadId", async () => {
       const company = rig.addCompany("Chained", 1);
       const key = company.vendorKeys[0] ?? "";
