@@ -1,6 +1,7 @@
 import { parseApiKey, secretMatches } from "../../contract/api-key.js";
 import { rowReader } from "../../db/row-reader.js";
 import { vendorKeys } from "../../db/schema/index.js";
+import { tableCache } from "../../db/table-cache.js";
 import { unauthorized } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 
@@ -8,11 +9,11 @@ export type VendorKey = typeof vendorKeys.$inferSelect;
 
 const lookups = new WeakMap<GatewayContext, (id: string) => VendorKey | undefined>();
 
-/** The key lookup runs on every intake request: one prepared statement per context. */
+/** The key lookup runs on every intake request: cached per context until the table changes (see tableCache). */
 function lookup(ctx: GatewayContext) {
   let find = lookups.get(ctx);
   if (!find) {
-    find = rowReader(ctx.sqlite, vendorKeys);
+    find = tableCache(ctx.sqlite, "vendor_keys", rowReader(ctx.sqlite, vendorKeys));
     lookups.set(ctx, find);
   }
   return find;
