@@ -29,6 +29,11 @@ interface Job {
   request: PoolRequest;
   resolve(reply: EvaluateReply): void;
   reject(error: Error): void;
+  /**
+   * Taken back from a worker stuck on the job ahead of it and sent elsewhere (see `rescue`): the worker will still
+   * evaluate it, so it stays in that worker's list, but whichever answer comes first settles the request.
+   */
+  rescued?: boolean;
 }
 
 interface Slot {
@@ -56,6 +61,11 @@ interface Slot {
  */
 const PIPELINE_DEPTH = 8;
 const PIPELINE_BEHIND_MS = 2;
+/**
+ * Jobs waiting in a worker's pipe behind a job that has run this long are sent to another worker too (`rescue`): a
+ * real mapping takes a fraction of a millisecond, a runaway takes the whole time limit.
+ */
+const RESCUE_AFTER_MS = 10;
 
 /** How many deadlines a starved worker (one that got little CPU, see `deadline`) is given before it is replaced. */
 const STARVED_DEADLINES = 10;
@@ -71,6 +81,7 @@ export class WorkerPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private dispatchScheduled = false;
+  private watch: NodeJS.Timeout | undefined;
   private closed = false;
   private startFailures = 0;
   private restartCount = 0;
@@ -130,6 +141,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.watch);
     for (const job of this.queue.splice(0)) job.reject(new EngineClosedError());
     while (this.slots.some((s) => s.jobs.length > 0 && !s.retired)) await new Promise((r) => setTimeout(r, 5));
     await Promise.all(this.slots.map((slot) => this.retire(slot)));
@@ -157,11 +169,12 @@ export class WorkerPool {
 
   /** Up to `count` jobs from the queue to one worker, in one message. */
   private send(slot: Slot, count: number): void {
-    const jobs = this.queue.splice(0, count);
+    const jobs = this.take(slot, count);
     if (jobs.length === 0) return;
     const first = slot.jobs.length === 0;
     slot.jobs.push(...jobs);
     if (first) this.startFirst(slot);
+    if (slot.jobs.length > 1) this.watchPipes();
     try {
       slot.worker.send(jobs.map((job) => ({ id: job.id, ...job.request })));
     } catch {
@@ -174,6 +187,75 @@ export class WorkerPool {
         }
       }
     }
+  }
+
+  /**
+   * The oldest queued jobs this worker may take. While other versions have work, one version occupies at most all
+   * workers but one: a profile that runs away on the payloads of a burst (several of its requests at once, before any
+   * has breached a limit) holds one worker, not every worker the other tenants are waiting for. Alone, a version
+   * uses every worker.
+   */
+  private take(slot: Slot, count: number): Job[] {
+    const live = this.slots.filter((s) => s.ready && !s.retired);
+    const cap = Math.max(1, live.length - 1);
+    const taken: Job[] = [];
+    for (let i = 0; i < this.queue.length && taken.length < count; ) {
+      const job = this.queue[i] as Job;
+      if (this.mayTake(slot, job.request.versionId, live, cap, taken)) {
+        taken.push(job);
+        this.queue.splice(i, 1);
+      } else i++;
+    }
+    return taken;
+  }
+
+  private mayTake(slot: Slot, versionId: string, live: Slot[], cap: number, taken: Job[]): boolean {
+    // A rescued job no longer holds its worker for its version: its copy does, wherever it runs.
+    const has = (jobs: Job[]) => jobs.some((j) => !j.rescued && j.request.versionId === versionId);
+    if (has(slot.jobs) || has(taken)) return true;
+    const occupied = live.filter((s) => s !== slot && has(s.jobs)).length;
+    if (occupied < cap) return true;
+    const other = (jobs: Job[]) => jobs.some((j) => !j.rescued && j.request.versionId !== versionId);
+    return !other(this.queue) && !live.some((s) => other(s.jobs));
+  }
+
+  /** While some worker has jobs waiting in its pipe, looks every few milliseconds for one stuck behind a long job. */
+  private watchPipes(): void {
+    if (this.watch) return;
+    this.watch = setInterval(() => {
+      const now = performance.now();
+      let waiting = false;
+      for (const slot of this.slots) {
+        if (slot.retired || slot.jobs.length < 2) continue;
+        if (now - slot.startedAt >= RESCUE_AFTER_MS) this.rescue(slot);
+        waiting ||= slot.jobs.length > 1;
+      }
+      if (!waiting) {
+        clearInterval(this.watch);
+        this.watch = undefined;
+      }
+    }, RESCUE_AFTER_MS / 2);
+    this.watch.unref();
+  }
+
+  /**
+   * The job a worker runs has taken RESCUE_AFTER_MS: the jobs of other versions waiting behind it go back to the front
+   * of the queue as copies, for another worker. The originals stay in this worker's list, since it will evaluate them
+   * anyway; the first answer settles each request (evaluation is pure, both answers are the same). Jobs of the running
+   * job's own version stay: if it runs away on them too, they must not take a second worker.
+   */
+  private rescue(slot: Slot): void {
+    const running = slot.jobs[0];
+    if (!running) return;
+    const copies: Job[] = [];
+    for (const job of slot.jobs.slice(1)) {
+      if (job.rescued || job.request.versionId === running.request.versionId) continue;
+      job.rescued = true;
+      copies.push({ id: this.nextId++, request: job.request, resolve: job.resolve, reject: job.reject });
+    }
+    if (copies.length === 0) return;
+    this.queue.unshift(...copies);
+    this.dispatch();
   }
 
   private startFirst(slot: Slot): void {
@@ -203,7 +285,9 @@ export class WorkerPool {
   /** The worker is being replaced: its running job gets `reply`, the jobs behind it go back to the queue's front. */
   private abandon(slot: Slot, reply: (job: Job) => EvaluateReply): void {
     clearTimeout(slot.timer);
-    const [running, ...waiting] = slot.jobs.splice(0);
+    const [running, ...behind] = slot.jobs.splice(0);
+    // A rescued job is already queued or running elsewhere as its copy.
+    const waiting = behind.filter((job) => !job.rescued);
     if (this.closed) for (const job of waiting) job.reject(new EngineClosedError());
     else this.queue.unshift(...waiting);
     if (running) running.resolve(reply(running));

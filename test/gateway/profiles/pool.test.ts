@@ -69,3 +69,69 @@ describe("evaluator pool: batching writes to a busy worker", () => {
     expect(Math.max(...writes)).toBeLessThanOrEqual(3);
   });
 });
+
+describe("evaluator pool: one version's burst holds one worker while others have work", () => {
+  it("leaves a worker to the other tenants when a runaway's requests arrive together", async () => {
+    const pool = new WorkerPool({
+      name: "test",
+      size: 2,
+      maxQueue: 64,
+      deadlineGraceMs: LIMITS.deadlineGraceMs,
+      heapMb: LIMITS.workerHeapMb,
+      compiledCacheSize: 10,
+    });
+    pools.push(pool);
+    await pool.ready();
+    // A tail-recursive countdown that only the time limit stops (as profiles/_attacks/runaway-retry-loop).
+    const runaway = {
+      versionId: "runaway",
+      kind: "outbound" as const,
+      expression: '($f := function($n) { $n <= 0 ? 0 : $f($n - 1) }; {"x": $f(1e15)})',
+      payload: {},
+      timeoutMs: 300,
+    };
+    const busy = pool.run(job("busy"));
+    const burst = [1, 2, 3].map(() => pool.run(runaway));
+    const started = performance.now();
+    const other = await pool.run(job("other"));
+    const waitedMs = performance.now() - started;
+    expect(other).toMatchObject({ ok: true, body: { greeting: "hello other" } });
+    // Behind a runaway it would have waited for the time limit (300 ms).
+    expect(waitedMs).toBeLessThan(200);
+    expect(await busy).toMatchObject({ ok: true });
+    for (const reply of await Promise.all(burst)) expect(reply).toMatchObject({ ok: false, kind: "guardrail" });
+  });
+});
+
+describe("evaluator pool: jobs stuck in a pipe behind a runaway are rescued", () => {
+  it("sends a job waiting behind a long evaluation to the next free worker, and answers it once", async () => {
+    const pool = new WorkerPool({
+      name: "test",
+      size: 2,
+      maxQueue: 64,
+      deadlineGraceMs: LIMITS.deadlineGraceMs,
+      heapMb: LIMITS.workerHeapMb,
+      compiledCacheSize: 10,
+    });
+    pools.push(pool);
+    await pool.ready();
+    const loop = (versionId: string, timeoutMs: number) => ({
+      versionId,
+      kind: "outbound" as const,
+      expression: '($f := function($n) { $n <= 0 ? 0 : $f($n - 1) }; {"x": $f(1e15)})',
+      payload: {},
+      timeoutMs,
+    });
+    // Each worker gets a runaway; the job that follows at once is pipelined behind the first (400 ms).
+    const long = pool.run(loop("long", 400));
+    const short = pool.run(loop("short", 60));
+    const started = performance.now();
+    const stuck = await pool.run(job("stuck"));
+    const waitedMs = performance.now() - started;
+    expect(stuck).toMatchObject({ ok: true, body: { greeting: "hello stuck" } });
+    // Rescued when the short runaway's worker came free (~60 ms), not after the long one's 400 ms.
+    expect(waitedMs).toBeLessThan(250);
+    expect(await long).toMatchObject({ ok: false, kind: "guardrail" });
+    expect(await short).toMatchObject({ ok: false, kind: "guardrail" });
+  });
+});
