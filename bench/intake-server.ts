@@ -1,12 +1,14 @@
 /**
  * The server side of `npm run bench:intake`, run in its own process so the load generator does not share its event
- * loop: `echo` is a bare Hono route that parses and echoes JSON; `gateway` is the real intake on a file database.
+ * loop: `echo` is a bare Hono route that parses and echoes JSON; `floor` parses and commits the raw body to a file
+ * database, nothing else; `gateway` is the real intake on a file database.
  * Prints one JSON line `{url, keys}` when listening.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
+import { openSqlite } from "../src/db/sqlite.js";
 import { createGateway } from "../src/gateway/create-gateway.js";
 import { createUpstreamCredential } from "../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
@@ -21,6 +23,39 @@ const mode = process.argv[2];
 if (mode === "echo") {
   const app = new Hono();
   app.post("/api/inbound/leads", async (c) => c.json(await c.req.json(), 202));
+  const server = await listen(app, { host: "127.0.0.1", port: 0 });
+  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+} else if (mode === "floor") {
+  // What any intake that commits before it answers pays, and no more: parse, one row in a WAL file database committed
+  // in a group per event-loop turn (as the gateway's SubmissionWriter), 202. No key, no mapping, no validation.
+  const sqlite = openSqlite(join(mkdtempSync(join(tmpdir(), "pg-bench-floor-")), "floor.db"));
+  sqlite.exec("create table rows (id text primary key, payload text not null, created_at text not null)");
+  const insert = sqlite.prepare("insert into rows (id, payload, created_at) values (?, ?, ?)");
+  const commit = sqlite.transaction((batch: [string, string][]) => {
+    const at = new Date().toISOString();
+    for (const [id, payload] of batch) insert.run(id, payload, at);
+  });
+  let batch: { row: [string, string]; done: () => void }[] = [];
+  const write = (row: [string, string]) =>
+    new Promise<void>((done) => {
+      if (batch.length === 0)
+        setImmediate(() => {
+          const flushing = batch;
+          batch = [];
+          commit(flushing.map((p) => p.row));
+          for (const p of flushing) p.done();
+        });
+      batch.push({ row, done });
+    });
+  let next = 0;
+  const app = new Hono();
+  app.post("/api/inbound/leads", async (c) => {
+    const raw = await c.req.text();
+    JSON.parse(raw);
+    const id = `sub_${++next}`;
+    await write([id, raw]);
+    return c.json({ submissionId: id, status: "queued" }, 202);
+  });
   const server = await listen(app, { host: "127.0.0.1", port: 0 });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 } else if (mode === "gateway") {
@@ -62,10 +97,15 @@ if (mode === "echo") {
   });
   const plain = createVendorKey({ ctx, companyId: company.id, input: { ...input, name: "canonical" } });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
+  // What the evaluators went through (restarts: workers killed at a deadline or lost), for the bench's output.
+  process.once("SIGTERM", () => {
+    process.stderr.write(`gateway evaluators: ${JSON.stringify(ctx.engine.stats())}\n`);
+    process.exit(0);
+  });
   const keys = { normal: normal.key, runaway: runaway.key, plain: plain.key };
   process.stdout.write(`${JSON.stringify({ url: server.url, keys })}\n`);
 } else {
-  process.stderr.write("usage: intake-server.ts echo | gateway PROFILE_DIR RUNAWAY_PROFILE_DIR\n");
+  process.stderr.write("usage: intake-server.ts echo | floor | gateway PROFILE_DIR RUNAWAY_PROFILE_DIR\n");
   process.exit(2);
 }
 

@@ -4,7 +4,8 @@
  *
  * Scenario 1 (throughput): closed-loop load on POST /api/inbound/leads with a realistic native payload and profile
  * (auth + map + validate + commit to a WAL file database), and the same load on a Hono route that parses and echoes
- * the JSON. Scenario 2 (isolation): an open-loop load at half the measured intake rate, alone and alongside 20 req/s
+ * the JSON; and, as a second reference, a route that only parses and commits the raw body (the floor of any intake that
+ * commits before it answers). Scenario 2 (isolation): an open-loop load at half the measured intake rate, alone and alongside 20 req/s
  * from a key whose profile passes its samples but loops on real input. At saturation p99 measures only the queue the
  * load generator builds, so the isolation scenario holds the rate fixed.
  *
@@ -57,17 +58,21 @@ const normalPayload = JSON.stringify(samplePayload(PROFILE));
 const runawayPayload = readFileSync(join(RUNAWAY, "payloads", "runaway.json"), "utf8");
 
 const echo = await startChild<{ url: string }>("bench/intake-server.ts", ["echo"]);
+const floor = await startChild<{ url: string }>("bench/intake-server.ts", ["floor"]);
 const gw = await startChild<{ url: string; keys: { normal: string; runaway: string } }>("bench/intake-server.ts", [
   "gateway",
   PROFILE,
   RUNAWAY,
 ]);
 const echoPid = echo.child.pid ?? 0;
+const floorPid = floor.child.pid ?? 0;
 const gwPid = gw.child.pid ?? 0;
 const leads = `${gw.info.url}/api/inbound/leads`;
 const normal = { "x-api-key": gw.info.keys.normal };
 const echoLoad = (seconds: number) =>
   load({ url: `${echo.info.url}/api/inbound/leads`, body: normalPayload, seconds, connections: CONNECTIONS });
+const floorLoad = (seconds: number) =>
+  load({ url: `${floor.info.url}/api/inbound/leads`, body: normalPayload, seconds, connections: CONNECTIONS });
 const intakeLoad = (seconds: number, rate?: number) =>
   load({
     url: leads,
@@ -80,16 +85,22 @@ const intakeLoad = (seconds: number, rate?: number) =>
 
 console.log(`load average at start: ${loadavg()[0]?.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s per run`);
 await echoLoad(2);
+await floorLoad(2);
 await intakeLoad(2);
 const echoRuns: Run[] = [];
+const floorRuns: Run[] = [];
 const intakeRuns: Run[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   echoRuns.push(await measured(echoPid, () => echoLoad(SECONDS)));
   console.log(`round ${round} echo     ${fmt(echoRuns.at(-1) as Run)}`);
+  floorRuns.push(await measured(floorPid, () => floorLoad(SECONDS)));
+  console.log(`round ${round} floor    ${fmt(floorRuns.at(-1) as Run)}`);
   intakeRuns.push(await measured(gwPid, () => intakeLoad(SECONDS)));
   console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)}`);
 }
 const echoRps = median(echoRuns.map((r) => r.rps));
+const floorRps = median(floorRuns.map((r) => r.rps));
+const floorCpu = median(floorRuns.map((r) => r.cpuUsPerRequest));
 const intakeRps = median(intakeRuns.map((r) => r.rps));
 const intakeP99 = median(intakeRuns.map((r) => r.p99));
 const ratio = intakeRps / echoRps;
@@ -98,6 +109,10 @@ const intakeCpu = median(intakeRuns.map((r) => r.cpuUsPerRequest));
 console.log(
   `medians: echo ${echoRps.toFixed(0)} req/s, intake ${intakeRps.toFixed(0)} req/s, ratio ${ratio.toFixed(3)}; ` +
     `CPU per request: echo ${echoCpu.toFixed(0)} µs, intake ${intakeCpu.toFixed(0)} µs (${(echoCpu / intakeCpu).toFixed(3)} of intake's)`,
+);
+console.log(
+  `commit floor (parse + group-committed insert + 202, nothing else): ${floorRps.toFixed(0)} req/s, ` +
+    `${(floorRps / echoRps).toFixed(3)} of echo, ${floorCpu.toFixed(0)} µs CPU/req; intake reaches ${(intakeRps / floorRps).toFixed(3)} of it`,
 );
 
 const rate = Math.max(50, Math.round(intakeRps / 2));
@@ -121,12 +136,12 @@ for (let round = 1; round <= ROUNDS; round++) {
   runawaySummary = `runaway key: ${runaway.rps.toFixed(1)} req/s, non-2xx ${runaway.non2xx} (422 or 503 expected), p99 ${runaway.p99} ms`;
   console.log(runawaySummary);
 }
-await Promise.all([echo.stop(), gw.stop()]);
+await Promise.all([echo.stop(), floor.stop(), gw.stop()]);
 
 const aloneP99 = median(aloneRuns.map((r) => r.p99));
 const withRunawayP99 = median(withRunawayRuns.map((r) => r.p99));
 const runawayRatio = withRunawayP99 / Math.max(1, aloneP99);
 console.log(`medians: p99 alone ${aloneP99} ms, with runaway ${withRunawayP99} ms`);
 console.log(
-  `RESULT intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)}`,
+  `RESULT intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)}`,
 );
