@@ -12,6 +12,7 @@ import { ProfileEngine } from "./profiles/index.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { Sealer } from "./security/sealer.js";
 import { onSubmissionSettled, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
+import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
 export interface GatewayOptions {
   databasePath: string;
@@ -96,7 +97,13 @@ export function createGateway(options: GatewayOptions) {
     metrics: options.metrics,
     ...(queues && operatorCompanyId ? { queueDashboard: { queues: queues.queues, operatorCompanyId } } : {}),
   });
-  const webhooks = startWebhooks(ctx, options.webhooks);
+  // With Redis, several API processes share the database: one of them, elected, sends the webhooks.
+  const webhooks = forwarding?.redis
+    ? startLedWebhooks(ctx, options.webhooks ?? {}, {
+        url: forwarding.redis.url,
+        prefix: forwarding.redis.prefix ?? "partner-gateway",
+      })
+    : startWebhooks(ctx, options.webhooks);
   return {
     ctx,
     app,

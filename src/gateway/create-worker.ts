@@ -4,6 +4,7 @@ import { openGatewayContext } from "./create-gateway.js";
 import type { ForwarderOptions } from "./forwarding/forwarder.js";
 import { BullmqForwarding, type RedisForwardingOptions } from "./forwarding/redis/bullmq-forwarding.js";
 import { onSubmissionSettled } from "./webhooks/index.js";
+import { attachRuntime, detachRuntime, outboundPolicy, type WebhookRuntime } from "./webhooks/registry.js";
 
 export interface ForwardingWorkerOptions {
   databasePath: string;
@@ -16,7 +17,7 @@ export interface ForwardingWorkerOptions {
 /**
  * A forwarding worker process (`partner-gateway worker`, BullMQ driver): a candidate dispatcher and a consumer of
  * send jobs on the gateway's database, without HTTP and without webhook delivery (deliveries it enqueues are sent by
- * the API processes' webhook dispatchers).
+ * the API processes' webhook dispatchers, woken over Redis).
  */
 export function createForwardingWorker(options: ForwardingWorkerOptions) {
   // Forwarding never evaluates a profile: one evaluator is enough for the context.
@@ -38,6 +39,12 @@ export function createForwardingWorker(options: ForwardingWorkerOptions) {
     },
   });
   ctx.forwarding = driver;
+  // Deliveries enqueued here are sent by the API processes: tell them over Redis (the SSRF policy stays the mode's).
+  const runtime: WebhookRuntime = {
+    notify: (subscriptionId, dueAt) => driver.publishWebhookDue(subscriptionId, dueAt),
+    policy: outboundPolicy(ctx),
+  };
+  attachRuntime(ctx, runtime);
   driver.start();
   return {
     ctx,
@@ -46,6 +53,7 @@ export function createForwardingWorker(options: ForwardingWorkerOptions) {
     started: driver.started,
     /** Graceful (SIGTERM): the dispatcher lock is released, running sends get `deadlineMs` to finish. */
     async close(deadlineMs?: number) {
+      detachRuntime(ctx, runtime);
       await driver.close(deadlineMs);
       await close();
     },

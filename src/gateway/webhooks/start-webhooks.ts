@@ -5,7 +5,8 @@ import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js
 export type WebhookOptions = DispatcherOptions;
 
 export interface RunningWebhooks {
-  dispatcher: WebhookDispatcher;
+  /** The dispatcher running in this process, if one does (with Redis, only the elected process runs one). */
+  readonly dispatcher: WebhookDispatcher | undefined;
   /** Stops the dispatcher; call before the database closes. */
   close(): Promise<void>;
 }

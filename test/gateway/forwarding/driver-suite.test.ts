@@ -304,5 +304,30 @@ function suite(driver: DriverName) {
       expect(res.status).toBe(202);
       rig.sandbox.admin.faults.clear();
     });
+
+    // A worker process enqueues the webhook deliveries of what it settled; the elected API process sends them.
+    it.skipIf(driver !== "bullmq")(
+      "wakes the API process's webhook dispatcher for deliveries a worker enqueued, not at its next poll",
+      async () => {
+        const { notifyDue } = await import("../../../src/gateway/webhooks/registry.js");
+        const dispatcher = await until(() => rig.gateway.webhooks.dispatcher, 5_000);
+        const woken: [string, number][] = [];
+        const notify = dispatcher.notify.bind(dispatcher);
+        dispatcher.notify = (subscriptionId, dueAt) => {
+          woken.push([subscriptionId, dueAt]);
+          notify(subscriptionId, dueAt);
+        };
+        try {
+          const worker = rig.workers[0];
+          if (!worker) throw new Error("no worker");
+          const dueAt = Date.now();
+          notifyDue(worker.ctx, "whsub_from_worker", dueAt);
+          await until(() => woken.length > 0, 2_000);
+          expect(woken).toEqual([["whsub_from_worker", dueAt]]);
+        } finally {
+          dispatcher.notify = notify;
+        }
+      },
+    );
   });
 }

@@ -109,8 +109,9 @@ export class BullmqForwarding implements ForwardingDriver {
       },
       onSettled: (row) => {
         this.#waiters.settled(row);
-        this.#publish(this.#keys.settled, row.id);
+        // After the hook (webhook deliveries enqueued): an API process woken by the notice finds them committed.
         options.onSettled?.(row);
+        this.#publish(this.#keys.settled, row.id);
       },
     });
     // The latest a send can reach the upstream: picked up in time, then the call's timeout, and a second of slack.
@@ -224,6 +225,14 @@ export class BullmqForwarding implements ForwardingDriver {
     }
     this.#subscriber.disconnect();
     this.#producer.disconnect();
+  }
+
+  /**
+   * Webhook deliveries this process enqueued but does not send (a worker process): the elected webhook dispatcher
+   * (an API process, see startLedWebhooks) is told at once instead of finding them at its next re-read (5 s).
+   */
+  publishWebhookDue(subscriptionId: string, dueAt: number): void {
+    this.#publish(this.#keys.webhooksDue, `${subscriptionId} ${Math.round(dueAt)}`);
   }
 
   #message(channel: string, id: string): void {

@@ -17,6 +17,8 @@ export function forwardingKeys(prefix: string) {
     rotated: `${prefix}:fwd:rotated`,
     /** Pub/sub: a submission settled (forwarded or failed): wakes sync answers in API processes. */
     settled: `${prefix}:fwd:settled`,
+    /** Pub/sub: a worker enqueued webhook deliveries (`subscriptionId dueAt`): wakes the API processes' dispatchers. */
+    webhooksDue: `${prefix}:fwd:webhooks-due`,
     /** The BullMQ queue of reserved sends (BullMQ puts its own keys under `prefix`). */
     sendQueue: "forward-send",
   };
