@@ -127,6 +127,14 @@ describe("issue 5: the owner's delivery log reads one status at a time and merge
     }
     await waitFor(() => endpoint.received.length === 5, 5_000, "five deliveries");
     const sqlite = t.gateway.ctx.sqlite;
+    // Outcomes are committed after the answer arrives: the dead-lettering below must not be overwritten by one.
+    const delivered = () =>
+      (
+        sqlite
+          .prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = ? AND status = 'delivered'")
+          .get(subscriptionId) as { n: number }
+      ).n;
+    await waitFor(() => delivered() === 5, 5_000, "five outcomes committed");
     const all = (
       sqlite
         .prepare("SELECT id FROM webhook_deliveries WHERE subscription_id = ? ORDER BY id DESC")
