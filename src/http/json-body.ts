@@ -8,11 +8,15 @@ export const MAX_BODY_BYTES = 1_000_000;
 export interface JsonBodyVariables {
   /** The exact bytes received, for canonical comparison and signatures. */
   rawBody: Uint8Array;
+  /** The same, decoded (valid UTF-8: checked). */
+  rawText: string;
   /** The parsed JSON value. */
   body: unknown;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** Stateless between calls (no `stream` option), so one serves every request. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a JSON request body: 413 over the limit (checked on the declared length and again while reading, so a
@@ -31,7 +35,7 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
     let body: unknown;
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+      text = UTF8.decode(raw);
       body = JSON.parse(text);
     } catch {
       throw new ApiError("bad_request", "request body is not valid JSON");
@@ -39,6 +43,7 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
     // Route validators read the body again through Hono's cache rather than the consumed stream.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     c.set("rawBody", raw);
+    c.set("rawText", text);
     c.set("body", body);
     await next();
   };

@@ -42,7 +42,7 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
   for (const kind of ["lead", "appointment"] as const) {
     const path = kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
     app.post(path, auth, scope(kind), jsonBody(), async (c) => {
-      const raw = new TextDecoder().decode(c.get("rawBody"));
+      const raw = c.get("rawText");
       const result = await acceptSubmission({
         ctx,
         key: c.get("vendorKey"),
