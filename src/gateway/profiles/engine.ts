@@ -50,6 +50,8 @@ export class ProfileEngine {
   private readonly suspectTimeoutMs: number;
   /** versionId → when it last breached a guardrail (performance.now()). */
   private readonly suspects = new Lru<string, number>(1_000);
+  /** versionId → its evaluations of real payloads that finished within the suspect limit, up to the probation's. */
+  private readonly proven = new Lru<string, number>(1_000);
 
   constructor(options: ProfileEngineOptions = {}) {
     this.timeoutMs = clampTimeout(options.timeoutMs ?? LIMITS.timeoutMs);
@@ -90,13 +92,18 @@ export class ProfileEngine {
       payload: input.payload,
       timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
-    const run = () => this.route(request);
-    let reply = await run();
-    // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more, then 503.
-    if (!reply.ok && reply.kind === "starved") reply = await run();
+    const sample = opts.sample === true;
+    let reply = await this.route(request, sample, false);
+    // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more — on the
+    // shared pool unless the version breached a limit lately (the niced lane is where a busy machine starves first) —
+    // then 503.
+    if (!reply.ok && reply.kind === "starved") reply = await this.route(request, sample, true);
     if (!reply.ok && reply.kind === "starved") throw new EngineOverloadedError(this.pool.stats().queued, reply.message);
     if (!reply.ok && reply.kind === "guardrail" && this.suspectForMs > 0) {
       this.suspects.set(input.versionId, performance.now());
+    } else if (!opts.sample && reply.elapsedMs < this.suspectTimeoutMs) {
+      const proven = this.proven.get(input.versionId) ?? 0;
+      if (proven < LIMITS.probationEvaluations) this.proven.set(input.versionId, proven + 1);
     }
     const { id: _id, ...outcome } = reply;
     return outcome;
@@ -114,17 +121,23 @@ export class ProfileEngine {
 
   /**
    * Where an evaluation runs. A version that breached a guardrail lately runs on the suspect lane with the suspect time
-   * limit, and is refused when that lane is full. A version with an evaluation running longer than the suspect limit
-   * (a runaway's first request, before it has breached anything) also goes to the lane, so its second request does not
-   * take another shared worker; but with its full limit, and back to the shared pool when the lane is full — it may
-   * just be a heavy mapping, or a busy machine.
+   * limit, and is refused when that lane is full. A version still on probation (fewer than `probationEvaluations` quick
+   * evaluations of real payloads in this process: new, or this process is) also runs on the lane, as does a version
+   * with an evaluation running longer than the suspect limit (a runaway's first request, before it has breached
+   * anything), so a runaway's first requests do not take shared workers; but with their full limit, and on the shared
+   * pool when the lane is full — it may just be a new version under load, a heavy mapping, or a busy machine. Golden
+   * samples run on the shared pool: an owner's save should not wait behind a runaway.
    */
-  private async route(request: PoolRequest): Promise<EvaluateReply> {
+  private async route(request: PoolRequest, sample: boolean, starved: boolean): Promise<EvaluateReply> {
     const lane = this.suspectLane;
     if (!lane) return this.pool.run(request);
     const breachedAt = this.suspects.get(request.versionId);
     const breached = breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs;
-    if (!breached && !this.pool.runningLonger(request.versionId, this.suspectTimeoutMs)) return this.pool.run(request);
+    if (starved && !breached) return this.pool.run(request);
+    const probation = !sample && (this.proven.get(request.versionId) ?? 0) < LIMITS.probationEvaluations;
+    if (!breached && !probation && !this.pool.runningLonger(request.versionId, this.suspectTimeoutMs)) {
+      return this.pool.run(request);
+    }
     try {
       return await lane.run(
         breached ? { ...request, timeoutMs: Math.min(request.timeoutMs, this.suspectTimeoutMs) } : request,

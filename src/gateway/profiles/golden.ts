@@ -47,7 +47,10 @@ export async function runGoldenSamples(
       if (!sample) continue;
       // A sample checks what the profile produces, not how fast: a cold evaluator on a busy machine must not fail a
       // publish (or a start-up applying a config file). Runaways on real payloads are the suspect lane's business.
-      const outcome = await engine.map({ ...profile, payload: sample.payload }, { timeoutMs: LIMITS.sampleTimeoutMs });
+      const outcome = await engine.map(
+        { ...profile, payload: sample.payload },
+        { timeoutMs: LIMITS.sampleTimeoutMs, sample: true },
+      );
       results[i] = judge(sample, outcome);
     }
   };

@@ -27,12 +27,19 @@ export const LIMITS = {
   /** …with this time limit: a real mapping needs well under 1 ms, a runaway then costs 1/5 of the usual 50 ms. */
   suspectTimeoutMs: 10,
   /**
-   * The suspect lane's scheduling priority (nice): a version that runs away on real payloads gets about a third of the
-   * CPU weight of the gateway and the shared evaluators when they compete, and all the spare CPU when they do not. Not
-   * lower: an evaluation that gets under a twentieth of its limit as CPU ends as starved (503), and a runaway must still be
-   * seen breaching its 10 ms on a busy machine.
+   * A version is on probation in each process until this many of its evaluations of real payloads (not golden
+   * samples) finished within the suspect time limit: until then it runs on the suspect lane (with its full time
+   * limit), so a profile that runs away on its first real payloads never takes a shared evaluator.
    */
-  suspectNice: 5,
+  probationEvaluations: 8,
+  /**
+   * The suspect lane's scheduling priority (nice): a version that runs away on real payloads gets about a tenth of the
+   * CPU weight of the gateway and the shared evaluators when they compete, and all the spare CPU when they do not. An
+   * evaluation that gets under a twentieth of its limit as CPU ends as starved: a version on probation is then tried on
+   * the shared pool, a suspect one gets a 503. At 5 (a third of the weight) a runaway at 20 req/s still doubled the p99
+   * of other keys on two cores (issue 3 benchmark).
+   */
+  suspectNice: 10,
   /** A time limit (or deadline) reached with less than 1/this of it as CPU was overload, not a runaway. */
   starvedCpuShare: 10,
   /**

@@ -17,6 +17,11 @@ export type CompileResult = { ok: true } | { ok: false; error: CompileError };
 export interface EvaluationOptions {
   /** JSONata's cooperative time limit for this evaluation (default: the engine's, 50 ms). */
   timeoutMs?: number;
+  /**
+   * A golden sample: judged like any evaluation, but it does not count towards the version's probation (a profile
+   * can pass its samples and run away on real payloads).
+   */
+  sample?: boolean;
 }
 
 /**

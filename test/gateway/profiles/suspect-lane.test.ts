@@ -57,6 +57,8 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     await engine.ready();
     const profile = await loadProfileDir(RUNAWAY_DIR);
     const payload = await realPayload();
+    // Past its probation: quick on real payloads so far.
+    for (let i = 0; i < LIMITS.probationEvaluations; i++) await engine.map({ ...profile, payload: benign });
     const first = engine.map({ ...profile, payload });
     await new Promise((r) => setTimeout(r, 25));
     // The first has not breached yet (50 ms limit) but has run past 10 ms: the second must not take shared worker two.
@@ -65,6 +67,30 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     expect(engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 1 } });
     // Not yet proven guilty, so it keeps the full limit.
     expect([timeLimitOf(await first), timeLimitOf(await second)]).toEqual(["50", "50"]);
+  });
+
+  it("keeps a version on probation (on the lane, full limit) until enough real payloads ran quickly; samples do not count", async () => {
+    const engine = newEngine({ poolSize: 2, suspectForMs: 60_000, suspectTimeoutMs: 10 });
+    await engine.ready();
+    const profile = await loadProfileDir(RUNAWAY_DIR);
+    // It passes its golden samples, as often as one likes: that proves nothing about real payloads.
+    for (let i = 0; i < 2 * LIMITS.probationEvaluations; i++) {
+      expect(await engine.map({ ...profile, payload: benign }, { sample: true })).toMatchObject({ ok: true });
+    }
+    // Its first real payloads run away: on the lane, never on a shared worker, with the full limit.
+    const payload = await realPayload();
+    const burst = [engine.map({ ...profile, payload }), engine.map({ ...profile, payload })];
+    await new Promise((r) => setTimeout(r, 5));
+    expect(engine.stats()).toMatchObject({ pool: { busy: 0 }, suspectLane: { busy: 1 } });
+    expect(timeLimitOf((await Promise.all(burst))[0] as MappingOutcome)).toBe("50");
+
+    // A version whose real payloads run quickly leaves probation after a few and runs on the shared pool.
+    const fresh = { ...profile, versionId: `${profile.versionId}-fresh` };
+    for (let i = 0; i < LIMITS.probationEvaluations; i++) await engine.map({ ...fresh, payload: benign });
+    const running = engine.map({ ...fresh, payload });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 0 } });
+    await running;
   });
 
   it("lets the version back on the main pool once it has been clean for the suspect period", async () => {

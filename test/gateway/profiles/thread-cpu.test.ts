@@ -4,16 +4,19 @@ import { threadCpuMs } from "../../../src/gateway/profiles/thread-cpu.js";
 describe("threadCpuMs: the evaluating thread's own CPU time", () => {
   it("grows while the thread computes and stays put while it waits", async () => {
     const start = threadCpuMs();
-    const until = performance.now() + 30;
+    const wallStart = performance.now();
+    const until = wallStart + 30;
     let spins = 0;
     while (performance.now() < until) spins++;
     const computed = threadCpuMs() - start;
+    const wall = performance.now() - wallStart;
     expect(spins).toBeGreaterThan(0);
-    // Wall time was 30 ms; on a loaded machine the thread may get much less of it, never more.
+    // On a loaded machine the thread may get much less of the wall time, never more (plus the clock's granularity).
     expect(computed).toBeGreaterThan(0);
-    expect(computed).toBeLessThan(40);
+    expect(computed).toBeLessThan(wall + 5);
     const beforeWait = threadCpuMs();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(threadCpuMs() - beforeWait).toBeLessThan(10);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Waiting costs no CPU; the test runner may use the thread a little meanwhile (CI runs files in parallel).
+    expect(threadCpuMs() - beforeWait).toBeLessThan(40);
   });
 });
