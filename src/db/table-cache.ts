@@ -2,6 +2,8 @@ import type { SqliteDatabase } from "./sqlite.js";
 
 /** Entries kept at most; past it the cache starts again empty (a lookup then costs one query, as without the cache). */
 const MAX_ENTRIES = 10_000;
+/** Each cache registers its own function and triggers: a second cache of a table must not silence the first. */
+let caches = 0;
 
 /**
  * Rows of one table by key, valid for as long as nobody could have changed the table.
@@ -22,14 +24,15 @@ export function tableCache<T>(
   checkEveryMs = 100,
 ): (id: string) => T | undefined {
   let ownWrites = 0;
-  const fn = `pg_changed_${table}`;
+  const name = `pg_cache_${++caches}_${table}`;
+  const fn = `${name}_changed`;
   sqlite.function(fn, { deterministic: false, varargs: false }, () => {
     ownWrites++;
     return null;
   });
   for (const event of ["insert", "update", "delete"]) {
     sqlite.exec(
-      `create temp trigger if not exists "pg_cache_${table}_${event}" after ${event} on main."${table}"
+      `create temp trigger "${name}_${event}" after ${event} on main."${table}"
        begin select ${fn}(); end`,
     );
   }

@@ -76,6 +76,18 @@ describe("tableCache (the vendor key of every intake request)", () => {
     expect(find("k2")).toEqual({ id: "k2", revoked: 0 });
   });
 
+  it("keeps two caches of one table on one connection apart", () => {
+    const sqlite = keysTable();
+    sqlite.exec("insert into keys (id) values ('k1')");
+    const first = counted(sqlite);
+    const second = counted(sqlite);
+    first.find("k1");
+    second.find("k1");
+    sqlite.exec("update keys set revoked = 1 where id = 'k1'");
+    expect(first.find("k1")?.revoked).toBe(1);
+    expect(second.find("k1")?.revoked).toBe(1);
+  });
+
   it("ignores writes to other tables", () => {
     const sqlite = keysTable();
     sqlite.exec("create table other (x integer); insert into keys (id) values ('k1')");

@@ -70,18 +70,24 @@ describe("evaluator pool: batching writes to a busy worker", () => {
   });
 });
 
+/** A pool of two evaluators, started. */
+async function twoWorkers(): Promise<WorkerPool> {
+  const pool = new WorkerPool({
+    name: "test",
+    size: 2,
+    maxQueue: 64,
+    deadlineGraceMs: LIMITS.deadlineGraceMs,
+    heapMb: LIMITS.workerHeapMb,
+    compiledCacheSize: 10,
+  });
+  pools.push(pool);
+  await pool.ready();
+  return pool;
+}
+
 describe("evaluator pool: one version's burst holds one worker while others have work", () => {
   it("leaves a worker to the other tenants when a runaway's requests arrive together", async () => {
-    const pool = new WorkerPool({
-      name: "test",
-      size: 2,
-      maxQueue: 64,
-      deadlineGraceMs: LIMITS.deadlineGraceMs,
-      heapMb: LIMITS.workerHeapMb,
-      compiledCacheSize: 10,
-    });
-    pools.push(pool);
-    await pool.ready();
+    const pool = await twoWorkers();
     // A tail-recursive countdown that only the time limit stops (as profiles/_attacks/runaway-retry-loop).
     const runaway = {
       versionId: "runaway",
@@ -105,16 +111,7 @@ describe("evaluator pool: one version's burst holds one worker while others have
 
 describe("evaluator pool: jobs stuck in a pipe behind a runaway are rescued", () => {
   it("sends a job waiting behind a long evaluation to the next free worker, and answers it once", async () => {
-    const pool = new WorkerPool({
-      name: "test",
-      size: 2,
-      maxQueue: 64,
-      deadlineGraceMs: LIMITS.deadlineGraceMs,
-      heapMb: LIMITS.workerHeapMb,
-      compiledCacheSize: 10,
-    });
-    pools.push(pool);
-    await pool.ready();
+    const pool = await twoWorkers();
     const loop = (versionId: string, timeoutMs: number) => ({
       versionId,
       kind: "outbound" as const,
