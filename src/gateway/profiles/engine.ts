@@ -101,7 +101,7 @@ export class ProfileEngine {
     if (!reply.ok && reply.kind === "starved") throw new EngineOverloadedError(this.pool.stats().queued, reply.message);
     if (!reply.ok && reply.kind === "guardrail" && this.suspectForMs > 0) {
       this.suspects.set(input.versionId, performance.now());
-    } else if (!opts.sample && reply.elapsedMs < this.suspectTimeoutMs) {
+    } else if (!sample && reply.elapsedMs < this.suspectTimeoutMs) {
       const proven = this.proven.get(input.versionId) ?? 0;
       if (proven < LIMITS.probationEvaluations) this.proven.set(input.versionId, proven + 1);
     }

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { GatewayContext } from "../context.js";
 import { redisConnection } from "../forwarding/redis/connections.js";
-import { forwardingKeys } from "../forwarding/redis/keys.js";
+import { forwardingKeys, parseWebhookDue, webhookDueMessage } from "../forwarding/redis/keys.js";
 import { LeaderLock } from "../forwarding/redis/leader-lock.js";
 import { WebhookDispatcher } from "./delivery/dispatcher.js";
 import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
@@ -36,7 +36,7 @@ export function startLedWebhooks(
   let closed = false;
 
   const publish = (redis: Redis, subscriptionId: string, dueAt: number) =>
-    redis.publish(keys.webhooksDue, `${subscriptionId} ${Math.round(dueAt)}`).catch((error: Error) => {
+    redis.publish(keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt)).catch((error: Error) => {
       ctx.log.debug({ error: error.message }, "webhook notice not published (the leader's re-read finds it)");
     });
   const runtime: WebhookRuntime = {
@@ -49,8 +49,8 @@ export function startLedWebhooks(
   attachRuntime(ctx, runtime);
 
   subscriber.on("message", (_channel: string, message: string) => {
-    const [subscriptionId, dueAt] = message.split(" ");
-    if (dispatcher && subscriptionId) dispatcher.notify(subscriptionId, Number(dueAt) || Date.now());
+    const due = parseWebhookDue(message);
+    if (dispatcher && due) dispatcher.notify(due.subscriptionId, due.dueAt);
   });
   subscriber.subscribe(keys.webhooksDue).catch((error: Error) => {
     ctx.log.warn({ error: error.message }, "webhook notices: not subscribed (the 5 s re-read still finds deliveries)");

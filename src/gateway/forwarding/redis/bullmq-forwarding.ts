@@ -11,7 +11,7 @@ import type { LimiterHistory } from "../hierarchy.js";
 import { SubmissionStore } from "../submission-store.js";
 import { SettlementWaiters } from "../waiters.js";
 import { ready, redisConnection } from "./connections.js";
-import { type ForwardingKeys, forwardingKeys } from "./keys.js";
+import { type ForwardingKeys, forwardingKeys, webhookDueMessage } from "./keys.js";
 import { LeaderLock } from "./leader-lock.js";
 import { LimiterMirror } from "./limiter-mirror.js";
 import { SendQueueProducer, startSendWorker } from "./send-queue.js";
@@ -232,7 +232,7 @@ export class BullmqForwarding implements ForwardingDriver {
    * (an API process, see startLedWebhooks) is told at once instead of finding them at its next re-read (5 s).
    */
   publishWebhookDue(subscriptionId: string, dueAt: number): void {
-    this.#publish(this.#keys.webhooksDue, `${subscriptionId} ${Math.round(dueAt)}`);
+    this.#publish(this.#keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt));
   }
 
   #message(channel: string, id: string): void {

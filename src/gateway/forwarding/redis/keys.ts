@@ -25,3 +25,13 @@ export function forwardingKeys(prefix: string) {
 }
 
 export type ForwardingKeys = ReturnType<typeof forwardingKeys>;
+
+/** The message on `webhooksDue`: a subscription with deliveries due at a time (ms). */
+export function webhookDueMessage(subscriptionId: string, dueAt: number): string {
+  return `${subscriptionId} ${Math.round(dueAt)}`;
+}
+
+export function parseWebhookDue(message: string): { subscriptionId: string; dueAt: number } | undefined {
+  const [subscriptionId, dueAt] = message.split(" ");
+  return subscriptionId ? { subscriptionId, dueAt: Number(dueAt) || Date.now() } : undefined;
+}
