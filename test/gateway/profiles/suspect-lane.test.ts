@@ -79,15 +79,17 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     }
     // Its first real payloads run away: on the lane, never on a shared worker, with the full limit.
     const payload = await realPayload();
-    const burst = [engine.map({ ...profile, payload }), engine.map({ ...profile, payload })];
+    // (A long limit, so that the checks below find them running even on a loaded machine.)
+    const slow = { timeoutMs: 1_000 };
+    const burst = [engine.map({ ...profile, payload }, slow), engine.map({ ...profile, payload }, slow)];
     await new Promise((r) => setTimeout(r, 5));
     expect(engine.stats()).toMatchObject({ pool: { busy: 0 }, suspectLane: { busy: 1 } });
-    expect(timeLimitOf((await Promise.all(burst))[0] as MappingOutcome)).toBe("50");
+    expect(timeLimitOf((await Promise.all(burst))[0] as MappingOutcome)).toBe("1000");
 
     // A version whose real payloads run quickly leaves probation after a few and runs on the shared pool.
     const fresh = { ...profile, versionId: `${profile.versionId}-fresh` };
     for (let i = 0; i < LIMITS.probationEvaluations; i++) await engine.map({ ...fresh, payload: benign });
-    const running = engine.map({ ...fresh, payload });
+    const running = engine.map({ ...fresh, payload }, slow);
     await new Promise((r) => setTimeout(r, 5));
     expect(engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 0 } });
     await running;
