@@ -30,7 +30,7 @@ describe.skipIf(!reachable)("webhook delivery with several API processes (Redis)
   function apiProcess(): { webhooks: RunningWebhooks; ctx: ReturnType<typeof openGatewayContext>["ctx"] } {
     const { ctx, close } = openGatewayContext({ databasePath, log: createLogger({ level: "silent" }), masterKey });
     opened.push({ close });
-    const webhooks = startLedWebhooks(ctx, {}, { url: SHARED_REDIS_URL, prefix, lockTtlMs: 600 });
+    const webhooks = startLedWebhooks(ctx, {}, { url: SHARED_REDIS_URL, prefix, lockTtlMs: 2_000 });
     opened.push(webhooks);
     return { webhooks, ctx };
   }
