@@ -6,6 +6,7 @@ import { createGatewayApp } from "./app.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
+import { DEFAULT_PREFIX } from "./forwarding/redis/keys.js";
 import { SubmissionWriter } from "./intake/submission-writer.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
@@ -101,7 +102,7 @@ export function createGateway(options: GatewayOptions) {
   const webhooks = forwarding?.redis
     ? startLedWebhooks(ctx, options.webhooks ?? {}, {
         url: forwarding.redis.url,
-        prefix: forwarding.redis.prefix ?? "partner-gateway",
+        prefix: forwarding.redis.prefix ?? DEFAULT_PREFIX,
       })
     : startWebhooks(ctx, options.webhooks);
   return {

@@ -8,7 +8,7 @@ import { getCookie } from "hono/cookie";
 import { Redis } from "ioredis";
 import type { AppEnv } from "../../http/app.js";
 import type { GatewayContext } from "../context.js";
-import { forwardingKeys } from "../forwarding/redis/keys.js";
+import { DEFAULT_PREFIX, forwardingKeys } from "../forwarding/redis/keys.js";
 import { SESSION_COOKIE } from "../owner/owner-auth.js";
 import { authenticateOwner } from "../tenants/owner-auth.js";
 
@@ -75,7 +75,7 @@ export function mountQueueDashboard(
  * REDIS_PREFIX, the same as the driver's).
  */
 export function openForwardingQueues(redis: { url: string; prefix?: string }) {
-  const prefix = redis.prefix ?? "partner-gateway"; // the driver's default
+  const prefix = redis.prefix ?? DEFAULT_PREFIX;
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null, lazyConnect: true });
   connection.on("error", () => undefined); // reported by the forwarding driver's own connections
   const queues = [new Queue(forwardingKeys(prefix).sendQueue, { connection, prefix })];

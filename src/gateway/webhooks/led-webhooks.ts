@@ -1,9 +1,8 @@
-import type { Redis } from "ioredis";
 import type { GatewayContext } from "../context.js";
 import { redisConnection } from "../forwarding/redis/connections.js";
 import { forwardingKeys, parseWebhookDue, webhookDueMessage } from "../forwarding/redis/keys.js";
 import { LeaderLock } from "../forwarding/redis/leader-lock.js";
-import { WebhookDispatcher } from "./delivery/dispatcher.js";
+import { WebhookDispatcher, webhookPolicy } from "./delivery/dispatcher.js";
 import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
 import type { RunningWebhooks, WebhookOptions } from "./start-webhooks.js";
 
@@ -35,16 +34,16 @@ export function startLedWebhooks(
   let ticking = false;
   let closed = false;
 
-  const publish = (redis: Redis, subscriptionId: string, dueAt: number) =>
-    redis.publish(keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt)).catch((error: Error) => {
+  const publish = (subscriptionId: string, dueAt: number) =>
+    connection.publish(keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt)).catch((error: Error) => {
       ctx.log.debug({ error: error.message }, "webhook notice not published (the leader's re-read finds it)");
     });
   const runtime: WebhookRuntime = {
     notify: (subscriptionId, dueAt) => {
       if (dispatcher) dispatcher.notify(subscriptionId, dueAt);
-      else void publish(connection, subscriptionId, dueAt);
+      else void publish(subscriptionId, dueAt);
     },
-    policy: { mode: ctx.settings.mode, ...(options.allowList ? { allowList: options.allowList } : {}) },
+    policy: webhookPolicy(ctx, options),
   };
   attachRuntime(ctx, runtime);
 

@@ -11,7 +11,7 @@ import type { LimiterHistory } from "../hierarchy.js";
 import { SubmissionStore } from "../submission-store.js";
 import { SettlementWaiters } from "../waiters.js";
 import { ready, redisConnection } from "./connections.js";
-import { type ForwardingKeys, forwardingKeys, webhookDueMessage } from "./keys.js";
+import { DEFAULT_PREFIX, type ForwardingKeys, forwardingKeys, webhookDueMessage } from "./keys.js";
 import { LeaderLock } from "./leader-lock.js";
 import { LimiterMirror } from "./limiter-mirror.js";
 import { SendQueueProducer, startSendWorker } from "./send-queue.js";
@@ -92,7 +92,7 @@ export class BullmqForwarding implements ForwardingDriver {
   ) {
     this.#ctx = ctx;
     this.#store = new SubmissionStore(ctx);
-    this.#prefix = options.redis.prefix ?? "partner-gateway";
+    this.#prefix = options.redis.prefix ?? DEFAULT_PREFIX;
     this.#keys = forwardingKeys(this.#prefix);
     this.#lockTtlMs = options.redis.lockTtlMs ?? 6_000;
     this.#pickupMs = options.redis.pickupMs ?? 2_000;

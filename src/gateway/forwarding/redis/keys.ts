@@ -1,3 +1,6 @@
+/** The prefix of a deployment that sets none (`REDIS_PREFIX`). */
+export const DEFAULT_PREFIX = "partner-gateway";
+
 /** Names in Redis, all under one prefix (one per deployment; one per test). */
 export function forwardingKeys(prefix: string) {
   return {

@@ -83,7 +83,7 @@ export class WebhookDispatcher {
 
   constructor(ctx: GatewayContext, options: DispatcherOptions = {}) {
     this.#ctx = ctx;
-    this.policy = { mode: ctx.settings.mode, ...(options.allowList ? { allowList: options.allowList } : {}) };
+    this.policy = webhookPolicy(ctx, options);
     this.#fetch = createGuardedFetch({
       policy: this.policy,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -347,4 +347,9 @@ export class WebhookDispatcher {
     );
     this.#timer.unref();
   }
+}
+
+/** Where a context's deliveries may go (SSRF): the mode's rules and the configured allow-list. */
+export function webhookPolicy(ctx: GatewayContext, options: Pick<DispatcherOptions, "allowList">): OutboundPolicy {
+  return { mode: ctx.settings.mode, ...(options.allowList ? { allowList: options.allowList } : {}) };
 }
