@@ -15,7 +15,7 @@ export interface GatewayDatabase {
 export function openGatewayDb(path: string): GatewayDatabase {
   const sqlite = openSqlite(path);
   const db = drizzle(sqlite, { schema });
-  applyMigrations(db, "gateway");
+  applyMigrations(db, sqlite, "gateway");
   return { db, sqlite, close: () => sqlite.close() };
 }
 

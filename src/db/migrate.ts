@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { SqliteDatabase } from "./sqlite.js";
 
 /** The generated migrations live at the project root (`migrations/<schema>`), for `src/` and `dist/` alike. */
 export function migrationsFolder(schema: "gateway" | "sandbox"): string {
@@ -8,19 +9,42 @@ export function migrationsFolder(schema: "gateway" | "sandbox"): string {
 }
 
 /**
+ * Foreign keys are off while the migrations run, then checked. A migration that changes a column's constraints
+ * rebuilds its table (SQLite's ALTER TABLE cannot): copy to a new table, drop the old, rename. drizzle-kit writes
+ * `PRAGMA foreign_keys=OFF` around that, but the migrator runs in a transaction, where the pragma does nothing, and
+ * dropping a table other rows reference then fails. SQLite's documented procedure is this one: enforcement off across
+ * the transaction, `foreign_key_check` after it.
+ *
  * Several processes may open one database file at once (the BullMQ driver's API and worker processes). The migrator
  * reads what is applied before it takes the write lock, so the slower of two racing processes re-runs a migration
  * the other has just committed and fails (in its own transaction, which rolls back whole); trying again, it finds
  * everything applied. A migration that is really broken fails every time and is thrown.
  */
-// biome-ignore lint/suspicious/noExplicitAny: drizzle's migrator accepts a database of any schema.
-export function applyMigrations(db: BetterSQLite3Database<any>, schema: "gateway" | "sandbox"): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      migrate(db, { migrationsFolder: migrationsFolder(schema) });
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
+export function applyMigrations(
+  // biome-ignore lint/suspicious/noExplicitAny: drizzle's migrator accepts a database of any schema.
+  db: BetterSQLite3Database<any>,
+  sqlite: SqliteDatabase,
+  schema: "gateway" | "sandbox",
+): void {
+  const enforced = sqlite.pragma("foreign_keys", { simple: true }) === 1;
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        migrate(db, { migrationsFolder: migrationsFolder(schema) });
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
     }
+  } finally {
+    if (enforced) sqlite.pragma("foreign_keys = ON");
+  }
+  const violations = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
+  if (violations.length > 0) {
+    const first = violations[0] as { table: string; parent: string };
+    throw new Error(
+      `${violations.length} rows break a foreign key after the ${schema} migrations (first: ${first.table} → ${first.parent})`,
+    );
   }
 }

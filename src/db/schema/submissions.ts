@@ -27,8 +27,11 @@ export const submissions = sqliteTable(
     profileVersionId: text("profile_version_id"),
     /** Vendor's idempotency key (a lead's Idempotency-Key header, an appointment's idempotencyKey). */
     idempotencyKey: text("idempotency_key"),
-    /** SHA-256 of the native payload in canonical JSON: same key + same digest is a replay. */
-    payloadDigest: text("payload_digest").notNull(),
+    /**
+     * SHA-256 of the native payload in canonical JSON: same key + same digest is a replay. Null without an idempotency
+     * key, where nothing compares it (intake skips the digest then).
+     */
+    payloadDigest: text("payload_digest"),
     /** Sent upstream; derived per vendor key so two vendors' keys never collide at the platform (§8). */
     upstreamIdempotencyKey: text("upstream_idempotency_key"),
     /** Normalised contact fields, kept so an owner can erase a person's data (retention). */

@@ -17,6 +17,6 @@ export interface SandboxDatabase {
 export function openSandboxDb(path: string): SandboxDatabase {
   const sqlite = openSqlite(path);
   const db = drizzle(sqlite, { schema });
-  applyMigrations(db, "sandbox");
+  applyMigrations(db, sqlite, "sandbox");
   return { db, sqlite };
 }

@@ -1,0 +1,107 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyMigrations, migrationsFolder } from "../../src/db/migrate.js";
+import { openSqlite, type SqliteDatabase } from "../../src/db/sqlite.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A gateway database migrated up to and including migration `last`, as a deployment of that time left it. */
+function databaseAt(last: number): { sqlite: SqliteDatabase; db: ReturnType<typeof drizzle> } {
+  const dir = mkdtempSync(join(tmpdir(), "gateway-migrations-"));
+  dirs.push(dir);
+  const before = join(dir, "before");
+  cpSync(migrationsFolder("gateway"), before, { recursive: true });
+  const journalPath = join(before, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ idx: number }> };
+  journal.entries = journal.entries.filter((e) => e.idx <= last);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  const sqlite = openSqlite(join(dir, "gateway.db"));
+  const db = drizzle(sqlite);
+  migrate(db, { migrationsFolder: before });
+  return { sqlite, db };
+}
+
+function seedSubmissionWithAttempt(sqlite: SqliteDatabase): void {
+  const at = "2026-01-01T00:00:00.000Z";
+  sqlite.prepare("INSERT INTO companies (id, name, created_at) VALUES ('cmp_1', 'Acme', ?)").run(at);
+  sqlite
+    .prepare(
+      `INSERT INTO upstream_credentials (id, company_id, name, key_prefix, sealed, created_at)
+       VALUES ('crd_1', 'cmp_1', 'general', 'svc_test_abcde', 'sealed', ?)`,
+    )
+    .run(at);
+  sqlite
+    .prepare(
+      `INSERT INTO vendor_keys (id, company_id, name, partner_type, scopes, credential_id, secret_digest, created_at)
+       VALUES ('vk_1', 'cmp_1', 'vendor', 'lead_source', '["leads:write"]', 'crd_1', 'digest', ?)`,
+    )
+    .run(at);
+  sqlite
+    .prepare(
+      `INSERT INTO submissions (id, company_id, vendor_key_id, credential_id, kind, status, payload_digest, created_at,
+         updated_at) VALUES ('sub_1', 'cmp_1', 'vk_1', 'crd_1', 'lead', 'forwarded', 'abc', ?, ?)`,
+    )
+    .run(at, at);
+  sqlite
+    .prepare(
+      `INSERT INTO submission_attempts (id, submission_id, attempt, counted, started_at, latency_ms)
+       VALUES ('att_1', 'sub_1', 1, 1, ?, 12)`,
+    )
+    .run(at);
+}
+
+describe("migration 0006: a submission's payload digest may be null (a table rebuild)", () => {
+  it("keeps the rows, the attempts that reference them and the indexes, and foreign keys stay enforced", () => {
+    const { sqlite, db } = databaseAt(5);
+    seedSubmissionWithAttempt(sqlite);
+
+    applyMigrations(db, sqlite, "gateway");
+
+    expect(sqlite.prepare("SELECT id, payload_digest FROM submissions").all()).toEqual([
+      { id: "sub_1", payload_digest: "abc" },
+    ]);
+    expect(sqlite.prepare("SELECT submission_id FROM submission_attempts").all()).toEqual([{ submission_id: "sub_1" }]);
+    const at = "2026-01-02T00:00:00.000Z";
+    sqlite
+      .prepare(
+        `INSERT INTO submissions (id, company_id, vendor_key_id, credential_id, kind, status, payload_digest,
+           created_at, updated_at) VALUES ('sub_2', 'cmp_1', 'vk_1', 'crd_1', 'lead', 'queued', NULL, ?, ?)`,
+      )
+      .run(at, at);
+    const indexes = sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'submissions' AND sql IS NOT NULL")
+      .all();
+    expect(indexes).toHaveLength(7);
+    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(() =>
+      sqlite
+        .prepare(
+          `INSERT INTO submission_attempts (id, submission_id, attempt, counted, started_at, latency_ms)
+           VALUES ('att_2', 'sub_missing', 1, 1, ?, 1)`,
+        )
+        .run(at),
+    ).toThrow(/FOREIGN KEY/);
+  });
+
+  it("refuses to start on a database whose rows break a foreign key after migrating", () => {
+    const { sqlite, db } = databaseAt(5);
+    seedSubmissionWithAttempt(sqlite);
+    sqlite.pragma("foreign_keys = OFF");
+    sqlite
+      .prepare(
+        `INSERT INTO submission_attempts (id, submission_id, attempt, counted, started_at, latency_ms)
+         VALUES ('att_9', 'sub_gone', 1, 1, '2026-01-01T00:00:00.000Z', 1)`,
+      )
+      .run();
+    sqlite.pragma("foreign_keys = ON");
+
+    expect(() => applyMigrations(db, sqlite, "gateway")).toThrow(/break a foreign key.*submission_attempts/);
+  });
+});
