@@ -183,6 +183,21 @@ describe("§8 idempotency at intake, scoped to the vendor key", () => {
     expect(res.status).toBe(409);
   });
 
+  it("digests the payload only when a key is given: without one nothing compares it", async () => {
+    const keyed = await json(
+      await postJson(leads(), canonical, { "x-api-key": plain.key, "idempotency-key": "lead-0003" }),
+    );
+    const keyless = await json(await postJson(leads(), canonical, { "x-api-key": plain.key }));
+    const digestOf = (id: unknown) =>
+      (
+        t.gateway.ctx.sqlite.prepare("SELECT payload_digest FROM submissions WHERE id = ?").get(id) as {
+          payload_digest: string | null;
+        }
+      ).payload_digest;
+    expect(digestOf(keyed.submissionId)).toMatch(/^[0-9a-f]{64}$/);
+    expect(digestOf(keyless.submissionId)).toBeNull();
+  });
+
   it("rejects an Idempotency-Key outside §8's alphabet or over 128 characters", async () => {
     const bad = await postJson(leads(), canonical, { "x-api-key": plain.key, "idempotency-key": "has space" });
     expect(bad.status).toBe(400);

@@ -53,13 +53,18 @@ export async function acceptSubmission({
   input: AcceptInput;
 }): Promise<AcceptResult> {
   assertScope(key, input.kind);
-  const payloadDigest = canonicalDigest(input.payload);
+  // Compared only between submissions of one idempotency key: without a key it is neither needed nor stored.
+  let digest: string | undefined;
+  const payloadDigest = () => {
+    digest ??= canonicalDigest(input.payload);
+    return digest;
+  };
 
   if (input.idempotencyHeader !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyHeader)) {
     throw badRequest("Idempotency-Key: up to 128 characters from A-Z a-z 0-9 . _ : -", { field: "Idempotency-Key" });
   }
   if (input.kind === "lead" && input.idempotencyHeader) {
-    const replay = findReplay(ctx, key, "lead", input.idempotencyHeader, payloadDigest);
+    const replay = findReplay(ctx, key, "lead", input.idempotencyHeader, payloadDigest());
     if (replay) return replay;
   }
 
@@ -70,7 +75,7 @@ export async function acceptSubmission({
       ? String((body as { idempotencyKey: string }).idempotencyKey)
       : input.idempotencyHeader;
   if (input.kind === "appointment" && idempotencyKey) {
-    const replay = findReplay(ctx, key, "appointment", idempotencyKey, payloadDigest);
+    const replay = findReplay(ctx, key, "appointment", idempotencyKey, payloadDigest());
     if (replay) return replay;
     checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
   }
@@ -86,7 +91,7 @@ export async function acceptSubmission({
     canonicalBody: body,
     profileVersionId,
     idempotencyKey: idempotencyKey ?? null,
-    payloadDigest,
+    payloadDigest: idempotencyKey ? payloadDigest() : null,
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     contactEmail: input.kind === "lead" ? normaliseEmail(body.email) : null,
     contactPhone: input.kind === "lead" ? normalisePhone(body.phone) : null,
@@ -96,7 +101,7 @@ export async function acceptSubmission({
     await ctx.submissionWriter.insert(row);
   } catch (error) {
     // Another request committed the same idempotency key between our check and this commit.
-    const replay = idempotencyKey ? findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest) : undefined;
+    const replay = idempotencyKey ? findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest()) : undefined;
     if (replay) return replay;
     throw error;
   }
