@@ -153,6 +153,7 @@ async function mapPayload(
     kind: input.kind,
     expression: version.expression,
     payload: input.payload,
+    payloadChars: input.raw.length,
   });
   if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
   if (outcome.kind === "validation") {

@@ -1,5 +1,6 @@
 import type { Logger } from "../../log.js";
 import { EngineOverloadedError } from "./errors.js";
+import { InlineEvaluator, type InlineResult, type InlineStats } from "./inline.js";
 import { LIMITS } from "./limits.js";
 import { Lru } from "./lru.js";
 import { type PoolOptions, type PoolRequest, WorkerPool } from "./pool.js";
@@ -21,6 +22,8 @@ export interface ProfileEngineOptions {
   suspectForMs?: number;
   /** Time limit of a suspect version's evaluations (default 10 ms). */
   suspectTimeoutMs?: number;
+  /** Map payloads of trusted compiled versions on the calling thread (default true; inline.ts). */
+  inline?: boolean;
   log?: Logger;
 }
 
@@ -29,6 +32,11 @@ export interface MapInput {
   kind: ProfileKind;
   expression: string;
   payload: unknown;
+  /**
+   * The payload's size as received (characters of its JSON text). Intake gives it: a version whose compiled path the
+   * evaluators trust, past its probation, may then map a small payload inline (inline.ts).
+   */
+  payloadChars?: number;
 }
 
 /**
@@ -52,6 +60,7 @@ export class ProfileEngine {
   private readonly suspects = new Lru<string, number>(1_000);
   /** versionId → its evaluations of real payloads that finished within the suspect limit, up to the probation's. */
   private readonly proven = new Lru<string, number>(1_000);
+  private readonly inline: InlineEvaluator | undefined;
 
   constructor(options: ProfileEngineOptions = {}) {
     this.timeoutMs = clampTimeout(options.timeoutMs ?? LIMITS.timeoutMs);
@@ -67,6 +76,7 @@ export class ProfileEngine {
       ...(options.log ? { log: options.log } : {}),
     };
     this.pool = new WorkerPool(this.poolOptions);
+    if (options.inline !== false) this.inline = new InlineEvaluator();
     if (this.suspectForMs > 0) {
       this.suspectLane = new WorkerPool({
         ...this.poolOptions,
@@ -93,6 +103,9 @@ export class ProfileEngine {
       timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
     const sample = opts.sample === true;
+    const inline = this.mapInline(input, opts);
+    if (inline?.outcome) return inline.outcome;
+    if (inline?.overtime) request.measure = true;
     let reply = await this.route(request, sample, false);
     // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more — on the
     // shared pool unless the version breached a limit lately (the niced lane is where a busy machine starves first) —
@@ -105,14 +118,35 @@ export class ProfileEngine {
       const proven = this.proven.get(input.versionId) ?? 0;
       if (proven < LIMITS.probationEvaluations) this.proven.set(input.versionId, proven + 1);
     }
-    const { id: _id, ...outcome } = reply;
+    if (reply.trusted) this.inline?.trust(input.versionId, input.expression);
+    const { id: _id, trusted: _trusted, cpuMs, ...outcome } = reply;
+    if (inline?.overtime) this.inline?.judge(input.versionId, outcome, cpuMs);
     return outcome;
   }
 
-  stats(): { pool: ReturnType<WorkerPool["stats"]>; suspectLane?: ReturnType<WorkerPool["stats"]> } {
-    return this.suspectLane
-      ? { pool: this.pool.stats(), suspectLane: this.suspectLane.stats() }
-      : { pool: this.pool.stats() };
+  /**
+   * Inline when the version is trusted and past its probation, has not breached a guardrail lately, and the caller
+   * gave the payload's size and no time limit of its own (intake does; previews, replays and samples do not).
+   */
+  private mapInline(input: MapInput, opts: EvaluationOptions): InlineResult | undefined {
+    if (!this.inline || input.payloadChars === undefined || opts.sample || opts.timeoutMs !== undefined)
+      return undefined;
+    if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return undefined;
+    const breachedAt = this.suspects.peek(input.versionId);
+    if (breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs) return undefined;
+    return this.inline.map({ ...input, payloadChars: input.payloadChars });
+  }
+
+  stats(): {
+    pool: ReturnType<WorkerPool["stats"]>;
+    suspectLane?: ReturnType<WorkerPool["stats"]>;
+    inline?: InlineStats;
+  } {
+    return {
+      pool: this.pool.stats(),
+      ...(this.suspectLane ? { suspectLane: this.suspectLane.stats() } : {}),
+      ...(this.inline ? { inline: this.inline.stats() } : {}),
+    };
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { classify } from "./classify.js";
 import { LIMITS } from "./limits.js";
 import { setRegexBudget } from "./linear-regexp.js";
 import { Lru } from "./lru.js";
-import { mappedOutcome } from "./outcome.js";
+import { dropFunctions, mappedOutcome } from "./outcome.js";
 import { type Divergence, ProfileProgram, type ProgramOptions } from "./program.js";
 import type { EvaluateReply, EvaluateRequest } from "./protocol.js";
 import { sourcePaths } from "./source-paths.js";
@@ -77,7 +77,10 @@ export class Evaluator {
       program.sourcePaths ??= sourcePaths(program.program.interpreter.ast());
       return program.sourcePaths.get(field);
     });
-    return { id: request.id, ...outcome, elapsedMs: elapsed() };
+    const reply: EvaluateReply = { id: request.id, ...outcome, elapsedMs: elapsed() };
+    if (program.program.trusted) reply.trusted = true;
+    if (request.measure) reply.cpuMs = threadCpuMs() - cpuAtStart;
+    return reply;
   }
 
   private compiled(versionId: string, expression: string): Compiled {
@@ -111,16 +114,4 @@ export function cpuMs(usage: NodeJS.CpuUsage): number {
  */
 function starved(cpuAtStart: number, timeoutMs: number): boolean {
   return threadCpuMs() - cpuAtStart < timeoutMs / LIMITS.starvedThreadCpuShare;
-}
-
-/**
- * A JSONata lambda or function reference is an object holding its closure (and the environment, which is circular);
- * like a JS function it has no JSON form, so it is left out, as JSON.stringify leaves out functions.
- */
-function dropFunctions(_key: string, value: unknown): unknown {
-  if (typeof value === "function") return undefined;
-  if (typeof value === "object" && value !== null && ("_jsonata_lambda" in value || "_jsonata_function" in value)) {
-    return undefined;
-  }
-  return value;
 }

@@ -57,4 +57,28 @@ export const LIMITS = {
    * samples, run when it is saved and published, are among them); any difference pins it to the interpreter.
    */
   checkedEvaluations: 16,
+  /**
+   * Inline evaluation (inline.ts): a trusted compiled version past its probation maps payloads of at most this many
+   * characters on the thread serving HTTP, without the hop to an evaluator process…
+   */
+  inlinePayloadChars: 32_000,
+  /**
+   * …within this much work (compiler/runtime.ts: a node's evaluation is 4 units, a step of a path 16, a character of
+   * text 1/64). The shipped profiles take 260–860 on their samples; 16,384 is about 0.1 ms of warm code, and was
+   * 2.5 ms at worst measured (code the runaway payload had just deoptimised)…
+   */
+  inlineMaxWork: 16_384,
+  /** …building no string or JSON text longer than this… */
+  inlineMaxChars: 100_000,
+  /**
+   * …and within this much wall time, a backstop a garbage collection or a preempted thread can also pass: the payload
+   * is then handed to an evaluator, and the version demoted only if the evaluator too spent half of it as CPU.
+   */
+  inlineWallMs: 10,
+  /**
+   * A version past the work or size bound (a verdict on it), or the time bound as confirmed by an evaluator, is mapped
+   * by the evaluators for this long; so is one that passed the time bound this many times unconfirmed.
+   */
+  inlineDemotedForMs: 60_000,
+  inlineStrikes: 10,
 } as const;

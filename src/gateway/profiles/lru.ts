@@ -13,6 +13,11 @@ export class Lru<K, V> {
     return value;
   }
 
+  /** The value without marking it used: for lookups on a hot path, where moving the key costs more than it saves. */
+  peek(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);

@@ -36,3 +36,15 @@ export function mappedOutcome(
     ? { ok: false, kind: "validation", field, message, output }
     : { ok: false, kind: "validation", field, message, sourcePath, output };
 }
+
+/**
+ * A JSONata lambda or function reference is an object holding its closure (and the environment, which is circular);
+ * like a JS function it has no JSON form, so it is left out, as JSON.stringify leaves out functions.
+ */
+export function dropFunctions(_key: string, value: unknown): unknown {
+  if (typeof value === "function") return undefined;
+  if (typeof value === "object" && value !== null && ("_jsonata_lambda" in value || "_jsonata_function" in value)) {
+    return undefined;
+  }
+  return value;
+}

@@ -72,6 +72,14 @@ export class ProfileProgram {
     return this.fast !== undefined;
   }
 
+  /**
+   * Whether the compiled path now answers alone: the expression is in the subset, its checks against the interpreter
+   * are done and none disagreed. Only then may the gateway evaluate it inline (inline.ts).
+   */
+  get trusted(): boolean {
+    return this.fast !== undefined && this.checksLeft <= 0;
+  }
+
   /** The mapped value; throws what JSONata throws. `deadline` is performance.now() at which the time limit passes. */
   async evaluate(payload: unknown, timeoutMs: number, deadline: number): Promise<unknown> {
     const fast = this.fast;

@@ -12,6 +12,8 @@ export interface EvaluateRequest {
   expression: string;
   payload: unknown;
   timeoutMs: number;
+  /** Report the evaluation's CPU time (`cpuMs` in the reply): the engine is judging an inline run that ran long. */
+  measure?: boolean;
 }
 
 /**
@@ -25,7 +27,11 @@ export interface Starved {
   elapsedMs: number;
 }
 
-export type EvaluateReply = { id: number } & (MappingOutcome | Starved);
+/**
+ * `trusted`: the version's compiled path answered this evaluation alone, its checks against the interpreter done (the
+ * engine may then evaluate it inline, on the thread serving HTTP; see inline.ts).
+ */
+export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number } & (MappingOutcome | Starved);
 
 /**
  * The pool sends jobs as an array (those dispatched together travel in one write); the evaluator answers each as soon

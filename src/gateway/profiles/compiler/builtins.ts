@@ -1,4 +1,4 @@
-import { Bailout, fail } from "./runtime.js";
+import { Bailout, chargeChars, fail } from "./runtime.js";
 import { toBoolean, toText } from "./values.js";
 
 /**
@@ -29,7 +29,9 @@ function textFunction(transform: (text: string) => unknown): Builtin {
     arities: [0, 1],
     call: (args, context) => {
       const text = textArgument(args, context);
-      return text === undefined ? undefined : transform(text);
+      if (text === undefined) return undefined;
+      chargeChars(text.length);
+      return transform(text);
     },
   };
 }
@@ -84,6 +86,9 @@ function join(list: unknown, separator: unknown): string | undefined {
   if (!Array.isArray(items) || items.some((item) => typeof item !== "string")) {
     return unsupported("$join of something other than strings");
   }
+  let length = (items.length - 1) * (separator?.length ?? 0);
+  for (const item of items) length += (item as string).length;
+  chargeChars(length);
   return items.join(separator ?? "");
 }
 
@@ -122,7 +127,9 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
       if (typeof start !== "number") return unsupported("$substring without a numeric start");
       if (length !== undefined && typeof length !== "number")
         return unsupported("$substring with a non-numeric length");
-      return text === undefined ? undefined : substring(text, start, length);
+      if (text === undefined) return undefined;
+      chargeChars(text.length);
+      return substring(text, start, length);
     },
   },
   contains: {
@@ -131,6 +138,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
       if (text !== undefined && typeof text !== "string") return unsupported("$contains of a non-string");
       if (token !== undefined && typeof token !== "string") return unsupported("$contains with a pattern");
       if (text === undefined || token === undefined) return undefined;
+      chargeChars(text.length);
       return text.indexOf(token) !== -1;
     },
   },

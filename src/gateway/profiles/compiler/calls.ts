@@ -1,9 +1,9 @@
 import { type AstNode, child, children, Unsupported } from "./ast.js";
 import { BUILTINS } from "./builtins.js";
 import type { CompileNode } from "./paths.js";
-import { Bailout, type Code, checkClock, type Run } from "./runtime.js";
+import { Bailout, type Code, chargeChars, checkClock, inlineMaxChars, type Run } from "./runtime.js";
 import { type Scope, variableName } from "./scope.js";
-import { isFunction } from "./values.js";
+import { isFunction, jsonCharsUpTo } from "./values.js";
 
 export type Helpers = Readonly<Record<string, (...args: unknown[]) => unknown>>;
 
@@ -25,7 +25,10 @@ export function compileCall(node: AstNode, scope: Scope, compile: CompileNode, h
     return (input, run) => {
       const values = argumentValues(args, input, run);
       checkClock(run);
-      return helperResult(helper(...values));
+      if (inlineMaxChars() !== undefined) chargeChars(textIn(values));
+      const result = helperResult(helper(...values));
+      if (typeof result === "string") chargeChars(result.length);
+      return result;
     };
   }
   const builtin = Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
@@ -47,6 +50,19 @@ function argumentValues(args: Code[], input: unknown, run: Run): unknown[] {
   const values = args.map((argument) => argument(input, run));
   if (values.some(isFunction)) throw new Bailout("a function-like argument");
   return values;
+}
+
+/**
+ * The text a helper is handed, for an inline run's bounds (the helpers are linear in it). A helper given a list or
+ * an object (`$default($$, …)`) is charged for its JSON.
+ */
+function textIn(values: unknown[]): number {
+  let chars = 0;
+  for (const value of values) {
+    if (typeof value === "string") chars += value.length;
+    else if (typeof value === "object" && value !== null) chars += jsonCharsUpTo(value, inlineMaxChars() ?? 0);
+  }
+  return chars;
 }
 
 /** A helper that returned something JSONata would unwrap or await (an iterator, a promise, a function) is not plain. */

@@ -3,7 +3,7 @@ import { compileCall, type Helpers } from "./calls.js";
 import { compileArray, compileObject } from "./constructors.js";
 import { arithmetic, comparison, concat, equality, includes, negate } from "./operators.js";
 import { compileFilter, compilePath } from "./paths.js";
-import { type Code, type Sequence, settle } from "./runtime.js";
+import { type Code, charged, type Sequence, settle } from "./runtime.js";
 import { type Scope, variableName } from "./scope.js";
 import { boolize, lookup, toBoolean } from "./values.js";
 
@@ -21,7 +21,10 @@ const PLAIN_RESULTS = new Set(["string", "number", "value", "binary", "unary"]);
 export class NodeCompiler {
   constructor(private readonly helpers: Helpers) {}
 
-  readonly compile = (node: AstNode, scope: Scope): Code => {
+  /** A node's code, charged to an inline run (runtime.ts) each time it is evaluated. */
+  readonly compile = (node: AstNode, scope: Scope): Code => charged(this.compileNode(node, scope));
+
+  private compileNode(node: AstNode, scope: Scope): Code {
     const body = this.body(node, scope);
     const filters = (node.predicate ?? []).map((filter) => compileFilter(filter, scope, this.compile));
     const keepArray = node.keepArray === true;
@@ -32,7 +35,7 @@ export class NodeCompiler {
       for (const filter of filters) result = filter(result, run);
       return settle(result, keepArray);
     };
-  };
+  }
 
   private body(node: AstNode, scope: Scope): Code {
     switch (node.type) {

@@ -5,7 +5,7 @@ import { NodeCompiler } from "./compile-node.js";
 import { type Code, checkClock, isSequence, type Run, sequenceOf } from "./runtime.js";
 import { Scope } from "./scope.js";
 
-export { Bailout, isTimeout } from "./runtime.js";
+export { Bailout, isTimeout, OverBudget, withinBounds } from "./runtime.js";
 
 /** A profile expression compiled to synchronous JavaScript: same result as JSONata's interpreter, or a throw. */
 export interface FastProgram {

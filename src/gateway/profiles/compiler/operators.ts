@@ -1,4 +1,4 @@
-import { fail } from "./runtime.js";
+import { charge, chargeChars, fail } from "./runtime.js";
 import { deepEqual, isNumeric, toText } from "./values.js";
 
 /** JSONata's binary and unary operators (jsonata 2.2.2, evaluate*Expression), without the awaits. */
@@ -60,6 +60,7 @@ export function comparison(lhs: unknown, rhs: unknown, op: ComparisonOperator): 
 export function includes(lhs: unknown, rhs: unknown): boolean {
   if (lhs === undefined || rhs === undefined) return false;
   const candidates = Array.isArray(rhs) ? rhs : [rhs];
+  charge(candidates.length >> 2);
   for (const candidate of candidates) if (candidate === lhs) return true;
   return false;
 }
@@ -68,6 +69,7 @@ export function includes(lhs: unknown, rhs: unknown): boolean {
 export function concat(lhs: unknown, rhs: unknown): string {
   const l = lhs === undefined ? "" : (toText(lhs) as string);
   const r = rhs === undefined ? "" : (toText(rhs) as string);
+  chargeChars(l.length + r.length);
   return l.concat(r);
 }
 

@@ -76,6 +76,7 @@ export function sequenceOf(item: unknown): Sequence {
 /** A sequence's push, with JSONata's `sequence` guardrail (D2015 past LIMITS.sequenceLength items). */
 export function push(target: Sequence, item: unknown): void {
   if (target.length >= LIMITS.sequenceLength) throw fail("D2015", LIMITS.sequenceLength);
+  if (inline !== undefined) charge(1);
   target.push(item);
 }
 
@@ -88,6 +89,115 @@ const TICKS_BETWEEN_CLOCK_READS = 1024;
 export function tick(run: Run): void {
   run.ticks++;
   if ((run.ticks & (TICKS_BETWEEN_CLOCK_READS - 1)) === 0) checkClock(run);
+  if (inline !== undefined) charge(WORK_PER_TICK);
+}
+
+/**
+ * The bounds of an inline evaluation (profiles/inline.ts), set while one runs on the thread that serves HTTP, where a
+ * stall of a few milliseconds is felt by every other request:
+ * - **work**: path steps, and whatever grows with the values it handles (stringifying, comparing, concatenating,
+ *   joining, copying lists), is charged as it is done. The count depends on the expression and the payload only, so
+ *   passing it is a verdict on the version, not an accident of a busy machine;
+ * - **size**: no string or JSON text is built past `maxChars`;
+ * - **wall time**, read every 1,024 units of work, as a backstop for work the count does not see (a very long
+ *   expression evaluated per item of a list). It is also passed by a garbage collection or a preempted thread, so it
+ *   only hands the evaluation on, for the evaluator's run to judge.
+ * Any bound ends the run with OverBudget, and the evaluation is handed to an evaluator process, where the usual
+ * guardrails apply.
+ */
+interface InlineBounds {
+  deadline: number;
+  maxWork: number;
+  maxChars: number;
+  /** Work since the last clock read, and in all. */
+  work: number;
+  spent: number;
+}
+
+let inline: InlineBounds | undefined;
+/** The work the last inline run was charged (the tests hold the shipped profiles far below the bound with it). */
+let lastWork = 0;
+
+/**
+ * Work units between clock reads in an inline run: a node's evaluation is 4, a step of a path or filter 16, an item
+ * added to a list 1, a character of text 1/64.
+ */
+const WORK_BETWEEN_CLOCK_READS = 1024;
+const WORK_PER_TICK = 16;
+
+/** An inline evaluation went past one of its bounds. */
+export class OverBudget extends Error {
+  override name = "OverBudget";
+
+  constructor(
+    readonly bound: "work" | "size" | "time",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `evaluate` under inline bounds: `maxWork` units of work, values of at most `maxChars`, `wallMs` of wall time. */
+export function withinBounds<T>(limits: { maxWork: number; maxChars: number; wallMs: number }, evaluate: () => T): T {
+  const outer = inline;
+  const bounds: InlineBounds = {
+    deadline: performance.now() + limits.wallMs,
+    maxWork: limits.maxWork,
+    maxChars: limits.maxChars,
+    work: 0,
+    spent: 0,
+  };
+  inline = bounds;
+  try {
+    const result = evaluate();
+    checkClockInline(bounds);
+    return result;
+  } finally {
+    inline = outer;
+    lastWork = bounds.spent + bounds.work;
+  }
+}
+
+function checkClockInline(bounds: InlineBounds): void {
+  if (performance.now() > bounds.deadline) throw new OverBudget("time", "over the inline time budget");
+}
+
+/** Charges work to an inline run (nothing outside one), reading the clock when enough has been done. */
+export function charge(units: number): void {
+  if (inline === undefined) return;
+  inline.work += units;
+  if (inline.work < WORK_BETWEEN_CLOCK_READS) return;
+  inline.spent += inline.work;
+  inline.work = 0;
+  if (inline.spent > inline.maxWork) throw new OverBudget("work", `over the inline work bound of ${inline.maxWork}`);
+  checkClockInline(inline);
+}
+
+const WORK_PER_NODE = 4;
+
+/** `code`, charging each evaluation of it to an inline run: an AST node's evaluation is the unit of compiled work. */
+export function charged(code: Code): Code {
+  return (input, run) => {
+    if (inline !== undefined) charge(WORK_PER_NODE);
+    return code(input, run);
+  };
+}
+
+/** The work the last inline run was charged, whether or not it finished. */
+export function lastInlineWork(): number {
+  return lastWork;
+}
+
+/** Charges text about to be built of `length` characters; past an inline run's `maxChars` it is not built at all. */
+export function chargeChars(length: number): void {
+  if (inline === undefined) return;
+  if (length > inline.maxChars) throw new OverBudget("size", `a value of ${length} characters, over the inline bound`);
+  charge(length >> 6);
+}
+
+/** The inline run's size bound, or undefined outside one (so callers can skip measuring). */
+export function inlineMaxChars(): number | undefined {
+  return inline?.maxChars;
 }
 
 /**

@@ -1,5 +1,18 @@
 import { LIMITS } from "../limits.js";
-import { Bailout, fail, push, type Run, type Sequence, sequence, sequenceOf, tick } from "./runtime.js";
+import {
+  Bailout,
+  charge,
+  chargeChars,
+  fail,
+  inlineMaxChars,
+  OverBudget,
+  push,
+  type Run,
+  type Sequence,
+  sequence,
+  sequenceOf,
+  tick,
+} from "./runtime.js";
 
 /**
  * JSONata's value functions (jsonata 2.2.2: utils.js and functions.js), ported line for line without the awaits.
@@ -55,6 +68,7 @@ export function boolize(value: unknown): boolean {
  * sequences include internal flags; that corner is left to the interpreter.
  */
 export function deepEqual(lhs: unknown, rhs: unknown): boolean {
+  charge(1);
   if (lhs === rhs) return true;
   if (typeof lhs !== "object" || typeof rhs !== "object" || lhs === null || rhs === null) return false;
   const lhsArray = Array.isArray(lhs);
@@ -81,12 +95,49 @@ export function toText(value: unknown): string | undefined {
   if (isFunction(value)) return "";
   if (typeof value === "number" && !Number.isFinite(value)) throw fail("D3001", value);
   const subject = Array.isArray(value) && (value as Sequence).outerWrapper ? value[0] : value;
+  const maxChars = inlineMaxChars();
+  if (maxChars !== undefined && typeof subject === "object" && subject !== null)
+    chargeChars(jsonCharsUpTo(subject, maxChars));
   return JSON.stringify(subject, (_key, item: unknown) => {
     if (item !== undefined && item !== null && isNumeric(item)) {
       return Number.isInteger(item) ? item : Number(item.toPrecision(15));
     }
     return item && isFunction(item) ? "" : item;
   });
+}
+
+/**
+ * About how many characters of JSON `value` makes, counted until past `limit` (then limit + 1): the measure that lets an
+ * inline run refuse to stringify a value built of shared references, whose text can be exponentially larger than the
+ * memory it takes. The count is a floor (punctuation and escapes are approximated), so the walk is bounded by `limit`.
+ */
+export function jsonCharsUpTo(value: unknown, limit: number): number {
+  let chars = 0;
+  const walk = (item: unknown): void => {
+    if (chars > limit) throw new OverBudget("size", "JSON over the inline bound");
+    if (typeof item === "string") chars += item.length + 2;
+    else if (item === null || typeof item !== "object") chars += 4;
+    else if (Array.isArray(item)) {
+      chars += 2;
+      for (const element of item) {
+        chars += 1;
+        walk(element);
+      }
+    } else {
+      chars += 2;
+      for (const key of Object.keys(item)) {
+        chars += key.length + 4;
+        walk((item as Record<string, unknown>)[key]);
+      }
+    }
+  };
+  try {
+    walk(value);
+  } catch (error) {
+    if (error instanceof OverBudget) return limit + 1;
+    throw error;
+  }
+  return chars;
 }
 
 /** fn.lookup: a field of an object, or of every object in a (nested) array, flattened into one sequence. */
@@ -118,5 +169,6 @@ export function append(target: unknown, value: unknown): unknown {
   const left: unknown[] = Array.isArray(target) ? target : sequenceOf(target);
   const size = left.length + (Array.isArray(value) ? value.length : 1);
   if (size > LIMITS.sequenceLength) throw fail("D2015", size);
+  charge(size >> 2);
   return left.concat(Array.isArray(value) ? value : [value]);
 }
