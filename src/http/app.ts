@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Env as HonoEnv } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -6,12 +7,12 @@ import type { ZodError } from "zod";
 import type { Logger } from "../log.js";
 import { ApiError } from "./errors.js";
 import type { HttpMetrics } from "./metrics.js";
+import { requestHeader } from "./request-header.js";
 import { requestIdFrom } from "./request-id.js";
 
 /** Variables every app sets on the context; sub-apps add their own. */
 export interface BaseVariables {
   requestId: string;
-  log: Logger;
   /** First 14 characters of the caller's key (§5.9), set by auth middleware for the request log line. */
   keyPrefix?: string;
   /** The error behind a 5xx, logged once on the request line. */
@@ -51,16 +52,23 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
   const base = app as unknown as OpenAPIHono<AppEnv>;
   base.use(async (c, next) => {
     const started = performance.now();
-    const requestId = requestIdFrom(c.req.header("x-request-id"));
+    const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
     c.set("requestId", requestId);
-    c.set("log", options.log.child({ requestId }));
     const common = { "x-request-id": requestId, ...options.responseHeaders };
-    // Set before the handler runs, they go into the response it builds. Set afterwards through c.header(), Hono
-    // would copy the finished response (and @hono/node-server materialise a web Response and stream for it).
-    for (const [name, value] of Object.entries(common)) c.header(name, value);
-    await next();
-    // A handler that returned its own Response object did not get them.
-    for (const [name, value] of Object.entries(common)) setMissing(c, name, value);
+    const outgoing = nodeOutgoing(c);
+    if (outgoing) {
+      // Under Node they go on the socket's response itself: node merges them into whatever the handler's response
+      // writes, and the handler's Response object is never touched (reading its headers afterwards made
+      // @hono/node-server build web Headers for every response).
+      for (const [name, value] of Object.entries(common)) outgoing.setHeader(name, value);
+      await next();
+    } else {
+      // Set before the handler runs, they go into the response it builds; a handler that returned its own Response
+      // object did not get them, so they are added after.
+      for (const [name, value] of Object.entries(common)) c.header(name, value);
+      await next();
+      for (const [name, value] of Object.entries(common)) setMissing(c, name, value);
+    }
 
     const route = c.req.routePath ?? "unmatched";
     const status = c.res.status;
@@ -91,6 +99,13 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
 
   base.notFound((c) => c.json({ error: "not found" }, 404));
   return app;
+}
+
+function nodeOutgoing(c: Context): ServerResponse | undefined {
+  const env: unknown = c.env;
+  if (!env || typeof env !== "object" || !("outgoing" in env)) return undefined;
+  const outgoing = env.outgoing as ServerResponse | undefined;
+  return outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent ? outgoing : undefined;
 }
 
 function setMissing(c: Context, name: string, value: string): void {

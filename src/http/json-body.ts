@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "./errors.js";
+import { requestHeader } from "./request-header.js";
 
 /** §8: request bodies are limited to 1 MB. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -25,21 +26,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   return async (c, next) => {
-    const declared = Number(c.req.header("content-length") ?? Number.NaN);
-    if (declared > maxBytes) throw tooLarge(maxBytes);
-    const type = c.req.header("content-type") ?? "";
-    if (!JSON_TYPE.test(type)) {
-      throw new ApiError("unsupported_media_type", "content-type must be application/json");
-    }
-    const raw = await readRequestBody(c, maxBytes);
-    let body: unknown;
-    let text: string;
-    try {
-      text = UTF8.decode(raw);
-      body = JSON.parse(text);
-    } catch {
-      throw new ApiError("bad_request", "request body is not valid JSON");
-    }
+    const { raw, text, body } = await readJson(c, maxBytes);
     // Route validators read the body again through Hono's cache rather than the consumed stream.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     c.set("rawBody", raw);
@@ -47,6 +34,26 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
     c.set("body", body);
     await next();
   };
+}
+
+/** What `jsonBody()` does, for a handler that reads the body itself: the bytes, their text and the parsed value. */
+export async function readJson(
+  c: Context,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<{ raw: Uint8Array; text: string; body: unknown }> {
+  const declared = Number(requestHeader(c, "content-length") ?? Number.NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const type = requestHeader(c, "content-type") ?? "";
+  if (!JSON_TYPE.test(type)) {
+    throw new ApiError("unsupported_media_type", "content-type must be application/json");
+  }
+  const raw = await readRequestBody(c, maxBytes);
+  try {
+    const text = UTF8.decode(raw);
+    return { raw, text, body: JSON.parse(text) };
+  } catch {
+    throw new ApiError("bad_request", "request body is not valid JSON");
+  }
 }
 
 function tooLarge(maxBytes: number): ApiError {

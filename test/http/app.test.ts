@@ -6,6 +6,7 @@ import { ApiError } from "../../src/http/errors.js";
 import { healthRoutes } from "../../src/http/health.js";
 import { jsonBody } from "../../src/http/json-body.js";
 import { HttpMetrics } from "../../src/http/metrics.js";
+import { listen } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 
 function capture() {
@@ -57,6 +58,30 @@ describe("app factory: §7 error contract", () => {
     const { app } = buildApp();
     expect((await app.request("/health/live")).headers.get("x-svc-api-version")).toBe("2026-08-26");
     expect((await app.request("/nope")).headers.get("x-svc-api-version")).toBe("2026-08-26");
+  });
+
+  it("over a real socket, sets them once on every kind of response: built by the context, its own, an error", async () => {
+    const { app } = buildApp();
+    app.get("/own", () => new Response("plain", { headers: { "content-type": "text/plain" } }));
+    app.get("/own-id", () => new Response("plain", { headers: { "x-request-id": "req_handler" } }));
+    const server = await listen(app, { host: "127.0.0.1", port: 0 });
+    try {
+      for (const [path, status] of [
+        ["/health/live", 200],
+        ["/own", 200],
+        ["/nope", 404],
+        ["/boom", 500],
+      ] as const) {
+        const res = await fetch(`${server.url}${path}`, { headers: { "x-request-id": "abc-123" } });
+        expect(res.status, path).toBe(status);
+        expect(res.headers.get("x-request-id"), path).toBe("abc-123");
+        expect(res.headers.get("x-svc-api-version"), path).toBe("2026-08-26");
+      }
+      // A handler's own value wins, and is not doubled.
+      expect((await fetch(`${server.url}/own-id`)).headers.get("x-request-id")).toBe("req_handler");
+    } finally {
+      await server.close();
+    }
   });
 
   it("hides the cause of a 500 from the body and logs it once on the request line", async () => {

@@ -1,20 +1,21 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { submissions } from "../../db/schema/index.js";
 import type { AppEnv } from "../../http/app.js";
 import { notFound } from "../../http/errors.js";
-import { type JsonBodyVariables, jsonBody } from "../../http/json-body.js";
+import { readJson } from "../../http/json-body.js";
+import { requestHeader } from "../../http/request-header.js";
 import { keyPrefix } from "../../log.js";
 import type { GatewayContext } from "../context.js";
-import { acceptSubmission, assertScope, type SubmissionKind } from "./accept-submission.js";
+import { acceptSubmission, assertScope } from "./accept-submission.js";
 import { authenticateVendorKey, type VendorKey } from "./authenticate-vendor-key.js";
 import { IntakeLimiter } from "./intake-limiter.js";
 import { waitSeconds } from "./prefer-wait.js";
 import { submissionView } from "./submission-view.js";
 
-export type IntakeEnv = AppEnv<JsonBodyVariables & { vendorKey: VendorKey }>;
+export type IntakeEnv = AppEnv<{ vendorKey: VendorKey }>;
 
 /**
  * The vendor-facing intake on the Inbound API's own paths (§4.2), so a vendor's client needs only a new base URL and
@@ -23,36 +24,38 @@ export type IntakeEnv = AppEnv<JsonBodyVariables & { vendorKey: VendorKey }>;
 export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): void {
   const limiter = new IntakeLimiter(ctx.settings.intakeLimit.ratePerSecond, ctx.settings.intakeLimit.burst);
 
-  const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
-    const header = c.req.header("x-api-key");
+  const authenticate = (c: Context<IntakeEnv>): VendorKey => {
+    const header = requestHeader(c, "x-api-key");
     if (header) c.set("keyPrefix", keyPrefix(header));
     const key = authenticateVendorKey(ctx, header);
     limiter.take(key.id);
     c.set("vendorKey", key);
+    return key;
+  };
+  const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
+    authenticate(c);
     await next();
   };
-  const scope =
-    (kind: SubmissionKind): MiddlewareHandler<IntakeEnv> =>
-    async (c, next) => {
-      assertScope(c.get("vendorKey"), kind);
-      await next();
-    };
 
   documentIntake(app);
   for (const kind of ["lead", "appointment"] as const) {
     const path = kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
-    app.post(path, auth, scope(kind), jsonBody(), async (c) => {
-      const raw = c.get("rawText");
+    // One handler rather than a chain of middlewares: each link of Hono's chain is an async function and a promise,
+    // and this is the path every vendor request takes.
+    app.post(path, async (c) => {
+      const key = authenticate(c);
+      assertScope(key, kind);
+      const { text, body } = await readJson(c);
       const result = await acceptSubmission({
         ctx,
-        key: c.get("vendorKey"),
-        input: { kind, raw, payload: c.get("body"), idempotencyHeader: c.req.header("idempotency-key") },
+        key,
+        input: { kind, raw: text, payload: body, idempotencyHeader: requestHeader(c, "idempotency-key") },
       });
       const { submissionId } = result.submission;
       c.header("location", `/api/inbound/submissions/${submissionId}`);
       c.header("x-submission-id", submissionId);
       if (result.replay) return c.json(result.submission, 200);
-      const wait = waitSeconds(c.req.header("prefer"), c.get("vendorKey").responseMode);
+      const wait = waitSeconds(requestHeader(c, "prefer"), key.responseMode);
       const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
       if (settled) {
         // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).

@@ -1,0 +1,54 @@
+import { request } from "node:http";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { requestHeader } from "../../src/http/request-header.js";
+import { listen } from "../../src/http/server.js";
+
+const app = new Hono();
+app.get("/h", (c) =>
+  c.json({ key: requestHeader(c, "x-api-key") ?? null, missing: requestHeader(c, "x-missing") ?? null }),
+);
+
+/** A request with raw headers (so one can be sent twice; Node then adds no Host of its own). */
+function get(url: string, headers: [string, string][]): Promise<Record<string, unknown>> {
+  const raw = [["host", new URL(url).host], ...headers].flat();
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/h`, { headers: raw as unknown as Record<string, string> }, (res) => {
+      let text = "";
+      res.on("data", (chunk) => {
+        text += chunk;
+      });
+      res.on("end", () => {
+        try {
+          resolve(JSON.parse(text) as Record<string, unknown>);
+        } catch {
+          reject(new Error(`${res.statusCode}: ${text}`));
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("requestHeader", () => {
+  it("reads Node's own headers over a socket, a repeated one joined as web Headers join it", async () => {
+    const server = await listen(app, { host: "127.0.0.1", port: 0 });
+    try {
+      expect(await get(server.url, [["x-api-key", "one"]])).toEqual({ key: "one", missing: null });
+      expect(
+        await get(server.url, [
+          ["x-api-key", "one"],
+          ["X-Api-Key", "two"],
+        ]),
+      ).toEqual({ key: "one, two", missing: null });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("falls back to Hono's reader without Node (app.request)", async () => {
+    const res = await app.request("/h", { headers: { "x-api-key": "one" } });
+    expect(await res.json()).toEqual({ key: "one", missing: null });
+  });
+});
