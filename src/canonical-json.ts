@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * JSON with object keys sorted at every depth: two payloads that differ only in key order compare equal. Written
@@ -24,5 +24,5 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function canonicalDigest(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+  return hash("sha256", canonicalJson(value), "hex");
 }
