@@ -65,8 +65,6 @@ export const submissions = sqliteTable(
     index("submissions_status_next_idx").on(t.status, t.nextAttemptAt),
     // Retention purge: oldest raw payloads first.
     index("submissions_created_idx").on(t.createdAt),
-    // Erasure by person.
-    index("submissions_company_email_idx").on(t.companyId, t.contactEmail),
-    index("submissions_company_phone_idx").on(t.companyId, t.contactPhone),
+    // Erasure by person has no index of its own: it scans a company's submissions (retention.ts).
   ],
 );

@@ -265,9 +265,9 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       return c.json(await redriveSubmissions({ ctx, companyId: c.get("owner").companyId, input }), 200);
     },
   );
-  app.openapi(bodyRoute("post", "/erasures", "Erase a person's data by email or phone", s.erasureBody), (c) => {
+  app.openapi(bodyRoute("post", "/erasures", "Erase a person's data by email or phone", s.erasureBody), async (c) => {
     requireAdmin(c.get("owner"));
-    return c.json(erasePerson({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.erasureBody) }), 200);
+    return c.json(await erasePerson({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.erasureBody) }), 200);
   });
 }
 

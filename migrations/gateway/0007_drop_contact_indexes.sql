@@ -1,0 +1,2 @@
+DROP INDEX `submissions_company_email_idx`;--> statement-breakpoint
+DROP INDEX `submissions_company_phone_idx`;
