@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERASURE_CHUNK, erasePerson } from "../../src/gateway/submissions/retention.js";
+import { ERASURE_CHUNK, erasePerson, purgeExpiredPayloads } from "../../src/gateway/submissions/retention.js";
 import { seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
 
@@ -70,5 +70,25 @@ describe("erasure by person scans a company's submissions in steps (no contact i
     expect(await erasePerson({ ctx, companyId: acme.company.id, input: { email: "forget.me@example.com" } })).toEqual({
       erased: 0,
     });
+  });
+});
+
+describe("retention purge: a range of the time-ordered ids (no created_at index)", () => {
+  it("purges the finished submissions made before the cutoff, keeps newer ones and anything still to send", async () => {
+    const acme = await seedCompany(t.gateway, "Retained");
+    const ctx = t.gateway.ctx;
+    const base = { companyId: acme.company.id, vendorKeyId: acme.issueKey().id, credentialId: acme.credential.id };
+    const day = 86_400_000;
+    const cutoff = Date.now() - ctx.settings.retentionDays * day;
+    const [old, oldQueued, recent] = seedSubmissions(ctx, [
+      { ...base, at: cutoff - 60_000, status: "forwarded" },
+      { ...base, at: cutoff - 60_000, status: "queued" },
+      { ...base, at: cutoff + 60_000, status: "forwarded" },
+    ]);
+    purgeExpiredPayloads({ ctx });
+    const payload = ctx.sqlite.prepare("SELECT raw_payload FROM submissions WHERE id = ?");
+    expect(payload.get(old)).toEqual({ raw_payload: null });
+    expect(payload.get(oldQueued)).not.toEqual({ raw_payload: null });
+    expect(payload.get(recent)).not.toEqual({ raw_payload: null });
   });
 });

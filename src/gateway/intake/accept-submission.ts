@@ -80,8 +80,10 @@ export async function acceptSubmission({
     checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
   }
 
+  // One clock reading for the id and createdAt: ids are time-ordered, and retention finds old rows by id.
+  const now = ctx.now();
   const row = submissionRow({
-    id: newId("sub"),
+    id: newId("sub", now.getTime()),
     companyId: key.companyId,
     vendorKeyId: key.id,
     credentialId: key.credentialId,
@@ -95,7 +97,7 @@ export async function acceptSubmission({
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     contactEmail: input.kind === "lead" ? normaliseEmail(body.email) : null,
     contactPhone: input.kind === "lead" ? normalisePhone(body.phone) : null,
-    createdAt: ctx.now().toISOString(),
+    createdAt: now.toISOString(),
   });
   try {
     await ctx.submissionWriter.insert(row);
