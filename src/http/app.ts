@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Env as HonoEnv } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -7,7 +6,7 @@ import type { ZodError } from "zod";
 import type { Logger } from "../log.js";
 import { ApiError } from "./errors.js";
 import type { HttpMetrics } from "./metrics.js";
-import { requestHeader } from "./request-header.js";
+import { nodeOutgoing, requestHeader } from "./node-headers.js";
 import { requestIdFrom } from "./request-id.js";
 
 /** Variables every app sets on the context; sub-apps add their own. */
@@ -99,13 +98,6 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
 
   base.notFound((c) => c.json({ error: "not found" }, 404));
   return app;
-}
-
-function nodeOutgoing(c: Context): ServerResponse | undefined {
-  const env: unknown = c.env;
-  if (!env || typeof env !== "object" || !("outgoing" in env)) return undefined;
-  const outgoing = env.outgoing as ServerResponse | undefined;
-  return outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent ? outgoing : undefined;
 }
 
 function setMissing(c: Context, name: string, value: string): void {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "./errors.js";
-import { requestHeader } from "./request-header.js";
+import { requestHeader } from "./node-headers.js";
 
 /** §8: request bodies are limited to 1 MB. */
 export const MAX_BODY_BYTES = 1_000_000;

@@ -6,7 +6,7 @@ import { submissions } from "../../db/schema/index.js";
 import type { AppEnv } from "../../http/app.js";
 import { notFound } from "../../http/errors.js";
 import { readJson } from "../../http/json-body.js";
-import { requestHeader } from "../../http/request-header.js";
+import { requestHeader, setResponseHeader } from "../../http/node-headers.js";
 import { keyPrefix } from "../../log.js";
 import type { GatewayContext } from "../context.js";
 import { acceptSubmission, assertScope } from "./accept-submission.js";
@@ -52,14 +52,14 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
         input: { kind, raw: text, payload: body, idempotencyHeader: requestHeader(c, "idempotency-key") },
       });
       const { submissionId } = result.submission;
-      c.header("location", `/api/inbound/submissions/${submissionId}`);
-      c.header("x-submission-id", submissionId);
+      setResponseHeader(c, "location", `/api/inbound/submissions/${submissionId}`);
+      setResponseHeader(c, "x-submission-id", submissionId);
       if (result.replay) return c.json(result.submission, 200);
       const wait = waitSeconds(requestHeader(c, "prefer"), key.responseMode);
       const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
       if (settled) {
         // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).
-        c.header("preference-applied", `wait=${wait}`);
+        setResponseHeader(c, "preference-applied", `wait=${wait}`);
         if (settled.status === "forwarded") {
           return c.json(settled.result ?? {}, (settled.upstreamStatus ?? 200) as ContentfulStatusCode);
         }

@@ -1,10 +1,18 @@
 import { request } from "node:http";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { requestHeader } from "../../src/http/request-header.js";
+import { requestHeader, setResponseHeader } from "../../src/http/node-headers.js";
 import { listen } from "../../src/http/server.js";
 
 const app = new Hono();
+app.get("/set", (c) => {
+  setResponseHeader(c, "x-set", "one");
+  return c.json({ ok: true });
+});
+app.get("/set-own", (c) => {
+  setResponseHeader(c, "x-set", "one");
+  return new Response("own", { headers: { "x-set": "the handler's" } });
+});
 app.get("/h", (c) =>
   c.json({ key: requestHeader(c, "x-api-key") ?? null, missing: requestHeader(c, "x-missing") ?? null }),
 );
@@ -45,6 +53,17 @@ describe("requestHeader", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("sets a response header on Node's response, merged into any response the handler returns; its own wins", async () => {
+    const server = await listen(app, { host: "127.0.0.1", port: 0 });
+    try {
+      expect((await fetch(`${server.url}/set`)).headers.get("x-set")).toBe("one");
+      expect((await fetch(`${server.url}/set-own`)).headers.get("x-set")).toBe("the handler's");
+    } finally {
+      await server.close();
+    }
+    expect((await app.request("/set")).headers.get("x-set")).toBe("one");
   });
 
   it("falls back to Hono's reader without Node (app.request)", async () => {
