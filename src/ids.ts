@@ -31,6 +31,18 @@ function timePart(ms: number): string {
   return time;
 }
 
+const HEX = "0123456789abcdef";
+
+/** `bytes` random bytes as lower-case hex, from the same pool (a request id on every request). */
+export function randomHex(bytes: number): string {
+  let out = "";
+  for (let i = 0; i < bytes; i++) {
+    const byte = randomByte();
+    out += `${HEX[byte >> 4]}${HEX[byte & 15]}`;
+  }
+  return out;
+}
+
 /** Random bytes drawn from a pooled buffer: one call into the CSPRNG per 256 ids instead of one per id. */
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;

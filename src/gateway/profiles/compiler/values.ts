@@ -112,32 +112,34 @@ export function toText(value: unknown): string | undefined {
  * memory it takes. The count is a floor (punctuation and escapes are approximated), so the walk is bounded by `limit`.
  */
 export function jsonCharsUpTo(value: unknown, limit: number): number {
-  let chars = 0;
-  const walk = (item: unknown): void => {
-    if (chars > limit) throw new OverBudget("size", "JSON over the inline bound");
-    if (typeof item === "string") chars += item.length + 2;
-    else if (item === null || typeof item !== "object") chars += 4;
-    else if (Array.isArray(item)) {
-      chars += 2;
-      for (const element of item) {
-        chars += 1;
-        walk(element);
-      }
-    } else {
-      chars += 2;
-      for (const key of Object.keys(item)) {
-        chars += key.length + 4;
-        walk((item as Record<string, unknown>)[key]);
-      }
-    }
-  };
+  const count = { chars: 0, limit };
   try {
-    walk(value);
+    countJson(value, count);
   } catch (error) {
     if (error instanceof OverBudget) return limit + 1;
     throw error;
   }
-  return chars;
+  return count.chars;
+}
+
+/** jsonCharsUpTo's walk: a module function rather than a closure made per call. */
+function countJson(item: unknown, count: { chars: number; limit: number }): void {
+  if (count.chars > count.limit) throw new OverBudget("size", "JSON over the inline bound");
+  if (typeof item === "string") count.chars += item.length + 2;
+  else if (item === null || typeof item !== "object") count.chars += 4;
+  else if (Array.isArray(item)) {
+    count.chars += 2;
+    for (const element of item) {
+      count.chars += 1;
+      countJson(element, count);
+    }
+  } else {
+    count.chars += 2;
+    for (const key of Object.keys(item)) {
+      count.chars += key.length + 4;
+      countJson((item as Record<string, unknown>)[key], count);
+    }
+  }
 }
 
 /** fn.lookup: a field of an object, or of every object in a (nested) array, flattened into one sequence. */
