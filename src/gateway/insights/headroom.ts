@@ -1,8 +1,8 @@
 import { and, count, eq, gte } from "drizzle-orm";
 import { companies, submissionAttempts, submissions, upstreamCredentials } from "../../db/schema/index.js";
+import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { companyRule, type LimitRule } from "../forwarding/limits.js";
-import { idFloor } from "./id-floor.js";
 
 export interface LevelUse {
   used: number;

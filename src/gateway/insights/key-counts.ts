@@ -1,8 +1,8 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import { submissions } from "../../db/schema/index.js";
+import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
-import { idFloor } from "./id-floor.js";
 
 export interface KeyCounts {
   keyId: string;

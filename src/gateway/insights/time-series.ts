@@ -1,7 +1,7 @@
 import { and, eq, gte } from "drizzle-orm";
 import { submissions } from "../../db/schema/index.js";
+import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import { idFloor } from "./id-floor.js";
 
 export interface SeriesBucket {
   /** Start of the bucket (ISO). */
