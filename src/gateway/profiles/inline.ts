@@ -25,6 +25,14 @@ export interface InlineStats {
   demotions: number;
 }
 
+/** What an inline attempt gave: the outcome, or the evaluation is for the evaluators. */
+export type InlineResult =
+  | { outcome: MappingOutcome }
+  /** Handed to the evaluators; `overtime`: the run ran out of time, which the evaluators' run is to confirm (judge). */
+  | { outcome?: undefined; overtime: boolean };
+
+const NOT_INLINE: InlineResult = { overtime: false };
+
 /**
  * Maps payloads on the thread serving HTTP, for versions proven safe to: the hop to an evaluator process (an IPC write
  * and wake-up each way, the payload serialised twice) costs more than a real mapping itself. Only the happy path runs
@@ -38,17 +46,10 @@ export interface InlineStats {
  *
  * Each inline run is bounded (compiler/runtime.ts): LIMITS.inlineMaxWork units of work, counted as the compiled code
  * runs; no string or JSON text past LIMITS.inlineMaxChars; LIMITS.inlineWallMs of wall time as a backstop. A version
- * that runs away on some payload therefore costs the thread serving HTTP well under a millisecond, once per demotion
+ * that runs away on some payload therefore costs the thread serving HTTP a few milliseconds at most, once per demotion
  * period, and that payload is mapped by an evaluator under the usual guardrails. Only a valid body is answered inline:
  * mapping and validation failures come from the evaluators, with JSONata's messages and the vendor's paths.
  */
-export type InlineResult =
-  | { outcome: MappingOutcome }
-  /** Handed to the evaluators; `overtime`: the run ran out of time, which the evaluators' run is to confirm (judge). */
-  | { outcome?: undefined; overtime: boolean };
-
-const NOT_INLINE: InlineResult = { overtime: false };
-
 export class InlineEvaluator {
   private readonly versions = new Lru<string, Version>(LIMITS.compiledCacheSize);
   private readonly counts: InlineStats = { evaluations: 0, handedOff: 0, demotions: 0 };
@@ -58,11 +59,6 @@ export class InlineEvaluator {
     const known = this.versions.get(versionId);
     if (known?.expression === expression) return;
     this.versions.set(versionId, { expression, strikes: 0, demotedUntil: 0 });
-  }
-
-  /** Whether `versionId` may be mapped inline now (trusted, not demoted). */
-  admits(versionId: string, expression: string): boolean {
-    return this.admitted(versionId, expression) !== undefined;
   }
 
   /**
@@ -117,6 +113,7 @@ export class InlineEvaluator {
     return { ...this.counts };
   }
 
+  /** The version if it may be mapped inline now: trusted, compilable here, not demoted. */
   private admitted(versionId: string, expression: string): Version | undefined {
     const version = this.versions.peek(versionId);
     if (version === undefined || version.expression !== expression || version.program === null) return undefined;
