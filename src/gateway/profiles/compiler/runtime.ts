@@ -123,6 +123,7 @@ let lastWork = 0;
  * added to a list 1, a character of text 1/64.
  */
 const WORK_BETWEEN_CLOCK_READS = 1024;
+const WORK_PER_NODE = 4;
 const WORK_PER_TICK = 16;
 
 /** An inline evaluation went past one of its bounds. */
@@ -172,8 +173,6 @@ export function charge(units: number): void {
   if (inline.spent > inline.maxWork) throw new OverBudget("work", `over the inline work bound of ${inline.maxWork}`);
   checkClockInline(inline);
 }
-
-const WORK_PER_NODE = 4;
 
 /** `code`, charging each evaluation of it to an inline run: an AST node's evaluation is the unit of compiled work. */
 export function charged(code: Code): Code {
