@@ -81,13 +81,23 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
       )
       .all();
     // Rebuilt by 0006; 0007 then drops the contact and created_at indexes (erasure scans a company's rows, the
-    // retention purge is a range of ids).
+    // retention purge is a range of ids) and makes the idempotency index partial.
     expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
       "submissions_company_id_idx",
       "submissions_company_status_id_idx",
       "submissions_key_idem_uq",
       "submissions_status_next_idx",
     ]);
+    // The idempotency index is partial (a keyless lead costs it nothing) and still serves the replay lookup.
+    const plan = sqlite
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT id FROM submissions WHERE vendor_key_id = ? AND kind = ? AND idempotency_key = ?",
+      )
+      .all("vk_1", "lead", "k") as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(" ")).toContain("submissions_key_idem_uq");
+    expect(
+      sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'submissions_key_idem_uq'").get() as { sql: string },
+    ).toMatchObject({ sql: expect.stringContaining("WHERE idempotency_key IS NOT NULL") });
     expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(() =>
       sqlite

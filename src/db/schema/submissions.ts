@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
 import { vendorKeys } from "./vendor-keys.js";
@@ -55,8 +56,11 @@ export const submissions = sqliteTable(
     purgedAt: text("purged_at"),
   },
   (t) => [
-    // Idempotent intake: one submission per vendor key and idempotency key.
-    uniqueIndex("submissions_key_idem_uq").on(t.vendorKeyId, t.kind, t.idempotencyKey),
+    // Idempotent intake: one submission per vendor key and idempotency key. Partial: a lead without a key (most of
+    // them) never conflicts, and need not cost its insert an index entry; `idempotency_key = ?` lookups still use it.
+    uniqueIndex("submissions_key_idem_uq")
+      .on(t.vendorKeyId, t.kind, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
     // Owner log: a company's submissions newest first, keyset-paginated on id (ids are time-ordered).
     index("submissions_company_id_idx").on(t.companyId, t.id),
     // Owner log filtered by status, and the dead letter (status = failed).
