@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { atLeastChars, atMostChars } from "./chars.js";
 
 /** §8 Time: ISO-8601 UTC with a Z suffix. */
 export const utcTimestamp = z.iso.datetime({ offset: false, message: "must be an ISO-8601 UTC timestamp ending in Z" });
@@ -15,12 +16,12 @@ export const appointmentSchema = z
     endsAt: utcTimestamp,
     notes: z
       .string()
-      .refine((s) => [...s].length <= 500, { message: "must be at most 500 characters" })
+      .refine((s) => atMostChars(s, 500), { message: "must be at most 500 characters" })
       .optional(),
     idempotencyKey: z
       .string()
-      .refine((s) => [...s].length >= 8, { message: "must be at least 8 characters" })
-      .refine((s) => [...s].length <= 160, { message: "must be at most 160 characters" }),
+      .refine((s) => atLeastChars(s, 8), { message: "must be at least 8 characters" })
+      .refine((s) => atMostChars(s, 160), { message: "must be at most 160 characters" }),
   })
   .superRefine((value, ctx) => {
     if (Date.parse(value.endsAt) <= Date.parse(value.startsAt)) {

@@ -1,18 +1,13 @@
 import { z } from "@hono/zod-openapi";
-
-/**
- * §2.7 Lead (request). One module shared by the sandbox's Inbound API and the gateway's validation, so the two cannot
- * drift. Lengths count characters (code points), as the spec's limits do.
- */
-const chars = (min: number, max: number) =>
-  z
-    .string()
-    .refine((s) => [...s].length >= min, { message: `must be at least ${min} characters` })
-    .refine((s) => [...s].length <= max, { message: `must be at most ${max} characters` });
+import { chars } from "./chars.js";
 
 /** §2.7: digits, spaces, +, -, ( ) accepted. */
 const PHONE = /^[0-9 +()-]+$/;
 
+/**
+ * §2.7 Lead (request). One module shared by the sandbox's Inbound API and the gateway's validation, so the two cannot
+ * drift. Lengths count characters (code points), as the spec's limits do (chars.ts).
+ */
 export const leadSchema = z
   .object({
     fullName: chars(1, 120),

@@ -1,13 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { chars } from "../../contract/chars.js";
 
 /** §7 error body; additive fields (`field`, `scope`, `limits`) may follow. */
 export const errorSchema = z.object({ error: z.string() }).openapi("Error");
-
-const chars = (min: number, max: number) =>
-  z
-    .string()
-    .refine((s) => [...s].length >= min, { message: `must be at least ${min} characters` })
-    .refine((s) => [...s].length <= max, { message: `must be at most ${max} characters` });
 
 /** §4.2, §8: `take` integer 1 to 200, default 50. */
 export const takeQuerySchema = z.object({
