@@ -8,7 +8,13 @@ import { validationError } from "../../http/app.js";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "../profiles/index.js";
+import {
+  EngineClosedError,
+  EngineOverloadedError,
+  EngineUnavailableError,
+  type InlineResult,
+  type MapInput,
+} from "../profiles/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { type SubmissionView, submissionRow, submissionView } from "./submission-view.js";
 
@@ -150,13 +156,16 @@ async function mapPayload(
     return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
   }
   const version = ctx.versions.get(key.companyId, versionId);
-  const outcome = await mapOrUnavailable(ctx, {
+  const mapInput: MapInput = {
     versionId,
     kind: input.kind,
     expression: version.expression,
     payload: input.payload,
     payloadChars: input.raw.length,
-  });
+  };
+  // Mapped inline (most requests of a proven version), the outcome is here without an await.
+  const tried = ctx.engine.tryInline(mapInput);
+  const outcome = tried?.outcome ?? (await mapOrUnavailable(ctx, mapInput, tried));
   if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
@@ -189,9 +198,9 @@ async function mapPayload(
  * The engine throws only when it cannot evaluate at all (overloaded, closed, no evaluator starts): the request is
  * fine, the gateway is busy — 503 with retry-after, not a mapping error recorded against the owner.
  */
-async function mapOrUnavailable(ctx: GatewayContext, input: Parameters<GatewayContext["engine"]["map"]>[0]) {
+async function mapOrUnavailable(ctx: GatewayContext, input: MapInput, tried: InlineResult | undefined) {
   try {
-    return await ctx.engine.map(input);
+    return await ctx.engine.map(input, {}, tried);
   } catch (error) {
     if (
       error instanceof EngineOverloadedError ||

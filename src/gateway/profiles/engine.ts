@@ -93,7 +93,11 @@ export class ProfileEngine {
     await Promise.all([this.pool.ready(), this.suspectLane?.ready()]);
   }
 
-  async map(input: MapInput, opts: EvaluationOptions = {}): Promise<MappingOutcome> {
+  /**
+   * `tried`: what `tryInline` gave for this input, when the caller tried it first (intake does, to skip the awaits
+   * when the mapping is done inline); otherwise it is tried here.
+   */
+  async map(input: MapInput, opts: EvaluationOptions = {}, tried?: InlineResult): Promise<MappingOutcome> {
     if (!PROFILE_KINDS.includes(input.kind)) throw new TypeError(`unknown profile kind: ${String(input.kind)}`);
     const request: PoolRequest = {
       versionId: input.versionId,
@@ -103,7 +107,7 @@ export class ProfileEngine {
       timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
     const sample = opts.sample === true;
-    const inline = this.mapInline(input, opts);
+    const inline = tried ?? this.tryInline(input, opts);
     if (inline?.outcome) return inline.outcome;
     if (inline?.overtime) request.measure = true;
     let reply = await this.route(request, sample, false);
@@ -125,10 +129,11 @@ export class ProfileEngine {
   }
 
   /**
-   * Inline when the version is trusted and past its probation, has not breached a guardrail lately, and the caller
-   * gave the payload's size and no time limit of its own (intake does; previews, replays and samples do not).
+   * Maps on the calling thread when the version is trusted and past its probation, has not breached a guardrail
+   * lately, and the caller gave the payload's size and no time limit of its own (intake does; previews, replays and
+   * samples do not). Undefined when it was not tried; otherwise the outcome, or what `map` needs to go on.
    */
-  private mapInline(input: MapInput, opts: EvaluationOptions): InlineResult | undefined {
+  tryInline(input: MapInput, opts: EvaluationOptions = {}): InlineResult | undefined {
     if (!this.inline || input.payloadChars === undefined || opts.sample || opts.timeoutMs !== undefined)
       return undefined;
     if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return undefined;

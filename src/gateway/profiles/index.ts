@@ -8,6 +8,7 @@ export { type DiffEntry, formatDiff } from "./diff.js";
 export { type MapInput, ProfileEngine, type ProfileEngineOptions } from "./engine.js";
 export { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
 export { describe as describeOutcome, type GoldenReport, type GoldenResult, runGoldenSamples } from "./golden.js";
+export type { InlineResult } from "./inline.js";
 export { findProfileDirs, loadProfileDir, ProfileLoadError } from "./load.js";
 export type {
   CompileError,
