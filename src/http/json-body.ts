@@ -84,23 +84,36 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (finish: () => void) => {
-      incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-      finish();
+    // Methods of one object rather than named arrow functions: under tsx (`npm start`) every named closure is also
+    // given its name at run time, and these are made for every request.
+    const on = {
+      data(chunk: Buffer) {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          on.off();
+          reject(tooLarge(maxBytes));
+          discardRest(incoming);
+          return;
+        }
+        chunks.push(chunk);
+      },
+      end() {
+        on.off();
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      },
+      error(error: Error) {
+        on.off();
+        reject(error);
+      },
+      close() {
+        on.off();
+        reject(new Error("the client closed the connection before the body ended"));
+      },
+      off() {
+        incoming.off("data", on.data).off("end", on.end).off("error", on.error).off("close", on.close);
+      },
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        done(() => reject(tooLarge(maxBytes)));
-        discardRest(incoming);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => done(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
-    const onError = (error: Error) => done(() => reject(error));
-    const onClose = () => done(() => reject(new Error("the client closed the connection before the body ended")));
-    incoming.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+    incoming.on("data", on.data).on("end", on.end).on("error", on.error).on("close", on.close);
   });
 }
 
