@@ -1,4 +1,4 @@
-import { Bailout, chargeChars, fail } from "./runtime.js";
+import { Bailout, chargeChars, fail, inlineMaxChars } from "./runtime.js";
 import { toBoolean, toText } from "./values.js";
 
 /**
@@ -86,9 +86,12 @@ function join(list: unknown, separator: unknown): string | undefined {
   if (!Array.isArray(items) || items.some((item) => typeof item !== "string")) {
     return unsupported("$join of something other than strings");
   }
-  let length = (items.length - 1) * (separator?.length ?? 0);
-  for (const item of items) length += (item as string).length;
-  chargeChars(length);
+  if (inlineMaxChars() !== undefined) {
+    // Measured before it is built: a long separator between many items is where joining amplifies.
+    let length = (items.length - 1) * (separator?.length ?? 0);
+    for (const item of items) length += (item as string).length;
+    chargeChars(length);
+  }
   return items.join(separator ?? "");
 }
 
