@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "./errors.js";
-import { requestHeader } from "./node-headers.js";
+import { nodeIncoming, requestHeader } from "./node-headers.js";
 
 /** §8: request bodies are limited to 1 MB. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -9,8 +9,6 @@ export const MAX_BODY_BYTES = 1_000_000;
 export interface JsonBodyVariables {
   /** The exact bytes received, for canonical comparison and signatures. */
   rawBody: Uint8Array;
-  /** The same, decoded (valid UTF-8: checked). */
-  rawText: string;
   /** The parsed JSON value. */
   body: unknown;
 }
@@ -30,7 +28,6 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
     // Route validators read the body again through Hono's cache rather than the consumed stream.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     c.set("rawBody", raw);
-    c.set("rawText", text);
     c.set("body", body);
     await next();
   };
@@ -67,15 +64,10 @@ function tooLarge(maxBytes: number): ApiError {
  */
 export async function readRequestBody(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   const incoming = nodeIncoming(c);
-  return incoming ? readIncoming(incoming, maxBytes) : readBody(c.req.raw, maxBytes);
-}
-
-function nodeIncoming(c: Context): IncomingMessage | undefined {
-  const env: unknown = c.env;
-  if (!env || typeof env !== "object" || !("incoming" in env)) return undefined;
-  const incoming = env.incoming as IncomingMessage | undefined;
   // Untouched only: once something has read from it, the body belongs to that reader.
-  return incoming && !incoming.readableDidRead && !incoming.readableEnded ? incoming : undefined;
+  return incoming && !incoming.readableDidRead && !incoming.readableEnded
+    ? readIncoming(incoming, maxBytes)
+    : readBody(c.req.raw, maxBytes);
 }
 
 function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {

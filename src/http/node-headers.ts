@@ -8,13 +8,17 @@ import type { Context } from "hono";
  * Repeated headers read as Node joins them (with ", "), except those Node keeps once (content-type, authorization…).
  */
 export function requestHeader(c: Context, name: string): string | undefined {
+  const incoming = nodeIncoming(c);
+  if (!incoming) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** The Node request behind the context (@hono/node-server passes it as `env.incoming`), if there is one. */
+export function nodeIncoming(c: Context): IncomingMessage | undefined {
   const env: unknown = c.env;
-  if (env && typeof env === "object" && "incoming" in env) {
-    const value = (env.incoming as IncomingMessage | undefined)?.headers[name];
-    if (value !== undefined) return Array.isArray(value) ? value.join(", ") : value;
-    if (env.incoming) return undefined;
-  }
-  return c.req.header(name);
+  if (!env || typeof env !== "object" || !("incoming" in env)) return undefined;
+  return (env.incoming as IncomingMessage | undefined) ?? undefined;
 }
 
 /**

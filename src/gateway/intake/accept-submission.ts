@@ -165,7 +165,7 @@ async function mapPayload(
   };
   // Mapped inline (most requests of a proven version), the outcome is here without an await.
   const tried = ctx.engine.tryInline(mapInput);
-  const outcome = tried?.outcome ?? (await mapOrUnavailable(ctx, mapInput, tried));
+  const outcome = tried.outcome ?? (await mapOrUnavailable(ctx, mapInput, tried));
   if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
@@ -198,7 +198,7 @@ async function mapPayload(
  * The engine throws only when it cannot evaluate at all (overloaded, closed, no evaluator starts): the request is
  * fine, the gateway is busy — 503 with retry-after, not a mapping error recorded against the owner.
  */
-async function mapOrUnavailable(ctx: GatewayContext, input: MapInput, tried: InlineResult | undefined) {
+async function mapOrUnavailable(ctx: GatewayContext, input: MapInput, tried: InlineResult) {
   try {
     return await ctx.engine.map(input, {}, tried);
   } catch (error) {

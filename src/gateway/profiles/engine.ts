@@ -1,6 +1,6 @@
 import type { Logger } from "../../log.js";
 import { EngineOverloadedError } from "./errors.js";
-import { InlineEvaluator, type InlineResult, type InlineStats } from "./inline.js";
+import { InlineEvaluator, type InlineResult, type InlineStats, NOT_INLINE } from "./inline.js";
 import { LIMITS } from "./limits.js";
 import { Lru } from "./lru.js";
 import { type PoolOptions, type PoolRequest, WorkerPool } from "./pool.js";
@@ -108,8 +108,8 @@ export class ProfileEngine {
     };
     const sample = opts.sample === true;
     const inline = tried ?? this.tryInline(input, opts);
-    if (inline?.outcome) return inline.outcome;
-    if (inline?.overtime) request.measure = true;
+    if (inline.outcome) return inline.outcome;
+    if (inline.overtime) request.measure = true;
     let reply = await this.route(request, sample, false);
     // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more — on the
     // shared pool unless the version breached a limit lately (the niced lane is where a busy machine starves first) —
@@ -124,21 +124,22 @@ export class ProfileEngine {
     }
     if (reply.trusted) this.inline?.trust(input.versionId, input.expression);
     const { id: _id, trusted: _trusted, cpuMs, ...outcome } = reply;
-    if (inline?.overtime) this.inline?.judge(input.versionId, outcome, cpuMs);
+    if (inline.overtime) this.inline?.judge(input.versionId, outcome, cpuMs);
     return outcome;
   }
 
   /**
    * Maps on the calling thread when the version is trusted and past its probation, has not breached a guardrail
    * lately, and the caller gave the payload's size and no time limit of its own (intake does; previews, replays and
-   * samples do not). Undefined when it was not tried; otherwise the outcome, or what `map` needs to go on.
+   * samples do not). The outcome, or what `map` needs to go on (NOT_INLINE when it was not tried), so that `map`
+   * given it does not judge the same request again.
    */
-  tryInline(input: MapInput, opts: EvaluationOptions = {}): InlineResult | undefined {
+  tryInline(input: MapInput, opts: EvaluationOptions = {}): InlineResult {
     if (!this.inline || input.payloadChars === undefined || opts.sample || opts.timeoutMs !== undefined)
-      return undefined;
-    if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return undefined;
+      return NOT_INLINE;
+    if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return NOT_INLINE;
     const breachedAt = this.suspects.peek(input.versionId);
-    if (breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs) return undefined;
+    if (breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs) return NOT_INLINE;
     return this.inline.map({ ...input, payloadChars: input.payloadChars });
   }
 

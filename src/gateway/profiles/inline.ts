@@ -31,7 +31,8 @@ export type InlineResult =
   /** Handed to the evaluators; `overtime`: the run ran out of time, which the evaluators' run is to confirm (judge). */
   | { outcome?: undefined; overtime: boolean };
 
-const NOT_INLINE: InlineResult = { overtime: false };
+/** Not mapped inline, and nothing for the evaluators' run to judge. */
+export const NOT_INLINE: InlineResult = { overtime: false };
 
 /**
  * Maps payloads on the thread serving HTTP, for versions proven safe to: the hop to an evaluator process (an IPC write
