@@ -159,3 +159,47 @@ describe("the compiled path on the shipped profiles", () => {
     },
   );
 });
+
+describe("field-name paths, evaluated by lookups until a step meets an array, agree with JSONata's interpreter", () => {
+  // Every shape a step of `a.b.c` can meet: an object, a list (of objects, of lists, empty), null, a primitive, nothing.
+  const leaf = (depth: number): Json[] => {
+    if (depth === 0) return [1, "x", null, true, [], [1, 2], [[1], [2]], { c: 1 }];
+    const below = leaf(depth - 1);
+    const key = depth === 2 ? "b" : "c";
+    return [
+      ...below.slice(0, 3).map((value) => ({ [key]: value })),
+      ...below.slice(0, 3).map((value) => [{ [key]: value }, { [key]: value }]),
+      [],
+      { other: 1 },
+      "text",
+      null,
+    ];
+  };
+  const documents: Json[] = [...leaf(2).map((value) => ({ a: value })), [], [{ a: { b: { c: 1 } } }], "x", {}];
+  const expressions = [
+    "a",
+    "a.b",
+    "a.b.c",
+    "a.b.c.d",
+    "( $x := a; $x.b.c )",
+    "( $x := a.b; $x.c )",
+    "$.a.b",
+    "a.b[]",
+    "a.b.c[0]",
+    "a.b.c[]",
+    '{"v": a.b.c, "w": [a.b]}',
+    "$count(a.b.c)",
+    "a.b.c = 1",
+  ];
+
+  it.each(expressions)("%s", async (expression) => {
+    const program = compiledOf(expression);
+    if (typeof program === "string") throw new Error(`not compiled: ${program}`);
+    const interpreted = interpreterOf(expression);
+    for (const document of documents) {
+      const actual = runCompiled(program, document);
+      const expected = await interpreted(document);
+      expect({ document, ...actual }).toEqual({ document, ...expected });
+    }
+  });
+});

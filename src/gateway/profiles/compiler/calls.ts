@@ -47,8 +47,9 @@ export function compileCall(node: AstNode, scope: Scope, compile: CompileNode, h
  * interpreter's.
  */
 function argumentValues(args: Code[], input: unknown, run: Run): unknown[] {
-  const values = args.map((argument) => argument(input, run));
-  if (values.some(isFunction)) throw new Bailout("a function-like argument");
+  const values = new Array<unknown>(args.length);
+  for (let i = 0; i < args.length; i++) values[i] = (args[i] as Code)(input, run);
+  for (const value of values) if (isFunction(value)) throw new Bailout("a function-like argument");
   return values;
 }
 

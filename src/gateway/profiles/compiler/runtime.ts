@@ -107,6 +107,7 @@ export function tick(run: Run): void {
  */
 interface InlineBounds {
   deadline: number;
+  wallMs: number;
   maxWork: number;
   maxChars: number;
   /** Work since the last clock read, and in all. */
@@ -143,6 +144,7 @@ export function withinBounds<T>(limits: { maxWork: number; maxChars: number; wal
   const outer = inline;
   const bounds: InlineBounds = {
     deadline: performance.now() + limits.wallMs,
+    wallMs: limits.wallMs,
     maxWork: limits.maxWork,
     maxChars: limits.maxChars,
     work: 0,
@@ -172,6 +174,11 @@ export function charge(units: number): void {
   inline.work = 0;
   if (inline.spent > inline.maxWork) throw new OverBudget("work", `over the inline work bound of ${inline.maxWork}`);
   checkClockInline(inline);
+}
+
+/** Charges one node's evaluation to an inline run, for code that evaluates a node without its compiled closure. */
+export function chargeNode(): void {
+  if (inline !== undefined) charge(WORK_PER_NODE);
 }
 
 /** `code`, charging each evaluation of it to an inline run: an AST node's evaluation is the unit of compiled work. */
@@ -204,6 +211,8 @@ export function inlineMaxChars(): number | undefined {
  * helper can be slow, and a thread that was descheduled must be reported as out of time, as the interpreter would.
  */
 export function checkClock(run: Run): void {
+  // An inline run's own wall-time bound, read with its work, is the stricter one: nothing to read here.
+  if (inline !== undefined && inline.wallMs <= run.timeoutMs) return;
   if (Date.now() > run.deadline) {
     const message = `Evaluation timeout after ${run.timeoutMs} milliseconds. Check for infinite loop`;
     throw { code: TIMEOUT_CODE, value: run.timeoutMs, message } satisfies CompiledFailure;
