@@ -1,13 +1,14 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Env as HonoEnv } from "hono";
-import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import type { Logger } from "../log.js";
-import { ApiError } from "./errors.js";
+import { ApiError, errorAnswer } from "./errors.js";
 import type { HttpMetrics } from "./metrics.js";
 import { nodeOutgoing, requestHeader } from "./node-headers.js";
+import { enableNodeRoutes } from "./node-routes.js";
 import { requestIdFrom } from "./request-id.js";
+import { logRequest } from "./request-line.js";
 
 /** Variables every app sets on the context; sub-apps add their own. */
 export interface BaseVariables {
@@ -69,34 +70,29 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
       for (const [name, value] of Object.entries(common)) setMissing(c, name, value);
     }
 
-    const route = c.req.routePath ?? "unmatched";
-    const status = c.res.status;
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    options.metrics?.observe(c.req.method, route, status, ms / 1000);
-    const line = { method: c.req.method, path: c.req.path, route, status, ms, key: c.get("keyPrefix") };
-    const failure = c.get("failure");
-    if (status >= 500) options.log.error({ requestId, ...line, err: failure }, "request failed");
-    else options.log.info({ requestId, ...line }, "request");
+    logRequest(options, {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      route: c.req.routePath ?? "unmatched",
+      status: c.res.status,
+      started,
+      key: c.get("keyPrefix"),
+      failure: c.get("failure"),
+    });
   });
 
   base.onError((err, c) => {
     const requestId = c.get("requestId");
     if (requestId) c.header("x-request-id", requestId);
-    if (err instanceof ApiError) {
-      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-      if (err.status >= 500) c.set("failure", err);
-      return c.json(err.toBody(), err.status as ContentfulStatusCode);
-    }
-    if (err instanceof HTTPException) {
-      const status = err.status as ContentfulStatusCode;
-      if (status >= 500) c.set("failure", err);
-      return c.json({ error: err.message || "request failed" }, status);
-    }
-    c.set("failure", err);
-    return c.json({ error: "internal error" }, 500);
+    const answer = errorAnswer(err);
+    for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
+    if (answer.status >= 500) c.set("failure", err);
+    return c.json(answer.body, answer.status as ContentfulStatusCode);
   });
 
   base.notFound((c) => c.json({ error: "not found" }, 404));
+  enableNodeRoutes(app, options);
   return app;
 }
 

@@ -1,3 +1,5 @@
+import { HTTPException } from "hono/http-exception";
+
 /**
  * One error contract (spec §7): domain errors carry a code from a closed set, mapped to a status in one place.
  * The body is `{error: string}` plus additive fields (`field`, `scope`, …).
@@ -57,3 +59,16 @@ export const forbidden = (message: string, details?: Record<string, unknown>) =>
 export const notFound = (message = "not found") => new ApiError("not_found", message);
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new ApiError("conflict", message, { details });
+
+/** The answer to an error (§7): an ApiError's own status, body and headers; anything unexpected is a bare 500. */
+export function errorAnswer(err: unknown): {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+} {
+  if (err instanceof ApiError) return { status: err.status, body: err.toBody(), headers: err.headers };
+  if (err instanceof HTTPException) {
+    return { status: err.status, body: { error: err.message || "request failed" }, headers: {} };
+  }
+  return { status: 500, body: { error: "internal error" }, headers: {} };
+}

@@ -34,17 +34,31 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
 }
 
 /** What `jsonBody()` does, for a handler that reads the body itself: the bytes, their text and the parsed value. */
-export async function readJson(
+export function readJson(
   c: Context,
   maxBytes = MAX_BODY_BYTES,
 ): Promise<{ raw: Uint8Array; text: string; body: unknown }> {
-  const declared = Number(requestHeader(c, "content-length") ?? Number.NaN);
+  return readJsonFrom({ header: (name) => requestHeader(c, name), read: (max) => readRequestBody(c, max) }, maxBytes);
+}
+
+/** A request as readJsonFrom() needs it: its headers, and a reader of its body (413 past `maxBytes`). */
+export interface BodySource {
+  header(name: string): string | undefined;
+  read(maxBytes: number): Promise<Uint8Array>;
+}
+
+/** What readJson() does, for any source of a request: the bytes, their text and the parsed value. */
+export async function readJsonFrom(
+  source: BodySource,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<{ raw: Uint8Array; text: string; body: unknown }> {
+  const declared = Number(source.header("content-length") ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const type = requestHeader(c, "content-type") ?? "";
+  const type = source.header("content-type") ?? "";
   if (!JSON_TYPE.test(type)) {
     throw new ApiError("unsupported_media_type", "content-type must be application/json");
   }
-  const raw = await readRequestBody(c, maxBytes);
+  const raw = await source.read(maxBytes);
   try {
     const text = UTF8.decode(raw);
     return { raw, text, body: JSON.parse(text) };
@@ -70,7 +84,8 @@ export async function readRequestBody(c: Context, maxBytes = MAX_BODY_BYTES): Pr
     : readBody(c.req.raw, maxBytes);
 }
 
-function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+/** A Node request's body as received, at most `maxBytes` (413 past that, on the declared length or while reading). */
+export function readIncoming(incoming: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(incoming.headers["content-length"] ?? Number.NaN);
   if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {

@@ -9,7 +9,11 @@ import type { Context } from "hono";
  */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = nodeIncoming(c);
-  if (!incoming) return c.req.header(name);
+  return incoming ? nodeHeader(incoming, name) : c.req.header(name);
+}
+
+/** A header of a Node request, by its lower-case name, as requestHeader() reads it. */
+export function nodeHeader(incoming: IncomingMessage, name: string): string | undefined {
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }

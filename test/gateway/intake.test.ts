@@ -291,3 +291,32 @@ describe("§5.9 keys never reach the logs", () => {
     expect(text).toContain(plain.key.slice(0, 14));
   });
 });
+
+describe("§4.2 one intake, whichever server answers it", () => {
+  // Under Node the intake paths are Node routes; the Hono routes answer app.request() and runtimes without Node's
+  // server. Both run the same pipeline, so a vendor sees the same answer from either.
+  const cases: [string, Record<string, string>, unknown][] = [
+    ["mapped lead", {}, nativeLead()],
+    ["missing key", { "x-api-key": "" }, canonical],
+    ["not JSON", { "content-type": "text/plain" }, canonical],
+    ["validation error with the vendor's field", {}, nativeLead({ email: "not-an-email" })],
+    ["malformed idempotency key", { "idempotency-key": "no spaces allowed" }, nativeLead()],
+  ];
+
+  it.each(cases)("%s", async (_name, headers, body) => {
+    const init = () => ({
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": mapped.key, ...headers },
+      body: JSON.stringify(body),
+    });
+    const viaNode = await fetch(leads(), init());
+    const viaHono = await t.gateway.app.request("/api/inbound/leads", init());
+    expect(viaHono.status).toBe(viaNode.status);
+    expect(viaHono.headers.get("content-type")).toBe(viaNode.headers.get("content-type"));
+    const comparable = (value: Record<string, unknown>) => ({ ...value, submissionId: typeof value.submissionId });
+    expect(comparable(await json(viaHono))).toEqual(comparable(await json(viaNode)));
+    for (const name of ["location", "x-submission-id", "x-request-id"]) {
+      expect(viaHono.headers.has(name), name).toBe(viaNode.headers.has(name));
+    }
+  });
+});

@@ -1,76 +1,72 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { submissions } from "../../db/schema/index.js";
 import type { AppEnv } from "../../http/app.js";
 import { notFound } from "../../http/errors.js";
-import { readJson } from "../../http/json-body.js";
-import { requestHeader, setResponseHeader } from "../../http/node-headers.js";
-import { keyPrefix } from "../../log.js";
+import { readIncoming, readRequestBody } from "../../http/json-body.js";
+import { nodeHeader, requestHeader, setResponseHeader } from "../../http/node-headers.js";
+import { addNodeRoute } from "../../http/node-routes.js";
 import type { GatewayContext } from "../context.js";
-import { acceptSubmission, assertScope } from "./accept-submission.js";
-import { authenticateVendorKey, type VendorKey } from "./authenticate-vendor-key.js";
+import { admitVendorKey, answerIntake } from "./answer-intake.js";
+import type { VendorKey } from "./authenticate-vendor-key.js";
 import { IntakeLimiter } from "./intake-limiter.js";
-import { waitSeconds } from "./prefer-wait.js";
 import { submissionView } from "./submission-view.js";
 
 export type IntakeEnv = AppEnv<{ vendorKey: VendorKey }>;
 
+const PATHS = { lead: "/api/inbound/leads", appointment: "/api/inbound/appointments" } as const;
+
 /**
- * The vendor-facing intake on the Inbound API's own paths (§4.2), so a vendor's client needs only a new base URL and
- * key. Pipeline: auth → scope → 1 MB → JSON → map → validate → commit → 202.
+ * The vendor-facing intake on the Inbound API's own paths (§4.2). The two submission paths are the gateway's hot path:
+ * under Node they are Node routes (src/http/node-routes.ts), answered without Hono's per-request objects; the Hono
+ * routes answer the same way wherever the app runs without Node's server (`app.request()`). Both run answerIntake().
  */
 export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): void {
   const limiter = new IntakeLimiter(ctx.settings.intakeLimit.ratePerSecond, ctx.settings.intakeLimit.burst);
 
-  const authenticate = (c: Context<IntakeEnv>): VendorKey => {
-    const header = requestHeader(c, "x-api-key");
-    if (header) c.set("keyPrefix", keyPrefix(header));
-    const key = authenticateVendorKey(ctx, header);
-    limiter.take(key.id);
-    c.set("vendorKey", key);
-    return key;
-  };
-  const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
-    authenticate(c);
-    await next();
-  };
-
   documentIntake(app);
   for (const kind of ["lead", "appointment"] as const) {
-    const path = kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
-    // One handler rather than a chain of middlewares: each link of Hono's chain is an async function and a promise,
-    // and this is the path every vendor request takes.
+    const path = PATHS[kind];
+    addNodeRoute(app, {
+      method: "POST",
+      path,
+      handle: (incoming, line) =>
+        answerIntake({
+          ctx,
+          limiter,
+          request: {
+            kind,
+            header: (name) => nodeHeader(incoming, name),
+            read: (maxBytes) => readIncoming(incoming, maxBytes),
+            onKey: (prefix) => {
+              line.key = prefix;
+            },
+          },
+        }),
+    });
     app.post(path, async (c) => {
-      const key = authenticate(c);
-      assertScope(key, kind);
-      const { text, body } = await readJson(c);
-      const result = await acceptSubmission({
+      const answer = await answerIntake({
         ctx,
-        key,
-        input: { kind, raw: text, payload: body, idempotencyHeader: requestHeader(c, "idempotency-key") },
+        limiter,
+        request: {
+          kind,
+          header: (name) => requestHeader(c, name),
+          read: (maxBytes) => readRequestBody(c, maxBytes),
+          onKey: (prefix) => c.set("keyPrefix", prefix),
+        },
       });
-      const { submissionId } = result.submission;
-      setResponseHeader(c, "location", `/api/inbound/submissions/${submissionId}`);
-      setResponseHeader(c, "x-submission-id", submissionId);
-      if (result.replay) return c.json(result.submission, 200);
-      const wait = waitSeconds(requestHeader(c, "prefer"), key.responseMode);
-      const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
-      if (settled) {
-        // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).
-        setResponseHeader(c, "preference-applied", `wait=${wait}`);
-        if (settled.status === "forwarded") {
-          return c.json(settled.result ?? {}, (settled.upstreamStatus ?? 200) as ContentfulStatusCode);
-        }
-        const status = (
-          settled.upstreamStatus && settled.upstreamStatus >= 400 ? settled.upstreamStatus : 502
-        ) as ContentfulStatusCode;
-        return c.json({ error: settled.lastError ?? "forwarding failed", submissionId }, status);
-      }
-      return c.json({ submissionId, status: "queued" }, 202);
+      for (const [name, value] of Object.entries(answer.headers)) setResponseHeader(c, name, value);
+      return c.json(answer.body as object, answer.status as ContentfulStatusCode);
     });
   }
+
+  const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
+    const key = admitVendorKey(ctx, limiter, requestHeader(c, "x-api-key"), (prefix) => c.set("keyPrefix", prefix));
+    c.set("vendorKey", key);
+    await next();
+  };
 
   // A vendor key sees only its own submissions; anything else is a 404 that does not confirm existence (§7).
   app.get("/api/inbound/submissions/:submissionId", auth, (c) => {

@@ -1,0 +1,73 @@
+import { type BodySource, readJsonFrom } from "../../http/json-body.js";
+import { keyPrefix } from "../../log.js";
+import type { GatewayContext } from "../context.js";
+import { acceptSubmission, assertScope, type SubmissionKind } from "./accept-submission.js";
+import { authenticateVendorKey, type VendorKey } from "./authenticate-vendor-key.js";
+import type { IntakeLimiter } from "./intake-limiter.js";
+import { waitSeconds } from "./prefer-wait.js";
+
+/** One vendor request on an intake path, whatever serves it (Node's request, or Hono's context). */
+export interface IntakeRequest extends BodySource {
+  kind: SubmissionKind;
+  /** Told the first 14 characters of the caller's key as soon as they are known, for the request's log line (§5.9). */
+  onKey(prefix: string): void;
+}
+
+export interface IntakeAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * The intake pipeline on the Inbound API's own paths (§4.2), so a vendor's client needs only a new base URL and key:
+ * auth → intake limit → scope → 1 MB → JSON → map → validate → commit → 202 (or, waited for, the upstream's own answer).
+ * Errors are thrown (ApiError) for the server's error contract.
+ */
+export async function answerIntake({
+  ctx,
+  limiter,
+  request,
+}: {
+  ctx: GatewayContext;
+  limiter: IntakeLimiter;
+  request: IntakeRequest;
+}): Promise<IntakeAnswer> {
+  const key = admitVendorKey(ctx, limiter, request.header("x-api-key"), request.onKey);
+  assertScope(key, request.kind);
+  const { text, body } = await readJsonFrom(request);
+  const result = await acceptSubmission({
+    ctx,
+    key,
+    input: { kind: request.kind, raw: text, payload: body, idempotencyHeader: request.header("idempotency-key") },
+  });
+  const { submissionId } = result.submission;
+  const headers: Record<string, string> = {
+    location: `/api/inbound/submissions/${submissionId}`,
+    "x-submission-id": submissionId,
+  };
+  if (result.replay) return { status: 200, body: result.submission, headers };
+  const wait = waitSeconds(request.header("prefer"), key.responseMode);
+  const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
+  if (!settled) return { status: 202, body: { submissionId, status: "queued" }, headers };
+  // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).
+  headers["preference-applied"] = `wait=${wait}`;
+  if (settled.status === "forwarded") {
+    return { status: settled.upstreamStatus ?? 200, body: settled.result ?? {}, headers };
+  }
+  const status = settled.upstreamStatus && settled.upstreamStatus >= 400 ? settled.upstreamStatus : 502;
+  return { status, body: { error: settled.lastError ?? "forwarding failed", submissionId }, headers };
+}
+
+/** The caller's vendor key (§5: 401 otherwise), within its intake limit (429 past it). */
+export function admitVendorKey(
+  ctx: GatewayContext,
+  limiter: IntakeLimiter,
+  header: string | undefined,
+  onKey: (prefix: string) => void,
+): VendorKey {
+  if (header) onKey(keyPrefix(header));
+  const key = authenticateVendorKey(ctx, header);
+  limiter.take(key.id);
+  return key;
+}

@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { Logger } from "../log.js";
+import { errorAnswer } from "./errors.js";
+import type { HttpMetrics } from "./metrics.js";
+import { requestIdFrom } from "./request-id.js";
+import { logRequest } from "./request-line.js";
+
+/**
+ * A route answered from Node's own request and response, ahead of Hono: for the few paths whose volume makes the
+ * objects Hono and @hono/node-server build for every request (web Request, context, middleware chain, Response) cost
+ * more than the work itself. The app's contract still holds: request id, one log line, metrics, the error body.
+ */
+export interface NodeRoute {
+  method: string;
+  /** The exact path (a query string is allowed); also the route's name in logs and metrics. */
+  path: string;
+  /** The answer to one request; `request.key` takes the caller's key prefix for the log line. Throws as a handler does. */
+  handle(incoming: IncomingMessage, request: { key?: string }): Promise<NodeAnswer>;
+}
+
+export interface NodeAnswer {
+  status: number;
+  /** Sent as JSON. */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface NodeRouting {
+  options: { log: Logger; metrics?: HttpMetrics; responseHeaders?: Record<string, string> };
+  routes: Map<string, NodeRoute>;
+}
+
+const routings = new WeakMap<object, NodeRouting>();
+
+/** Called by newApp(): the app may then have Node routes, answered with the app's options. */
+export function enableNodeRoutes(app: object, options: NodeRouting["options"]): void {
+  routings.set(app, { options, routes: new Map() });
+}
+
+/** Adds a Node route to an app made by newApp(); listen() serves it ahead of the app's Hono routes. */
+export function addNodeRoute(app: object, route: NodeRoute): void {
+  const routing = routings.get(app);
+  if (!routing) throw new Error("addNodeRoute: the app was not made by newApp()");
+  routing.routes.set(`${route.method} ${route.path}`, route);
+}
+
+/**
+ * The `createServer` for @hono/node-server's serve(): a server whose listener answers the app's Node routes itself and
+ * hands every other request to Hono's. Undefined when the app has no Node routes.
+ */
+export function nodeRoutesServer(app: object): typeof createServer | undefined {
+  const routing = routings.get(app);
+  if (!routing || routing.routes.size === 0) return undefined;
+  return ((options: object, hono: RequestListener) =>
+    createServer(options, (incoming, outgoing) => {
+      const url = incoming.url ?? "/";
+      const query = url.indexOf("?");
+      const path = query === -1 ? url : url.slice(0, query);
+      const route = routing.routes.get(`${incoming.method} ${path}`);
+      if (route) respond(routing.options, route, path, incoming, outgoing);
+      else hono(incoming, outgoing);
+    })) as typeof createServer;
+}
+
+function respond(
+  options: NodeRouting["options"],
+  route: NodeRoute,
+  path: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): void {
+  const started = performance.now();
+  const header = incoming.headers["x-request-id"];
+  const requestId = requestIdFrom(typeof header === "string" ? header : undefined);
+  const request: { key?: string } = {};
+  const send = (answer: NodeAnswer, failure?: unknown) => {
+    const body = JSON.stringify(answer.body);
+    outgoing.writeHead(answer.status, {
+      "x-request-id": requestId,
+      ...options.responseHeaders,
+      ...answer.headers,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    });
+    outgoing.end(body);
+    const line = { requestId, method: route.method, path, route: route.path, started, key: request.key };
+    logRequest(options, { ...line, status: answer.status, failure });
+  };
+  route.handle(incoming, request).then(
+    (answer) => send(answer),
+    (error: unknown) => {
+      const answer = errorAnswer(error);
+      send(answer, answer.status >= 500 ? error : undefined);
+    },
+  );
+}
