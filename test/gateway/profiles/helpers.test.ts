@@ -5,6 +5,7 @@ import { normalizeEmail } from "../../../src/gateway/profiles/helpers/email.js";
 import { localToUtc } from "../../../src/gateway/profiles/helpers/local-time.js";
 import { joinName, splitName } from "../../../src/gateway/profiles/helpers/names.js";
 import { phoneE164 } from "../../../src/gateway/profiles/helpers/phone.js";
+import { tidy } from "../../../src/gateway/profiles/helpers/text.js";
 import { defaultTo, toBool } from "../../../src/gateway/profiles/helpers/values.js";
 
 describe("$phoneE164: phone normalisation (§2.7 phone)", () => {
@@ -97,6 +98,23 @@ describe("$joinName and $splitName: names in one field or two (§2.7 fullName)",
 
   it("is undefined for a blank name", () => {
     expect(splitName("  ")).toBeUndefined();
+  });
+});
+
+describe("tidy: the text every helper reads, trimmed with inner whitespace collapsed", () => {
+  it("gives what collapsing every run of whitespace and trimming gives, on strings of every kind of space", () => {
+    const pieces = ["a", "Bé", " ", "  ", "\t", "\n", "\u00a0", "\u2003", "\r\n", "x y"];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let i = 0; i < 5_000; i++) {
+      let value = "";
+      for (let n = next() % 7; n > 0; n--) value += pieces[next() % pieces.length];
+      const plain = value.replace(/\s+/g, " ").trim();
+      expect(tidy(value), JSON.stringify(value)).toBe(plain === "" ? undefined : plain);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { compileCall, type Helpers } from "./calls.js";
 import { compileArray, compileObject } from "./constructors.js";
 import { arithmetic, comparison, concat, equality, includes, negate } from "./operators.js";
 import { compileFilter, compilePath } from "./paths.js";
-import { type Code, charged, type Sequence, settle } from "./runtime.js";
+import { type Code, charged, chargeNode, type Sequence, settle } from "./runtime.js";
 import { type Scope, variableName } from "./scope.js";
 import { boolize, lookup, toBoolean } from "./values.js";
 
@@ -22,20 +22,24 @@ export class NodeCompiler {
   constructor(private readonly helpers: Helpers) {}
 
   /** A node's code, charged to an inline run (runtime.ts) each time it is evaluated. */
-  readonly compile = (node: AstNode, scope: Scope): Code => charged(this.compileNode(node, scope));
-
-  private compileNode(node: AstNode, scope: Scope): Code {
+  readonly compile = (node: AstNode, scope: Scope): Code => {
     const body = this.body(node, scope);
     const filters = (node.predicate ?? []).map((filter) => compileFilter(filter, scope, this.compile));
     const keepArray = node.keepArray === true;
-    if (filters.length === 0 && PLAIN_RESULTS.has(node.type)) return body;
-    if (filters.length === 0) return (input, run) => settle(body(input, run), keepArray);
+    if (filters.length === 0 && PLAIN_RESULTS.has(node.type)) return charged(body);
+    if (filters.length === 0) {
+      return (input, run) => {
+        chargeNode();
+        return settle(body(input, run), keepArray);
+      };
+    }
     return (input, run) => {
+      chargeNode();
       let result = body(input, run);
       for (const filter of filters) result = filter(result, run);
       return settle(result, keepArray);
     };
-  }
+  };
 
   private body(node: AstNode, scope: Scope): Code {
     switch (node.type) {

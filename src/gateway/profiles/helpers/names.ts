@@ -2,9 +2,14 @@ import { tidy } from "./text.js";
 
 /** `$joinName(first, last, …)`: the non-blank parts, trimmed, joined by one space; undefined when all are blank. */
 export function joinName(...parts: unknown[]): string | undefined {
-  const words = parts.flat().map(tidy);
-  const present = words.filter((w): w is string => w !== undefined);
-  return present.length > 0 ? present.join(" ") : undefined;
+  let joined: string | undefined;
+  for (const part of parts) {
+    for (const word of Array.isArray(part) ? part : [part]) {
+      const tidied = tidy(word);
+      if (tidied !== undefined) joined = joined === undefined ? tidied : `${joined} ${tidied}`;
+    }
+  }
+  return joined;
 }
 
 const SUFFIXES = new Set([

@@ -10,11 +10,15 @@ export function text(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Whitespace that tidy() must collapse: a run of two, or one that is not a plain space. */
+const UNTIDY_SPACE = /\s\s|[^\S ]/;
+
 /** Trimmed, inner whitespace collapsed to one space; undefined when nothing is left. */
 export function tidy(value: unknown): string | undefined {
   const raw = text(value);
   if (raw === undefined) return undefined;
-  const cleaned = raw.replace(/\s+/g, " ").trim();
+  // Most values are tidy already but for their ends: only trim them.
+  const cleaned = (UNTIDY_SPACE.test(raw) ? raw.replace(/\s+/g, " ") : raw).trim();
   return cleaned === "" ? undefined : cleaned;
 }
 
