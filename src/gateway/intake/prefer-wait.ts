@@ -3,7 +3,9 @@ export const MAX_WAIT_SECONDS = 30;
 export const SYNC_MODE_WAIT_SECONDS = 10;
 
 export function waitSeconds(prefer: string | undefined, responseMode: "async" | "sync"): number {
-  const preferences = (prefer ?? "")
+  const byMode = responseMode === "sync" ? SYNC_MODE_WAIT_SECONDS : 0;
+  if (prefer === undefined) return byMode;
+  const preferences = prefer
     .split(",")
     .map((p) => p.trim().toLowerCase())
     .filter(Boolean);
@@ -12,5 +14,5 @@ export function waitSeconds(prefer: string | undefined, responseMode: "async" | 
     const match = /^wait\s*=\s*(\d+)$/.exec(preference);
     if (match) return Math.min(MAX_WAIT_SECONDS, Number(match[1]));
   }
-  return responseMode === "sync" ? SYNC_MODE_WAIT_SECONDS : 0;
+  return byMode;
 }
