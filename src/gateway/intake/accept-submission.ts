@@ -14,6 +14,7 @@ import {
   EngineUnavailableError,
   type InlineResult,
   type MapInput,
+  type MappingOutcome,
 } from "../profiles/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { type SubmissionView, submissionRow, submissionView } from "./submission-view.js";
@@ -74,7 +75,9 @@ export async function acceptSubmission({
     if (replay) return replay;
   }
 
-  const { body, profileVersionId } = await mapPayload(ctx, key, input);
+  // Mapped inline (most requests of a proven version) or without a profile, the body is here without an await.
+  const mapped = mapPayload(ctx, key, input);
+  const { body, profileVersionId } = "then" in mapped ? await mapped : mapped;
 
   const idempotencyKey =
     input.kind === "appointment"
@@ -142,11 +145,12 @@ function findReplay(
   return { replay: true, submission: submissionView(existing) };
 }
 
-async function mapPayload(
-  ctx: GatewayContext,
-  key: VendorKey,
-  input: AcceptInput,
-): Promise<{ body: Record<string, unknown>; profileVersionId: string | null }> {
+interface Mapped {
+  body: Record<string, unknown>;
+  profileVersionId: string | null;
+}
+
+function mapPayload(ctx: GatewayContext, key: VendorKey, input: AcceptInput): Mapped | Promise<Mapped> {
   const versionId = input.kind === "lead" ? key.leadProfileVersionId : key.appointmentProfileVersionId;
   const schema = input.kind === "lead" ? leadSchema : appointmentSchema;
   if (!versionId) {
@@ -163,9 +167,19 @@ async function mapPayload(
     payload: input.payload,
     payloadChars: input.raw.length,
   };
-  // Mapped inline (most requests of a proven version), the outcome is here without an await.
   const tried = ctx.engine.tryInline(mapInput);
-  const outcome = tried.outcome ?? (await mapOrUnavailable(ctx, mapInput, tried));
+  if (tried.outcome) return mappedBody(ctx, key, input, versionId, tried.outcome);
+  return mapOrUnavailable(ctx, mapInput, tried).then((outcome) => mappedBody(ctx, key, input, versionId, outcome));
+}
+
+/** The canonical body a mapping gave, or the error it answers: 400 (validation, mapping), 422 (a guardrail). */
+function mappedBody(
+  ctx: GatewayContext,
+  key: VendorKey,
+  input: AcceptInput,
+  versionId: string,
+  outcome: MappingOutcome,
+): Mapped {
   if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
