@@ -86,11 +86,18 @@ function respond(
     const line = { requestId, method: route.method, path, route: route.path, started, key: request.key };
     logRequest(options, { ...line, status: answer.status, failure });
   };
-  route.handle(incoming, request).then(
-    (answer) => send(answer),
-    (error: unknown) => {
-      const answer = errorAnswer(error);
-      send(answer, answer.status >= 500 ? error : undefined);
-    },
-  );
+  route
+    .handle(incoming, request)
+    .then(
+      (answer) => send(answer),
+      (error: unknown) => {
+        const answer = errorAnswer(error);
+        send(answer, answer.status >= 500 ? error : undefined);
+      },
+    )
+    .catch((error: unknown) => {
+      // The answer itself could not be written: nothing more can be said on this connection.
+      options.log.error({ requestId, err: error }, "response failed");
+      outgoing.destroy();
+    });
 }

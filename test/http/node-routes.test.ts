@@ -28,6 +28,7 @@ async function start() {
         throw new ApiError("rate_limited", "slow down", { details: { field: "x" }, headers: { "retry-after": "2" } });
       }
       if (body.fail === "crash") throw new Error("kaboom");
+      if (body.fail === "unwritable") return { status: 200, body: { count: 1n } };
       return { status: 202, body: { echoed: body }, headers: { location: "/fast/1" } };
     },
   });
@@ -88,6 +89,13 @@ describe("Node routes: answered ahead of Hono, under the app's contract (§7)", 
     const errors = lines.filter((l) => l.level === 50);
     expect(errors).toHaveLength(1);
     expect(JSON.stringify(errors[0])).toContain("kaboom");
+  });
+
+  it("cuts the connection, logs it, and goes on serving when an answer cannot be written", async () => {
+    const { post, lines } = await start();
+    await expect(post("/fast", { fail: "unwritable" })).rejects.toThrow();
+    expect(lines.some((l) => l.msg === "response failed" && l.level === 50)).toBe(true);
+    expect((await post("/fast", { a: 3 })).status).toBe(202);
   });
 
   it("logs one line per request with the route, status and key prefix, and counts it in the metrics", async () => {
