@@ -62,6 +62,18 @@ export function nodeRoutesServer(app: object): typeof createServer | undefined {
     })) as typeof createServer;
 }
 
+/** What one request's answer and log line need to know of it. */
+interface Exchange {
+  options: NodeRouting["options"];
+  route: NodeRoute;
+  path: string;
+  outgoing: ServerResponse;
+  started: number;
+  requestId: string;
+  /** The caller's key prefix, once the route has told it. */
+  key?: string;
+}
+
 function respond(
   options: NodeRouting["options"],
   route: NodeRoute,
@@ -72,27 +84,14 @@ function respond(
   const started = performance.now();
   const header = incoming.headers["x-request-id"];
   const requestId = requestIdFrom(typeof header === "string" ? header : undefined);
-  const request: { key?: string } = {};
-  const send = (answer: NodeAnswer, failure?: unknown) => {
-    const body = JSON.stringify(answer.body);
-    outgoing.writeHead(answer.status, {
-      "x-request-id": requestId,
-      ...options.responseHeaders,
-      ...answer.headers,
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-    });
-    outgoing.end(body);
-    const line = { requestId, method: route.method, path, route: route.path, started, key: request.key };
-    logRequest(options, { ...line, status: answer.status, failure });
-  };
+  const exchange: Exchange = { options, route, path, outgoing, started, requestId };
   route
-    .handle(incoming, request)
+    .handle(incoming, exchange)
     .then(
-      (answer) => send(answer),
+      (answer) => send(exchange, answer),
       (error: unknown) => {
         const answer = errorAnswer(error);
-        send(answer, answer.status >= 500 ? error : undefined);
+        send(exchange, answer, answer.status >= 500 ? error : undefined);
       },
     )
     .catch((error: unknown) => {
@@ -100,4 +99,28 @@ function respond(
       options.log.error({ requestId, err: error }, "response failed");
       outgoing.destroy();
     });
+}
+
+/** Writes the answer as JSON with the app's headers, then the request's log line. */
+function send(exchange: Exchange, answer: NodeAnswer, failure?: unknown): void {
+  const { options, route, path, outgoing, started, requestId, key } = exchange;
+  const body = JSON.stringify(answer.body);
+  outgoing.writeHead(answer.status, {
+    "x-request-id": requestId,
+    ...options.responseHeaders,
+    ...answer.headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+  });
+  outgoing.end(body);
+  logRequest(options, {
+    requestId,
+    method: route.method,
+    path,
+    route: route.path,
+    started,
+    key,
+    status: answer.status,
+    failure,
+  });
 }
