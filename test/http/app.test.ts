@@ -34,6 +34,9 @@ function buildApp() {
   app.get("/boom", () => {
     throw new Error("kaboom");
   });
+  app.get("/leak", () => {
+    throw Object.assign(new Error("upstream refused"), { secret: "s3cr3t-value", token: "t0ken-value" });
+  });
   return { app, lines, metrics };
 }
 
@@ -92,6 +95,16 @@ describe("app factory: §7 error contract", () => {
     const errors = lines.filter((l) => l.level === 50);
     expect(errors).toHaveLength(1);
     expect(JSON.stringify(errors[0])).toContain("kaboom");
+  });
+
+  it("redacts secrets an error carries on the 5xx request line (§5.9)", async () => {
+    const { app, lines } = buildApp();
+    expect((await app.request("/leak")).status).toBe(500);
+    const text = JSON.stringify(lines);
+    expect(text).toContain("upstream refused");
+    expect(text).not.toContain("s3cr3t-value");
+    expect(text).not.toContain("t0ken-value");
+    expect(text).toContain("[redacted]");
   });
 
   it("maps ApiError to its status with additive fields", async () => {
