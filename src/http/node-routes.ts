@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
-import type { Logger } from "../log.js";
+import type { AppOptions } from "./app.js";
 import { errorAnswer } from "./errors.js";
-import type { HttpMetrics } from "./metrics.js";
+import { nodeHeader } from "./node-headers.js";
 import { requestIdFrom } from "./request-id.js";
 import { logRequest } from "./request-line.js";
 
@@ -26,14 +26,14 @@ export interface NodeAnswer {
 }
 
 interface NodeRouting {
-  options: { log: Logger; metrics?: HttpMetrics; responseHeaders?: Record<string, string> };
+  options: AppOptions;
   routes: Map<string, NodeRoute>;
 }
 
 const routings = new WeakMap<object, NodeRouting>();
 
 /** Called by newApp(): the app may then have Node routes, answered with the app's options. */
-export function enableNodeRoutes(app: object, options: NodeRouting["options"]): void {
+export function enableNodeRoutes(app: object, options: AppOptions): void {
   routings.set(app, { options, routes: new Map() });
 }
 
@@ -64,7 +64,7 @@ export function nodeRoutesServer(app: object): typeof createServer | undefined {
 
 /** What one request's answer and log line need to know of it. */
 interface Exchange {
-  options: NodeRouting["options"];
+  options: AppOptions;
   route: NodeRoute;
   path: string;
   outgoing: ServerResponse;
@@ -75,15 +75,14 @@ interface Exchange {
 }
 
 function respond(
-  options: NodeRouting["options"],
+  options: AppOptions,
   route: NodeRoute,
   path: string,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
 ): void {
   const started = performance.now();
-  const header = incoming.headers["x-request-id"];
-  const requestId = requestIdFrom(typeof header === "string" ? header : undefined);
+  const requestId = requestIdFrom(nodeHeader(incoming, "x-request-id"));
   const exchange: Exchange = { options, route, path, outgoing, started, requestId };
   route
     .handle(incoming, exchange)

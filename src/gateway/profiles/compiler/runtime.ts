@@ -184,7 +184,7 @@ export function chargeNode(): void {
 /** `code`, charging each evaluation of it to an inline run: an AST node's evaluation is the unit of compiled work. */
 export function charged(code: Code): Code {
   return (input, run) => {
-    if (inline !== undefined) charge(WORK_PER_NODE);
+    chargeNode();
     return code(input, run);
   };
 }
