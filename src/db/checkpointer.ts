@@ -69,6 +69,9 @@ export function startCheckpointer(
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
     async close() {
+      // Unreferenced, the thread would not keep the process alive through its last checkpoint: a caller awaiting
+      // close() at the top level would be left with an unsettled await (exit code 13).
+      worker.ref();
       worker.postMessage("stop");
       await exited;
       restoreDefault();

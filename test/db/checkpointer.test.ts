@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startCheckpointer } from "../../src/db/checkpointer.js";
 import { openSqlite, type SqliteDatabase } from "../../src/db/sqlite.js";
@@ -48,5 +50,29 @@ describe("background WAL checkpoints", () => {
     const db = openSqlite(":memory:");
     open.push(db);
     expect(startCheckpointer(db)).toBeUndefined();
+  });
+
+  it("keeps the process alive through its last checkpoint when close() is awaited at the top level", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "pg-ckpt-")), "test.db");
+    const checkpointer = fileURLToPath(new URL("../../src/db/checkpointer.ts", import.meta.url));
+    const sqlite = fileURLToPath(new URL("../../src/db/sqlite.ts", import.meta.url));
+    // A module whose only live handle while it closes is the checkpoint thread; about 8 MB of WAL to copy.
+    const script = `
+      import { startCheckpointer } from ${JSON.stringify(checkpointer)};
+      import { openSqlite } from ${JSON.stringify(sqlite)};
+      const db = openSqlite(${JSON.stringify(path)});
+      db.exec("create table t (id integer primary key, body text)");
+      const checkpointer = startCheckpointer(db, { intervalMs: 60_000 });
+      const insert = db.prepare("insert into t (body) values (?)");
+      db.transaction(() => { for (let i = 0; i < 2_000; i++) insert.run("x".repeat(4_000)); })();
+      await checkpointer.close();
+      db.close();
+      process.stdout.write("closed");
+    `;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "closed" });
   });
 });
