@@ -15,7 +15,8 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(8080),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  LOG_PRETTY: boolish.default(false),
+  /** Human-readable log lines; unset: on a terminal only (JSON lines elsewhere). */
+  LOG_PRETTY: boolish.optional(),
   /** Gateway database: a SQLite file path, or `:memory:`. */
   DATABASE_PATH: z.string().min(1).default("data/gateway.db"),
   /** `sandbox` (default: the embedded sandbox is the upstream) or `live` (a real upstream). */

@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { ConfigError, parseEnv } from "../config.js";
-import { createLogger } from "../log.js";
 import { type RunningSandbox, startSandbox } from "../sandbox/index.js";
+import { onShutdown } from "./shutdown.js";
+import { commandLogger, writeBanner } from "./terminal.js";
 
 const USAGE = `usage: partner-gateway sandbox [--host H] [--port N] [--seed FILE] [--db FILE]
 
@@ -48,7 +49,7 @@ export async function run(argv: string[]): Promise<void> {
   const port = values.port === undefined ? env.SANDBOX_PORT : portSchema.safeParse(values.port).data;
   if (port === undefined) throw new ConfigError(`invalid configuration:\n  --port: must be an integer from 0 to 65535`);
 
-  const log = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_PRETTY, name: "sandbox" });
+  const log = commandLogger(env, "sandbox");
   const sandbox = await startSandbox({
     host: values.host ?? env.SANDBOX_HOST,
     port,
@@ -57,12 +58,7 @@ export async function run(argv: string[]): Promise<void> {
     adminToken: env.SANDBOX_ADMIN_TOKEN,
     log,
   });
-  process.stdout.write(banner(sandbox, env.SANDBOX_ADMIN_TOKEN !== undefined));
+  writeBanner(banner(sandbox, env.SANDBOX_ADMIN_TOKEN !== undefined));
 
-  const stop = async () => {
-    await sandbox.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  onShutdown(log, () => sandbox.close());
 }

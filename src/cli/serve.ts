@@ -7,10 +7,12 @@ import { createGateway } from "../gateway/create-gateway.js";
 import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
-import { createLogger, type Logger } from "../log.js";
+import type { Logger } from "../log.js";
 import { type RunningSandbox, startSandbox } from "../sandbox/index.js";
 import { configuredLimits, configuredRedis } from "./forwarding-options.js";
 import { linkEmbeddedSandbox } from "./link-sandbox.js";
+import { onShutdown } from "./shutdown.js";
+import { commandLogger, writeBanner } from "./terminal.js";
 
 const USAGE = `usage: partner-gateway serve [--config FILE] [--api-only]
 
@@ -43,7 +45,7 @@ export async function run(argv: string[]): Promise<void> {
   const mode = loaded.config.mode ?? env.MODE;
   checkMode(mode, env, loaded, configPath === undefined);
 
-  const log = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_PRETTY, name: "gateway" });
+  const log = commandLogger(env, "gateway");
   const upstreamUrl = loaded.config.upstreamUrl ?? env.UPSTREAM_URL;
   const sandbox = upstreamUrl ? undefined : await startEmbeddedSandbox(env, log);
 
@@ -78,18 +80,16 @@ export async function run(argv: string[]): Promise<void> {
   if (sandbox) await linkEmbeddedSandbox({ ctx: gateway.ctx, sandbox, gatewayUrl: server.url, log });
   const driver = redis ? (values["api-only"] ? "bullmq (api only)" : "bullmq") : "embedded";
   log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode, forwarding: driver }, "gateway listening");
-  process.stdout.write(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
+  writeBanner(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
 
-  // SIGTERM: stop intake first, give in-flight upstream calls a deadline, release the rest (they resume on restart).
-  const stop = async () => {
+  // SIGTERM: stop intake (requests in flight are answered), give in-flight upstream calls a deadline, release the rest
+  // (they resume on restart), then the embedded sandbox.
+  onShutdown(log, async () => {
     clearInterval(purgeTimer);
     await server.close();
     await gateway.close(10_000);
     await sandbox?.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  });
 }
 
 /** Live mode refuses sandbox-only settings with a message naming each. */
@@ -113,7 +113,8 @@ function startEmbeddedSandbox(env: Env, log: Logger): Promise<RunningSandbox> {
     dbPath: env.SANDBOX_DB,
     seedPath: env.SANDBOX_SEED,
     adminToken: env.SANDBOX_ADMIN_TOKEN,
-    log: log.child({ name: "sandbox" }),
+    // A binding of its own: a second `name` would repeat the key in every line (not valid for strict JSON readers).
+    log: log.child({ component: "sandbox" }),
   });
 }
 

@@ -2,8 +2,9 @@ import { parseArgs } from "node:util";
 import { ConfigError, parseEnv } from "../config.js";
 import { loadConfigFile } from "../gateway/config/config-file.js";
 import { createForwardingWorker } from "../gateway/create-worker.js";
-import { createLogger } from "../log.js";
 import { configuredLimits, configuredRedis } from "./forwarding-options.js";
+import { onShutdown } from "./shutdown.js";
+import { commandLogger } from "./terminal.js";
 
 const USAGE = `usage: partner-gateway worker [--config FILE]
 
@@ -35,7 +36,7 @@ export async function run(argv: string[]): Promise<void> {
   if (mode === "live" && !upstreamUrl.startsWith("https://")) {
     throw new ConfigError("UPSTREAM_URL: must be https in live mode");
   }
-  const log = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_PRETTY, name: "worker" });
+  const log = commandLogger(env, "worker");
   const limits = loaded ? configuredLimits(loaded) : undefined;
   const worker = createForwardingWorker({
     databasePath: env.DATABASE_PATH,
@@ -48,10 +49,5 @@ export async function run(argv: string[]): Promise<void> {
   log.info({ upstream: upstreamUrl, prefix: redis.prefix }, "forwarding worker running");
 
   // SIGTERM: the dispatcher lock goes to another worker at once; sends running here get 10 s to finish.
-  const stop = async () => {
-    await worker.close(10_000);
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  onShutdown(log, () => worker.close(10_000));
 }
