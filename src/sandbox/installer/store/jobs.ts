@@ -1,0 +1,39 @@
+import { and, eq } from "drizzle-orm";
+import type { SandboxQuery } from "../../db/client.js";
+import { type InstallJobRow, installJobs } from "../../db/schema/index.js";
+
+/** Storage of install jobs (§2.1): the whole record, company-side fields included. */
+
+export function readJob(db: SandboxQuery, jobId: string): InstallJobRow | undefined {
+  return db.select().from(installJobs).where(eq(installJobs.id, jobId)).get();
+}
+
+export function insertJob(tx: SandboxQuery, row: InstallJobRow): void {
+  tx.insert(installJobs).values(row).run();
+}
+
+/** 17 columns × 500 rows stays under SQLite's 32,766 bound parameters. */
+const JOB_CHUNK = 500;
+
+/** Many jobs, one statement per chunk (seed, benchmarks). */
+export function insertJobs(tx: SandboxQuery, rows: InstallJobRow[]): void {
+  for (let i = 0; i < rows.length; i += JOB_CHUNK) {
+    tx.insert(installJobs)
+      .values(rows.slice(i, i + JOB_CHUNK))
+      .run();
+  }
+}
+
+/**
+ * Replaces a job's row with its next version, only if the stored row is still at the version before it: a change
+ * computed from a job that another change has since moved must fail, not overwrite it.
+ */
+export function writeJob(tx: SandboxQuery, row: InstallJobRow): void {
+  const { id, ...fields } = row;
+  const result = tx
+    .update(installJobs)
+    .set(fields)
+    .where(and(eq(installJobs.id, id), eq(installJobs.version, row.version - 1)))
+    .run();
+  if (result.changes !== 1) throw new Error(`install job ${id} is no longer at version ${row.version - 1}`);
+}
