@@ -4,14 +4,15 @@ import { type FeedItemKind, installFeed } from "../../db/schema/index.js";
 
 /** Storage of the change feed (§2.2, §4.1). */
 
-export interface NewFeedItem {
+/** A type, not an interface: a prepared statement takes it as its record of named parameters. */
+export type NewFeedItem = {
   jobId: string;
   installerCompanyId: string | null;
   kind: FeedItemKind;
   changedAt: string;
   /** JSON text of the item's resource. */
   resource: string;
-}
+};
 
 export interface FeedItemRow {
   sequence: number;
@@ -25,16 +26,22 @@ export function appendFeedItem(tx: SandboxQuery, item: NewFeedItem): number {
   return row.sequence;
 }
 
-/** 6 columns × 4,000 rows stays under SQLite's 32,766 bound parameters. */
-const FEED_CHUNK = 4000;
-
-/** Many items in order, one statement per chunk (seed, benchmarks). */
+/**
+ * Many items in order (benchmarks growing a history): one prepared statement run per item, in the caller's
+ * transaction — a third of the time of multi-row inserts, whose SQL drizzle builds anew for every chunk.
+ */
 export function appendFeedItems(tx: SandboxQuery, items: NewFeedItem[]): void {
-  for (let i = 0; i < items.length; i += FEED_CHUNK) {
-    tx.insert(installFeed)
-      .values(items.slice(i, i + FEED_CHUNK))
-      .run();
-  }
+  const insert = tx
+    .insert(installFeed)
+    .values({
+      jobId: sql.placeholder("jobId"),
+      installerCompanyId: sql.placeholder("installerCompanyId"),
+      kind: sql.placeholder("kind"),
+      changedAt: sql.placeholder("changedAt"),
+      resource: sql.placeholder("resource"),
+    })
+    .prepare();
+  for (const item of items) insert.run(item);
 }
 
 /**

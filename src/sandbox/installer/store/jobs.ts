@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SandboxQuery } from "../../db/client.js";
 import { type InstallJobRow, installJobs } from "../../db/schema/index.js";
 
@@ -15,11 +15,22 @@ export function insertJob(tx: SandboxQuery, row: InstallJobRow): void {
 /** 17 columns × 500 rows stays under SQLite's 32,766 bound parameters. */
 const JOB_CHUNK = 500;
 
-/** Many jobs, one statement per chunk (seed, benchmarks). */
-export function insertJobs(tx: SandboxQuery, rows: InstallJobRow[]): void {
+/** Every column but the id set from the row being inserted: a bulk write replaces jobs that exist. */
+const replaceAll = Object.fromEntries(
+  Object.entries(getTableColumns(installJobs))
+    .filter(([name]) => name !== "id")
+    .map(([name, column]) => [name, sql.raw(`excluded.${column.name}`)]),
+);
+
+/**
+ * Many jobs as they now stand, inserted or replaced (benchmarks that grow a history in bulk, whose feed items are
+ * appended beside them): not a change — commit-change.ts is the way a job changes.
+ */
+export function saveJobs(tx: SandboxQuery, rows: InstallJobRow[]): void {
   for (let i = 0; i < rows.length; i += JOB_CHUNK) {
     tx.insert(installJobs)
       .values(rows.slice(i, i + JOB_CHUNK))
+      .onConflictDoUpdate({ target: installJobs.id, set: replaceAll })
       .run();
   }
 }
