@@ -37,7 +37,6 @@ import { saveJobs } from "../src/sandbox/installer/store/jobs.js";
 const JOBS = 10_000;
 const SMALL_CHANGES = 10_000;
 const LARGE_CHANGES = Number(process.env.BENCH_FEED_CHANGES ?? 1_000_000);
-const VERSIONS = Math.ceil(LARGE_CHANGES / JOBS);
 /** B changes once after every fourth change of A. */
 const B_EVERY = 4;
 const B_JOBS = JOBS / B_EVERY;
