@@ -30,7 +30,7 @@ export const idempotencyHeaders = z.object({
   "idempotency-key": z
     .string()
     .optional()
-    .openapi({ param: { name: "Idempotency-Key", in: "header" }, example: "7f3c1e0a-2b4d-4c6e-8a9b-0c1d2e3f4a5b" }),
+    .openapi({ param: { name: "idempotency-key", in: "header" }, example: "7f3c1e0a-2b4d-4c6e-8a9b-0c1d2e3f4a5b" }),
 });
 
 export const jobIdParamSchema = z.object({
