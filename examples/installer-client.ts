@@ -236,8 +236,10 @@ export class InstallerClient {
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS) throw error;
       }
-      if (res && res.status < 500 && res.status !== 429) {
-        const body = (await res.json()) as Record<string, unknown>;
+      // 5xx, 429 and "the key is still in flight" (an earlier attempt not yet answered): again, same key.
+      const body = res ? ((await res.json().catch(() => ({}))) as Record<string, unknown>) : {};
+      const retry = !res || res.status >= 500 || res.status === 429 || body.reason === "in_flight";
+      if (res && !retry) {
         if (res.ok) return this.#settle(key, body.resource as Job);
         if (res.status === 409 && typeof body.currentVersion === "number" && rereads < 3) {
           return this.#decideAgain(key, write, rereads);

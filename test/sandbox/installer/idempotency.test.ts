@@ -101,7 +101,7 @@ describe("§4.1 rule 3: a replay returns the original answer; another body or op
     expect((await send(statusPath("job_sunrise_4001"), statusEvent("ACKNOWLEDGED", 1))).status).toBe(201);
     const otherBody = await send(statusPath("job_sunrise_4001"), statusEvent("EN_ROUTE", 2));
     expect(otherBody.status).toBe(409);
-    expect(otherBody.body.field).toBe("Idempotency-Key");
+    expect(otherBody.body).toMatchObject({ field: "Idempotency-Key", reason: "reused" });
     const otherJob = await send(statusPath("job_brightline_5001"), statusEvent("ACKNOWLEDGED", 1));
     expect(otherJob.status).toBe(409);
     const otherOperation = await send(
@@ -234,7 +234,7 @@ describe("§8: a request whose key is still in flight gets a 409", () => {
               body,
             });
             expect(second.status).toBe(409);
-            expect(((await second.json()) as { error: string }).error).toMatch(/in flight/);
+            expect(await second.json()).toMatchObject({ field: "Idempotency-Key", reason: "in_flight" });
             req.end(body.slice(10));
           })
           .catch(reject);

@@ -35,6 +35,7 @@ export function idempotent(inFlight: InFlightKeys): MiddlewareHandler<SandboxEnv
     if (!inFlight.claim(ownerId, key)) {
       throw conflict("a request with this Idempotency-Key is still in flight; retry after it is answered", {
         field: "Idempotency-Key",
+        reason: "in_flight",
       });
     }
     try {
@@ -52,6 +53,7 @@ export function idempotent(inFlight: InFlightKeys): MiddlewareHandler<SandboxEnv
         if (stored.operation !== operation || stored.requestDigest !== requestDigest) {
           throw conflict("Idempotency-Key was already used with a different body or operation", {
             field: "Idempotency-Key",
+            reason: "reused",
           });
         }
         return replay(c, stored.responseStatus, stored.responseBody);
