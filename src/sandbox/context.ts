@@ -1,11 +1,14 @@
 import type { Clock } from "./clock.js";
 import type { SandboxDb } from "./db/client.js";
 import type { KeyKind, Scope } from "./db/schema/index.js";
+import type { DocumentUrls } from "./installer/documents/document-urls.js";
 
-/** What every service verb needs: the database and the time. */
+/** What every service verb needs: the database, the time, and the signer of document URLs. */
 export interface SandboxCtx {
   db: SandboxDb;
   clock: Clock;
+  /** §2.1 Document URLs: signed, time-limited, bound to the installer company. */
+  documentUrls: DocumentUrls;
 }
 
 /** The authenticated key behind a request (§5). */

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
 import type { JsonBodyVariables } from "../http/json-body.js";
 import type { Caller, CallerCtx, SandboxCtx } from "./context.js";
+import type { IdempotentRequest } from "./installer/idempotency/idempotent.js";
 import type { Owner } from "./webhooks/session/sessions.js";
 
 export interface SandboxVariables extends JsonBodyVariables {
@@ -10,6 +11,8 @@ export interface SandboxVariables extends JsonBodyVariables {
   ctx: SandboxCtx;
   /** Set by the console's session check (§4.3, §5.7). */
   owner: Owner;
+  /** Set by `idempotent()` on an Installer API write: stores the write's answer under its Idempotency-Key (§8). */
+  idempotency: IdempotentRequest;
 }
 
 export type SandboxEnv = AppEnv<SandboxVariables>;

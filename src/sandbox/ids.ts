@@ -1,7 +1,23 @@
 import { randomBytes } from "node:crypto";
 
-/** Resource ids with the spec's prefixes: `lead_` (§2.7), `prj_` (§2.9), `apt_` (§2.8), `evt_` (§6.1), `org_` (§2.1). */
-export type IdPrefix = "lead" | "prj" | "apt" | "evt" | "org" | "sub" | "note" | "per" | "ctr";
+/**
+ * Resource ids with the spec's prefixes: `lead_` (§2.7), `prj_` (§2.9), `apt_` (§2.8), `evt_` (§6.1), `org_`, `job_`,
+ * `doc_`, `mem_` (§2.1); `evd_` is the sandbox's own, for completion evidence.
+ */
+export type IdPrefix =
+  | "lead"
+  | "prj"
+  | "apt"
+  | "evt"
+  | "org"
+  | "sub"
+  | "note"
+  | "per"
+  | "ctr"
+  | "job"
+  | "doc"
+  | "mem"
+  | "evd";
 
 /** 80 random bits, hex: unguessable, so a 404 never becomes an existence oracle by enumeration (§7). */
 export function newId(prefix: IdPrefix): string {

@@ -10,6 +10,8 @@ import { type Clock, systemClock } from "./clock.js";
 import { openSandboxDb } from "./db/client.js";
 import type { SandboxEnv } from "./env.js";
 import { FaultInjector } from "./faults/fault-injector.js";
+import { DocumentUrls } from "./installer/documents/document-urls.js";
+import { InFlightKeys } from "./installer/idempotency/in-flight.js";
 import { type LimitsOverride, resolveLimits } from "./limits/config.js";
 import { RateLimiter } from "./limits/limiter.js";
 import { type TestKey, testKeysOf } from "./seed/apply-seed.js";
@@ -68,7 +70,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? loadSeed(options.seedPath);
   const { db, sqlite } = openSandboxDb(options.dbPath ?? ":memory:");
-  const ctx = { db, clock };
+  const ctx = { db, clock, documentUrls: new DocumentUrls() };
   seedIfEmpty({ ctx, input: { seed } });
   ensureSeedOwners(db, new Date(clock.now()).toISOString());
 
@@ -89,6 +91,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     admin,
     adminToken,
     webhooks: { config: webhookConfig, wake: () => dispatcher.wake() },
+    installer: { inFlight: new InFlightKeys() },
     ready: () => {
       sqlite.prepare("select 1").get();
     },

@@ -6,6 +6,7 @@ import type { Seed } from "../seed/seed-schema.js";
 import type { TrafficStats } from "../traffic-stats.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher/dispatcher.js";
 import { issueSession, type OwnerSession } from "../webhooks/session/sessions.js";
+import { InstallJobsAdmin } from "./install-jobs-admin.js";
 import { type CreatedCompany, createCompany, type NewCompany } from "./services/create-company.js";
 import { type CreatedKey, createKey, type NewKey } from "./services/create-key.js";
 import { type EmittedLeadEvent, emitLeadEvent, type LeadEventName } from "./services/emit-lead-event.js";
@@ -21,6 +22,9 @@ import { revokeKey } from "./services/revoke-key.js";
  * gateway's `serve`). Everything here exists only in the sandbox.
  */
 export class SandboxAdmin {
+  /** The company's side of install jobs (§2.1, §3.1, §6.7): create, assign, cancel, scope, readiness, … */
+  readonly installJobs: InstallJobsAdmin;
+
   constructor(
     readonly ctx: SandboxCtx,
     readonly limiter: RateLimiter,
@@ -29,7 +33,9 @@ export class SandboxAdmin {
     private readonly seed: Seed,
     /** Sends the webhook deliveries events queue (§6); woken after admin changes so they leave at once. */
     readonly webhooks: WebhookDispatcher,
-  ) {}
+  ) {
+    this.installJobs = new InstallJobsAdmin(ctx, () => webhooks.wake());
+  }
 
   /** §1 "reset without notice": back to the seed; limiter windows, counters and faults start afresh too. */
   reset(): void {

@@ -8,6 +8,9 @@ export type SandboxDb = BetterSQLite3Database<typeof schema>;
 /** A transaction handle; verbs that write several rows take one so the rows commit together. */
 export type SandboxTx = Parameters<Parameters<SandboxDb["transaction"]>[0]>[0];
 
+/** Where a storage function may run: inside the caller's transaction or on its own. */
+export type SandboxQuery = SandboxDb | SandboxTx;
+
 export interface SandboxDatabase {
   db: SandboxDb;
   sqlite: SqliteDatabase;

@@ -5,7 +5,12 @@ import { newId } from "../ids.js";
 import { fanOut } from "../webhooks/fan-out.js";
 
 export interface NewEvent {
+  /** The company the event belongs to; its subscriptions hear it (§1 licensee: every event of its company). */
   companyId: string;
+  /** A partner company the event is also addressed to: the installer company of an install.* event (§1, §5.6). */
+  partnerCompanyId?: string | null;
+  /** The API key whose request caused the event; subscriptions naming it do not get it back (§4.2 rule 2). */
+  originKeyId?: string | null;
   /** §6.7 catalogue name, e.g. `appointment.booked`. */
   event: string;
   resource: { type: string; id: string; version: number };
@@ -20,10 +25,14 @@ export interface NewEvent {
 export function recordEvent(tx: SandboxTx, clock: Clock, input: NewEvent): string {
   const id = newId("evt");
   const occurredAt = new Date(clock.now()).toISOString();
+  const partnerCompanyId = input.partnerCompanyId ?? null;
+  const originKeyId = input.originKeyId ?? null;
   tx.insert(events)
     .values({
       id,
       companyId: input.companyId,
+      partnerCompanyId,
+      originKeyId,
       event: input.event,
       resourceType: input.resource.type,
       resourceId: input.resource.id,
@@ -32,6 +41,6 @@ export function recordEvent(tx: SandboxTx, clock: Clock, input: NewEvent): strin
       occurredAt,
     })
     .run();
-  fanOut(tx, clock, { id, ...input, occurredAt });
+  fanOut(tx, clock, { ...input, id, partnerCompanyId, originKeyId, occurredAt });
   return id;
 }

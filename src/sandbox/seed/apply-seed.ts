@@ -12,6 +12,7 @@ import {
   type Scope,
 } from "../db/schema/index.js";
 import { addressKey, projectAddressKey } from "../inbound/address-key.js";
+import { applyInstallJobs } from "./apply-install-jobs.js";
 import { SeedError } from "./load-seed.js";
 import type { Seed, SeedCompany } from "./seed-schema.js";
 
@@ -44,7 +45,10 @@ function requireOwn(company: SeedCompany, what: string, ids: Set<string>, ref: s
   }
 }
 
-/** Inserts the seed into an empty database inside the caller's transaction. `now` stamps rows without a time. */
+/**
+ * Inserts the seed into an empty database inside the caller's transaction. `now` stamps rows without a time. Install
+ * jobs come after every company, since a job names an installer company that may be listed after its own.
+ */
 export function applySeed(tx: SandboxTx, seed: Seed, now: string): void {
   for (const company of seed.companies) {
     tx.insert(companies).values({ id: company.id, name: company.name, kind: company.kind, createdAt: now }).run();
@@ -110,4 +114,5 @@ export function applySeed(tx: SandboxTx, seed: Seed, now: string): void {
         .run();
     }
   }
+  applyInstallJobs(tx, seed, now);
 }

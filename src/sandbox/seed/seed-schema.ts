@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { parseApiKey } from "../../contract/api-key.js";
 import { scopesFitKind } from "../auth/key-kinds.js";
-import { KEY_KINDS, SCOPES } from "../db/schema/index.js";
+import { JOB_STATUSES, KEY_KINDS, SCOPES } from "../db/schema/index.js";
+import {
+  blockerCodesSchema,
+  commercialSchema,
+  customerSchema,
+  jobScheduleSchema,
+  jobScopeSchema,
+} from "../installer/jobs/job-schemas.js";
 
 /** The seed file format, documented in docs/sandbox.md. Ids carry the spec's prefixes so fixtures read like data. */
 const id = (prefix: string) =>
@@ -71,6 +78,39 @@ const projectSchema = z
   })
   .strict();
 
+/** §2.6: an installer company's technician memberships. */
+const technicianSchema = z
+  .object({ id: id("mem"), displayName: z.string().min(1), active: z.boolean().default(true) })
+  .strict();
+
+/**
+ * §2.1: an install job of the company as it stands, seeded at version 1 with one feed item (visible to its installer
+ * company, if it has one). `scopeAcknowledged: false` seeds a pending scope change (SCOPE_ACK_REQUIRED).
+ */
+const installJobSchema = z
+  .object({
+    id: id("job"),
+    installerCompanyId: id("org").optional(),
+    status: z.enum(JOB_STATUSES).default("ASSIGNED"),
+    customer: customerSchema,
+    scope: jobScopeSchema,
+    scopeVersion: z.number().int().min(1).default(1),
+    scopeAcknowledged: z.boolean().default(true),
+    schedule: jobScheduleSchema.nullable().default(null),
+    blockerCodes: blockerCodesSchema.default([]),
+    technicianAssignments: z
+      .array(z.object({ membershipId: id("mem"), assignedAt: timestamp }).strict())
+      .max(20)
+      .default([]),
+    documents: z
+      .array(z.object({ id: id("doc"), category: z.string().min(1), availableAt: timestamp }).strict())
+      .default([]),
+    commercial: commercialSchema.optional(),
+    cancellationReason: z.string().optional(),
+    updatedAt: timestamp,
+  })
+  .strict();
+
 const companySchema = z
   .object({
     id: id("org"),
@@ -81,6 +121,8 @@ const companySchema = z
     keys: z.array(keySchema).default([]),
     leads: z.array(leadSchema).default([]),
     projects: z.array(projectSchema).default([]),
+    technicians: z.array(technicianSchema).default([]),
+    installJobs: z.array(installJobSchema).default([]),
   })
   .strict();
 
@@ -88,3 +130,4 @@ export const seedSchema = z.object({ description: z.string().optional(), compani
 
 export type Seed = z.output<typeof seedSchema>;
 export type SeedCompany = Seed["companies"][number];
+export type SeedInstallJob = SeedCompany["installJobs"][number];

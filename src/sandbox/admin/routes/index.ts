@@ -4,6 +4,7 @@ import { adminAuth } from "../admin-auth.js";
 import type { SandboxAdmin } from "../sandbox-admin.js";
 import { credentialRoutes } from "./credentials.js";
 import { faultRoutes } from "./faults.js";
+import { installJobRoutes } from "./install-jobs.js";
 import { recordRoutes } from "./records.js";
 import { stateRoutes } from "./state.js";
 
@@ -14,4 +15,5 @@ export function adminRoutes(app: OpenAPIHono<SandboxEnv>, admin: SandboxAdmin, t
   faultRoutes(app, admin);
   credentialRoutes(app, admin);
   recordRoutes(app, admin);
+  installJobRoutes(app, admin);
 }

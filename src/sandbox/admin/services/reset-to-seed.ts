@@ -6,6 +6,11 @@ import {
   companies,
   contractors,
   events,
+  idempotencyRecords,
+  installDocuments,
+  installEvidence,
+  installFeed,
+  installJobs,
   leadSubmissions,
   leads,
   ownerAccounts,
@@ -13,6 +18,7 @@ import {
   people,
   projectNotes,
   projects,
+  technicians,
   webhookAttempts,
   webhookDeliveries,
   webhookSubscriptions,
@@ -25,6 +31,8 @@ import { ensureSeedOwners } from "../../webhooks/session/owner-accounts.js";
  * §1: the test environment is "reset without notice". Empties every table (webhook subscriptions and owner sessions
  * too; seeded owner logins come back with their fixed passwords), children first since foreign keys are on, and
  * applies the seed, in one transaction: a concurrent reader sees the old state or the new one, never half of each.
+ * The change feed's sequences go on from where they were (AUTOINCREMENT keeps its high-water mark across deletes), so
+ * a cursor stored before the reset never skips what the seed puts back (§4.1).
  */
 export function resetToSeed({ ctx, input }: { ctx: SandboxCtx; input: { seed: Seed } }): void {
   const now = isoAt(ctx.clock);
@@ -36,6 +44,12 @@ export function resetToSeed({ ctx, input }: { ctx: SandboxCtx; input: { seed: Se
       ownerSessions,
       ownerAccounts,
       events,
+      idempotencyRecords,
+      installFeed,
+      installEvidence,
+      installDocuments,
+      installJobs,
+      technicians,
       appointments,
       projectNotes,
       leadSubmissions,

@@ -14,6 +14,13 @@ export const events = sqliteTable(
     companyId: text("company_id")
       .notNull()
       .references(() => companies.id),
+    /**
+     * A partner company the event is also addressed to, beside its own company: the installer company of an
+     * install.* event (§1: only jobs assigned to it, only while assigned).
+     */
+    partnerCompanyId: text("partner_company_id").references(() => companies.id),
+    /** The API key whose request caused the event, if any: not sent back to a subscription naming it (§4.2 rule 2). */
+    originKeyId: text("origin_key_id"),
     event: text("event").notNull(),
     resourceType: text("resource_type").notNull(),
     resourceId: text("resource_id").notNull(),

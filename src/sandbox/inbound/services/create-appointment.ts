@@ -78,6 +78,8 @@ export function createAppointment({ ctx, input }: { ctx: CallerCtx; input: Appoi
     // §4.2 rule 2, §6.7: a booked appointment emits appointment.booked.
     recordEvent(tx, ctx.clock, {
       companyId: caller.companyId,
+      // §4.2 rule 2: a booking through the Inbound API is caused by its key; a move is made in the platform.
+      originKeyId: caller.keyId,
       event: "appointment.booked",
       resource: { type: "appointment", id: appointmentId, version: 1 },
       data: bookedEventData(row, lead, "created"),
