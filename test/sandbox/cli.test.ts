@@ -19,16 +19,16 @@ function startCli(env: Record<string, string>): Promise<string> {
     });
     let out = "";
     const timer = setTimeout(() => reject(new Error(`no banner in time:\n${out}`)), 20_000);
-    child.stdout?.on("data", (chunk) => {
+    // Off a terminal the banner goes to stderr and stdout carries JSON log lines only (src/cli/terminal.ts).
+    const read = (chunk: unknown) => {
       out += String(chunk);
-      if (out.includes("voltworks-installer")) {
+      if (out.includes("crestline-installer")) {
         clearTimeout(timer);
         resolve(out);
       }
-    });
-    child.stderr?.on("data", (chunk) => {
-      out += String(chunk);
-    });
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", read);
     child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
   });
 }
