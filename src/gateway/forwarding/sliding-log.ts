@@ -26,8 +26,8 @@ export class SlidingLog {
   #lastAnswer = Number.NEGATIVE_INFINITY;
   /** The earliest time a paced send may go; a past time is an allowance built up (capped by `burst`). */
   #pacedAt = Number.NEGATIVE_INFINITY;
-  /** Refused a send for lack of room since its last paced send. */
-  #held = false;
+  /** When it last refused a send for lack of room, since its last paced send. */
+  #heldAt = Number.NEGATIVE_INFINITY;
   /** Slots of the window that only a newcomer may take. */
   readonly reserve: number;
   /** The most sends that go at once, and what a backlog may fill of the window. */
@@ -56,7 +56,7 @@ export class SlidingLog {
    */
   allowedAt(now: number, newcomer = false): number {
     const roomAt = this.#roomAt(newcomer ? 1 : this.reserve + 1);
-    if (roomAt > now) this.#held = true;
+    if (roomAt > now) this.#heldAt = now;
     return newcomer ? roomAt : Math.max(roomAt, this.#pacedAt);
   }
 
@@ -69,15 +69,21 @@ export class SlidingLog {
 
   /** Records a send at `at`; returns its slot, to close with `complete` when the answer (or the failure) comes. */
   record(at: number, newcomer = false): number {
+    // When room came back for this send (at or before `at`: a timer fires late), read before the ring moves on.
+    const roomAt = newcomer ? at : this.#roomAt(this.reserve + 1);
     const slot = this.#next;
     this.#ring[slot] = Number.POSITIVE_INFINITY;
     this.#next = (this.#next + 1) % this.limit;
     this.#inFlight++;
     if (!newcomer) {
-      // GCRA: the allowance built up since the last paced send, at most `burst`; none when the node was held.
-      const from = this.#held ? at : at - (this.burst - 1) * this.spacingMs;
+      // GCRA: the allowance built up since the last paced send, at most `burst`; none when the node was held, counted
+      // from when room came back rather than from this send, so that a late timer does not push the next send later.
+      // While held, a node is asked at every look, so its last refusal is at most a window before room comes back;
+      // one older than two windows is stale (the send it held went another way, say its credential was paused).
+      const held = at - this.#heldAt <= 2 * this.windowMs;
+      const from = held ? Math.max(roomAt, this.#heldAt) : at - (this.burst - 1) * this.spacingMs;
       this.#pacedAt = Math.max(this.#pacedAt, from) + this.spacingMs;
-      this.#held = false;
+      this.#heldAt = Number.NEGATIVE_INFINITY;
     }
     return slot;
   }
@@ -106,7 +112,7 @@ export class SlidingLog {
     this.#next = 0;
     this.#lastAnswer = last.at(-1) ?? Number.NEGATIVE_INFINITY;
     this.#pacedAt = Number.NEGATIVE_INFINITY;
-    this.#held = false;
+    this.#heldAt = Number.NEGATIVE_INFINITY;
   }
 
   /** The answer times held (an in-flight send as +Infinity), for a mirror of the history. */

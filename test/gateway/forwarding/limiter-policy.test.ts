@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FairScheduler } from "../../../src/gateway/forwarding/fair-scheduler.js";
 import { LimiterHierarchy, nodesOf } from "../../../src/gateway/forwarding/hierarchy.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "../../../src/gateway/forwarding/limits.js";
+import { SlidingLog } from "../../../src/gateway/forwarding/sliding-log.js";
 
 /**
  * The limiter's policy (docs/forwarding.md, "The limiter's policy") on a simulated clock: the fair scheduler and the
@@ -118,6 +119,17 @@ describe("§8 limiter policy: a burst goes out at once while every level has roo
     expect(times.slice(8)).toEqual(Array(5).fill(10_000));
   });
 
+  it("forgets a hold once the send it held went another way (its credential was paused and drained)", () => {
+    const level = new SlidingLog(5, 1_000);
+    for (let i = 0; i < 5; i++) level.complete(level.record(0), 10);
+    expect(level.allowedAt(100)).toBe(1_011);
+    // Nothing is sent through it for a while; then a burst finds the full allowance, not a pace of one per 200 ms.
+    for (let i = 0; i < 5; i++) {
+      expect(level.allowedAt(5_000)).toBeLessThanOrEqual(5_000);
+      level.record(5_000);
+    }
+  });
+
   it("holds a burst on a company to N − 1, keeping a slot for another credential's first send", () => {
     const limits = perSecond(10, 8, 100);
     const sends = simulate(limits, [
@@ -161,6 +173,23 @@ describe("§8 limiter policy: an idle company's first send while others saturate
     const times = sends.map((s) => s.sentAt).filter((t) => t >= 1_000 && t < 10_000);
     const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t));
     expect(Math.max(...gaps)).toBeLessThanOrEqual(1_000 / 11 + 21);
+  });
+});
+
+describe("§8 limiter policy: a saturated egress is used fully and shared fairly", () => {
+  it("carries N − 1 sends per window and round trip once paced, a fifth to each of five backlogged companies", () => {
+    // Each company could send 30 a second (three credentials of 10): together half again what the egress takes.
+    const limits = perSecond(10, 50, 100);
+    const backlog = ["co_a", "co_b", "co_c", "co_d", "co_e"].flatMap((c) => burstOf(600, 0, c, 3));
+    const all = simulate(limits, backlog);
+    const sends = all.filter((s) => s.sentAt >= 2_000 && s.sentAt < 12_000);
+    // 99 per 1,000 ms + a 20 ms round trip + 1 ms of margin: the reserve and the answer-time rule are all it costs.
+    expect(sends.length).toBeGreaterThanOrEqual(Math.floor((10 * 99 * 1_000) / 1_021) - 2);
+    for (const company of ["co_a", "co_b", "co_c", "co_d", "co_e"]) {
+      const share = sends.filter((s) => s.companyId === company).length / sends.length;
+      expect(share).toBeCloseTo(0.2, 2);
+    }
+    checkExact(all, limits);
   });
 });
 
