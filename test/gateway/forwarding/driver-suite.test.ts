@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
-import { type DriverName, lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
+import { type DriverName, lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
 
@@ -17,6 +17,20 @@ const drivers: { driver: DriverName; skip: boolean }[] = [
 ];
 
 for (const { driver, skip } of drivers) describe.skipIf(skip)(`forwarding driver: ${driver}`, () => suite(driver));
+
+/** What the sandbox admitted and refused (429) for a company's first credential. */
+function refereeCount(rig: Rig, company: RigCompany) {
+  const keyId = company.credentials[0]?.upstreamKey.split(".")[0];
+  const tally = rig.sandbox.admin.stats().traffic.keys.find((k) => k.keyId === keyId);
+  return { admitted: tally?.admitted, limited: tally?.limited };
+}
+
+/** The requests the gateway made for these submissions (a send that timed out and was retried counts twice). */
+function sentBy(rig: Rig, rows: { id: string }[]): number {
+  const { db } = rig.gateway.ctx;
+  const ids = rows.map((r) => r.id);
+  return db.select().from(submissionAttempts).where(inArray(submissionAttempts.submissionId, ids)).all().length;
+}
 
 function suite(driver: DriverName) {
   describe("§8 limits kept exactly against the sandbox (per-second windows)", () => {
@@ -46,22 +60,16 @@ function suite(driver: DriverName) {
         .map((r) => ({ sentAt: r.firstSentAt ?? 0, waited: (r.firstSentAt ?? 0) - Date.parse(r.createdAt) }))
         .sort((a, b) => a.sentAt - b.sentAt);
       // 5 per 1,000 ms. The first five go as they are committed (paced 200 ms apart, the fifth would wait 800 ms). With
-      // BullMQ the time is taken by the worker that picks the send job up, a queue hop later: tens of ms, and more while
-      // the eight intakes keep this process's event loop busy.
-      const hop = driver === "bullmq" ? 60 : 0;
-      for (const { waited } of sends.slice(0, 5)) expect(waited).toBeLessThan(driver === "bullmq" ? 1_000 : 400);
-      // The sixth waits for the first one's slot to have closed a full window; the rest follow one per W/N.
+      // BullMQ the time is taken by the worker that picks the send job up, a queue hop later: tens of ms, but seconds
+      // on a loaded machine while the eight intakes keep this process's event loop busy; the BullMQ driver's decisive
+      // case is the one at 60 a minute below, where pacing would make the thirtieth wait 26 s.
+      for (const { waited } of sends.slice(0, 5)) expect(waited).toBeLessThan(driver === "bullmq" ? 2_000 : 400);
+      // The sixth waits for the first one's slot to have closed a full window (it was answered after it was sent), and
+      // the seventh and eighth follow one per W/N: bounds that hold whatever the timers' and the queue's lateness.
       const first = sends[0]?.sentAt ?? 0;
-      expect((sends[5]?.sentAt ?? 0) - first).toBeGreaterThanOrEqual(1_000 - hop);
-      for (let i = 6; i < 8; i++) {
-        expect((sends[i]?.sentAt ?? 0) - (sends[i - 1]?.sentAt ?? 0)).toBeGreaterThanOrEqual(195 - hop);
-      }
-      // Exact by the referee's own count: every send admitted, none refused.
-      const keyId = solo.credentials[0]?.upstreamKey.split(".")[0];
-      expect(rig.sandbox.admin.stats().traffic.keys.find((k) => k.keyId === keyId)).toMatchObject({
-        admitted: 8,
-        limited: 0,
-      });
+      for (let i = 5; i < 8; i++) expect((sends[i]?.sentAt ?? 0) - first).toBeGreaterThanOrEqual(1_000 + (i - 5) * 200);
+      // Exact by the referee's own count: every request the gateway made admitted, none refused.
+      expect(refereeCount(rig, solo)).toEqual({ admitted: sentBy(rig, rows), limited: 0 });
     });
 
     it("forwards a burst over several credentials and companies without a single 429 at the sandbox", async () => {
@@ -129,12 +137,14 @@ function suite(driver: DriverName) {
           body: (await res.json()) as Record<string, unknown>,
         })),
       );
+      // The platform's own answer: 201 created, or 200 merged when a send outlived the rig's 2 s call timeout on a
+      // loaded machine and its retry found the lead the first one had created (§4.2 rule 1).
       for (const answer of answers) {
-        expect(answer).toMatchObject({
-          status: 201,
-          applied: "wait=5",
-          body: { status: "created", leadId: expect.stringMatching(/^lead_/) },
-        });
+        expect(answer).toMatchObject({ applied: "wait=5", body: { leadId: expect.stringMatching(/^lead_/) } });
+        expect([
+          [201, "created"],
+          [200, "merged"],
+        ]).toContainEqual([answer.status, answer.body.status]);
       }
       // Each went as it was committed (paced 0.9 s apart, the thirtieth would have waited about 26 s). The bound leaves
       // room for a loaded machine: thirty intakes at once keep one process's event loop busy, and with BullMQ the
@@ -143,11 +153,7 @@ function suite(driver: DriverName) {
       const rows = db.select().from(submissions).where(eq(submissions.companyId, company.gatewayCompanyId)).all();
       expect(rows).toHaveLength(30);
       for (const row of rows) expect((row.firstSentAt ?? 0) - Date.parse(row.createdAt)).toBeLessThan(2_000);
-      const keyId = company.credentials[0]?.upstreamKey.split(".")[0];
-      expect(rig.sandbox.admin.stats().traffic.keys.find((k) => k.keyId === keyId)).toMatchObject({
-        admitted: 30,
-        limited: 0,
-      });
+      expect(refereeCount(rig, company)).toEqual({ admitted: sentBy(rig, rows), limited: 0 });
     });
   });
 
