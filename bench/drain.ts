@@ -16,22 +16,15 @@
  * (submissions through it) × W/N; fairness = Jain's index of each company's throughput over its max-min fair share,
  * in 1 s windows where every company is backlogged (first excluded), averaged; small_first_wait_ms = the idle
  * company's commit → send; upstream_429 as counted by the sandbox.
+ *
+ * After each driver's drain, the burst case (bench/burst.ts) runs on the same driver: thirty sync requests on an idle
+ * credential of 60 a minute, with the others idle and with the egress saturated. Each case prints a `RESULT` line;
+ * the last line printed is the BullMQ driver's saturated burst (or the embedded one's without Redis).
  */
-import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { submissions } from "../src/db/schema/index.js";
-import { createGateway } from "../src/gateway/create-gateway.js";
-import { createUpstreamCredential } from "../src/gateway/credentials/upstream-credentials.js";
-import { acceptSubmission } from "../src/gateway/intake/accept-submission.js";
-import { authenticateVendorKey } from "../src/gateway/intake/authenticate-vendor-key.js";
-import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
-import { createCompany } from "../src/gateway/tenants/create-company.js";
-import { createLogger } from "../src/log.js";
-import { startChild } from "./lib/child.js";
-import { dropRedisPrefix, redisReachable } from "./lib/redis.js";
+import { burstCase } from "./burst.js";
+import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
+import { redisReachable } from "./lib/redis.js";
 
 const W = 1_000;
 const PER_CREDENTIAL = 10;
@@ -45,90 +38,50 @@ const share = [0.8, 0.05, 0.05, 0.05, 0.05];
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WORKERS = 2;
 
-await drain("embedded");
-if (await redisReachable(REDIS_URL)) await drain("bullmq");
+const drivers: Driver[] = ["embedded"];
+if (await redisReachable(REDIS_URL)) drivers.push("bullmq");
 else console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
+for (const driver of drivers) {
+  await drain(driver);
+  for (const load of ["idle", "saturated"] as const)
+    await burstCase({ driver, load, redisUrl: REDIS_URL, workers: WORKERS });
+}
 
-async function drain(driver: "embedded" | "bullmq"): Promise<void> {
-  const upstream = await startChild<{ url: string; companies: { id: string; keys: string[] }[] }>(
-    "bench/sandbox-server.ts",
-    [String(PER_CREDENTIAL), String(BIG_COMPANY), String(EGRESS), String(W), ...layout.map(String)],
-  );
-  const databasePath = join(mkdtempSync(join(tmpdir(), "pg-drain-")), "gateway.db");
-  const masterKey = randomBytes(32).toString("hex");
+async function drain(driver: Driver): Promise<void> {
   const limits = {
     perCredential: { limit: PER_CREDENTIAL, windowMs: W },
     perCompany: { limit: PER_COMPANY, windowMs: W },
     egress: { limit: EGRESS, windowMs: W },
     marginMs: 1,
   };
-  const prefix = `bench-drain-${randomBytes(4).toString("hex")}`;
-  const gateway = createGateway({
-    databasePath,
-    log: createLogger({ level: "silent" }),
-    masterKey,
-    settings: { intakeLimit: { ratePerSecond: 1e9, burst: 1e9 } },
-    forwarding: {
-      upstreamUrl: upstream.info.url,
-      limits,
-      ...(driver === "bullmq" ? { redis: { url: REDIS_URL, prefix, api: true, worker: false } } : {}),
+  const rig = await startBenchRig({
+    driver,
+    limits,
+    upstream: {
+      key: { limit: PER_CREDENTIAL, windowMs: W },
+      owner: { limit: BIG_COMPANY, windowMs: W },
+      ip: { limit: EGRESS, windowMs: W },
     },
+    // Company A has 100/s "by arrangement" (the config's figures are per minute).
+    companies: layout.map((credentials, i) => ({
+      name: `Company ${"ABCDEFG"[i]}`,
+      credentials,
+      ...(i === 0 ? { perCompany: (BIG_COMPANY * 60_000) / W } : {}),
+    })),
+    redisUrl: REDIS_URL,
+    workers: WORKERS,
   });
-  const { ctx } = gateway;
-  // BullMQ: forwarding runs in worker processes of their own, on the same database file and Redis.
-  const workers: ChildProcess[] = [];
-  if (driver === "bullmq") {
-    const args = [databasePath, upstream.info.url, REDIS_URL, prefix, masterKey, JSON.stringify(limits)];
-    for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(args));
-  }
-
-  const companies = upstream.info.companies.map((upstreamCompany, i) => {
-    const company = createCompany({
-      ctx,
-      input: { name: `Company ${"ABCDEF"[i]}`, limits: i === 0 ? { perCompany: (BIG_COMPANY * 60_000) / W } : null },
-    });
-    const keys = upstreamCompany.keys.map((value, j) => {
-      const credential = createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
-      const key = createVendorKey({
-        ctx,
-        companyId: company.id,
-        input: { name: `v${j}`, partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },
-      });
-      return authenticateVendorKey(ctx, key.key);
-    });
-    return { id: company.id, keys };
-  });
+  const { ctx, companies } = rig;
   // Per-company limit override is per minute in the config; the bench's window is a second.
   const companyNodeLimit = (i: number) => (i === 0 ? BIG_COMPANY : PER_COMPANY);
 
-  let sequence = 0;
-  const submit = (companyIndex: number, keyIndex: number) => {
-    const company = companies[companyIndex];
-    const key = company?.keys[keyIndex % company.keys.length];
-    if (!key) throw new Error("no key");
-    const n = ++sequence;
-    const payload = {
-      fullName: `Customer ${n}`,
-      email: `c${n}@example.com`,
-      phone: "+1 555 010 0000",
-      address: `${n} Drain Road, Springfield, IL 62701`,
-    };
-    return acceptSubmission({ ctx, key, input: { kind: "lead", raw: JSON.stringify(payload), payload } });
-  };
+  const submit = (companyIndex: number, keyIndex: number) => rig.submit(companyIndex, keyIndex);
 
   // Warm-up, as benchmarks do: a separate company's submissions warm both processes' code paths and connections; its
   // sends are not measured.
   const WARMUP = 6;
   for (let i = 0; i < 100; i++) await submit(WARMUP, i);
-  for (;;) {
-    const done = ctx.sqlite
-      .prepare("select count(*) n from submissions where status in ('forwarded','failed')")
-      .get() as {
-      n: number;
-    };
-    if (done.n >= 100) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await poll(() => rig.settled() >= 100);
   const warmupCompanyId = companies[WARMUP]?.id;
 
   console.log(
@@ -155,13 +108,7 @@ async function drain(driver: "embedded" | "bullmq"): Promise<void> {
   const small = await submit(5, 0);
 
   const total = accepted.length + 1 + 100;
-  for (;;) {
-    const done = ctx.sqlite
-      .prepare("select count(*) n from submissions where status in ('forwarded','failed')")
-      .get() as { n: number };
-    if (done.n >= total) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await poll(() => rig.settled() >= total, 250);
 
   const rows = ctx.db
     .select()
@@ -220,11 +167,7 @@ async function drain(driver: "embedded" | "bullmq"): Promise<void> {
 
   const smallRow = rows.find((r) => r.id === small.submission.submissionId);
   const smallWait = (smallRow?.firstSentAt ?? Number.NaN) - Date.parse(smallRow?.createdAt ?? "");
-  const stats = (await (
-    await fetch(`${upstream.info.url}/sandbox/admin/stats`, {
-      headers: { authorization: `Bearer ${(upstream.info as { adminToken?: string }).adminToken ?? ""}` },
-    })
-  ).json()) as { traffic: { totals: { limited: number; admitted: number } } };
+  const totals = await rig.upstreamTotals();
   const failed = rows.filter((r) => r.status === "failed").length;
   const latencies = attempts.map((a) => a.l).sort((a, b) => a - b);
   const slow = attempts.filter((a) => a.l > 200 && a.c !== warmupCompanyId);
@@ -246,7 +189,7 @@ async function drain(driver: "embedded" | "bullmq"): Promise<void> {
   }
 
   console.log(
-    `forwarded ${rows.length - failed}, failed ${failed}; upstream admitted ${stats.traffic.totals.admitted}, 429s ${stats.traffic.totals.limited}`,
+    `forwarded ${rows.length - failed}, failed ${failed}; upstream admitted ${totals.admitted}, 429s ${totals.limited}`,
   );
   console.log(
     `T_min ${(tMin / 1000).toFixed(2)} s, drain ${(drainMs / 1000).toFixed(2)} s (first send → last answer), burst committed ${new Date(burstAt).toISOString()}`,
@@ -258,19 +201,9 @@ async function drain(driver: "embedded" | "bullmq"): Promise<void> {
     `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${2 * (W / EGRESS) + 50} ms)`,
   );
   console.log(
-    `RESULT driver=${driver} utilisation=${utilisation.toFixed(4)} upstream_429=${stats.traffic.totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
+    `RESULT driver=${driver} utilisation=${utilisation.toFixed(4)} upstream_429=${totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
   );
-  for (const worker of workers) worker.kill("SIGTERM");
-  await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode === null ? w.once("exit", r) : r(null)))));
-  await gateway.close(1_000);
-  await upstream.stop();
-  if (driver === "bullmq") await dropRedisPrefix(REDIS_URL, prefix);
-}
-
-/** A forwarding worker process (bench/forwarding-worker.ts), once it takes jobs. */
-async function startWorker(args: string[]): Promise<ChildProcess> {
-  const worker = await startChild<{ pid: number }>("bench/forwarding-worker.ts", args);
-  return worker.child;
+  await rig.close();
 }
 
 /** Max-min fair shares of `capacity` between demands (progressive filling). */

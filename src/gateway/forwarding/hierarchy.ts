@@ -1,4 +1,4 @@
-import { companyRule, type ForwardingLimits } from "./limits.js";
+import { companyRule, type ForwardingLimits, SHARED_LEVEL_RESERVE } from "./limits.js";
 import { SlidingLog } from "./sliding-log.js";
 
 export interface Route {
@@ -21,6 +21,9 @@ export interface LimiterHistory {
 /**
  * The three limiter levels of §8 as one tree: a send is allowed when its credential, its company and the egress all
  * allow it, and it is then recorded at all three. A credential can also be paused (a 429's retry-after).
+ *
+ * The shared levels keep room for a newcomer (`SHARED_LEVEL_RESERVE`): a route whose backlog is new and that has
+ * nothing in the level's window — at a company, a credential's first send; at the egress, another company's first.
  */
 export class LimiterHierarchy {
   readonly #credentials = new Map<string, SlidingLog>();
@@ -35,14 +38,14 @@ export class LimiterHierarchy {
   ) {
     this.egress = this.#restored(
       "egress",
-      new SlidingLog(limits.egress.limit, limits.egress.windowMs, limits.marginMs),
+      new SlidingLog(limits.egress.limit, limits.egress.windowMs, limits.marginMs, SHARED_LEVEL_RESERVE),
     );
     for (const [credentialId, until] of history?.pausedUntil ?? []) this.pause(credentialId, until);
   }
 
   #restored(node: string, log: SlidingLog): SlidingLog {
     const times = this.history?.logs.get(node);
-    if (times && this.history) log.restore(times, this.history.at);
+    if (times) log.restore(times);
     return log;
   }
 
@@ -63,19 +66,33 @@ export class LimiterHierarchy {
     let log = this.#companies.get(companyId);
     if (!log) {
       const rule = companyRule(this.limits.perCompany, this.companyLimits(companyId)?.perCompany);
-      log = this.#restored(`company:${companyId}`, new SlidingLog(rule.limit, rule.windowMs, this.limits.marginMs));
+      log = this.#restored(
+        `company:${companyId}`,
+        new SlidingLog(rule.limit, rule.windowMs, this.limits.marginMs, SHARED_LEVEL_RESERVE),
+      );
       this.#companies.set(companyId, log);
     }
     return log;
   }
 
-  /** When this route may send next, ignoring the egress (shared by everyone, checked once per dispatch). */
-  routeAllowedAt(route: Route): number {
-    return Math.max(
-      this.credential(route).nextAllowedAt(),
-      this.company(route.companyId).nextAllowedAt(),
-      this.#pausedUntil.get(route.credentialId) ?? 0,
-    );
+  /**
+   * When a send on this route may go, as far as its pause, its credential and its company say (the egress is asked
+   * apart, once a route may go: `egressAllowedAt`). Each level is asked only once the levels below it allow the send,
+   * so a level that finds no room for it really held a send back (see `SlidingLog.allowedAt`). `fresh`: the
+   * credential's backlog is new (the scheduler knows), so its first send may take the company's reserve.
+   */
+  routeAllowedAt(route: Route, now: number, fresh = false): number {
+    const pausedUntil = this.#pausedUntil.get(route.credentialId) ?? 0;
+    if (pausedUntil > now) return pausedUntil;
+    const credential = this.credential(route);
+    const credentialAt = credential.allowedAt(now);
+    if (credentialAt > now) return credentialAt;
+    return this.company(route.companyId).allowedAt(now, fresh && credential.idle(now));
+  }
+
+  /** When the egress takes a send of this company, whose route allows it now: at once for a fresh company's first. */
+  egressAllowedAt(companyId: string, now: number, fresh = false): number {
+    return this.egress.allowedAt(now, fresh && this.company(companyId).idle(now));
   }
 
   /** The route's nodes, in the order of `nodesOf`. */
@@ -83,10 +100,16 @@ export class LimiterHierarchy {
     return [this.credential(route), this.company(route.companyId), this.egress];
   }
 
-  /** Records a send at every level; call the returned function when its answer (or failure) arrives. */
-  record(route: Route, at: number): (answeredAt: number) => void {
+  /**
+   * Records a send at every level; call the returned function when its answer (or failure) arrives. `fresh` as the
+   * scheduler told `routeAllowedAt` and `egressAllowedAt`: whether the credential's and the company's backlog is new.
+   */
+  record(route: Route, at: number, fresh = { credential: false, company: false }): (answeredAt: number) => void {
     const nodes = this.logsOf(route);
-    const slots = nodes.map((node) => node.record(at));
+    const [credential, company] = nodes;
+    // A newcomer is decided before anything is recorded, as the levels were asked.
+    const newcomer = [false, fresh.credential && credential.idle(at), fresh.company && company.idle(at)];
+    const slots = nodes.map((node, i) => node.record(at, newcomer[i]));
     return (answeredAt) => {
       for (const [i, node] of nodes.entries()) node.complete(slots[i] ?? 0, answeredAt);
     };

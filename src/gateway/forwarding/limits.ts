@@ -20,6 +20,13 @@ export const SPEC_FORWARDING_LIMITS: ForwardingLimits = {
   marginMs: 1,
 };
 
+/**
+ * Slots of a shared level's window (company, egress) kept for a newcomer's first send, so a burst or a backlog never
+ * locks another company out for a whole window. One: it costs a backlog 1/N of the level, and past it a newcomer waits
+ * at most one paced interval (docs/forwarding.md, "The limiter's policy").
+ */
+export const SHARED_LEVEL_RESERVE = 1;
+
 /** A company's own per-minute figures (companies.limits) scale the rule's window. */
 export function companyRule(base: LimitRule, perMinute: number | undefined): LimitRule {
   if (!perMinute) return base;

@@ -1,72 +1,118 @@
-/** Sends are paced at this fraction of the nominal interval W/N. */
-export const PACING = 0.9;
-
 /**
- * One limiter node (§8): at most `limit` sends in any span of `windowMs` as the upstream counts them, and paced —
- * consecutive sends at least 0.9 × `windowMs / limit` apart — so a backlog drains evenly instead of bursting at the
- * start of each window.
+ * One limiter node (§8): at most `limit` sends in any span of `windowMs` as the upstream counts them. A burst goes out
+ * at once while the window has room for it; what the node cannot take now waits, and goes out paced when room comes
+ * back, so that a backlog leaves the window's slots freeing evenly instead of in clumps (docs/forwarding.md, "The
+ * limiter's policy").
  *
  * Exactness does not rest on guessing the network's delay: the upstream counts a request when it arrives, somewhere
  * between our send and its answer. So each of the last `limit` slots holds the time the *answer* came (an upper bound
- * of the arrival), and is held open while the request is in flight. A send is allowed once the slot `limit` sends
- * back closed a full window ago; then its arrival is at least a window after that earlier arrival, whatever the
- * jitter. The cost is one round trip per window.
+ * of the arrival), and is held open while the request is in flight. A send takes the slot `limit` sends back only once
+ * it closed a full window ago; then its arrival is at least a window after that earlier arrival, whatever the jitter.
+ * The cost is one round trip per window.
+ *
+ * Room and pacing sit on top of that ring and never loosen it:
+ * - `reserve` slots of the window (on a shared level) are kept for a newcomer — a route that has sent nothing through
+ *   this node in its own window, such as another company's first send at the egress. Others may fill the window only
+ *   up to `limit − reserve`.
+ * - Pacing is a burst allowance (GCRA): up to `limit − reserve` sends at once, refilled at one per
+ *   `windowMs / (limit − reserve)`, the rate the window allows. A node that had no room for a send it was asked for is
+ *   *held*: when room comes back its allowance starts from empty, so the backlog drains one send per interval rather
+ *   than re-filling the window in one clump that would lock newcomers out for a whole window later.
  */
 export class SlidingLog {
   readonly #ring: number[];
   #next = 0;
-  /** When pacing allows the next send. */
+  #inFlight = 0;
+  #lastAnswer = Number.NEGATIVE_INFINITY;
+  /** The earliest time a paced send may go; a past time is an allowance built up (capped by `burst`). */
   #pacedAt = Number.NEGATIVE_INFINITY;
+  /** When it last refused a send for lack of room, since its last paced send. */
+  #heldAt = Number.NEGATIVE_INFINITY;
+  /** Slots of the window that only a newcomer may take. */
+  readonly reserve: number;
+  /** The most sends that go at once, and what a backlog may fill of the window. */
+  readonly burst: number;
+  /** One paced send per this many milliseconds: `burst` per window. */
   readonly spacingMs: number;
-  /** Timer lateness absorbed by the cadence: a few milliseconds, never more than a tenth of the interval. */
-  readonly #tolerance: number;
 
   constructor(
     readonly limit: number,
     readonly windowMs: number,
     /** Added to each window edge: clock granularity between two processes. */
     readonly marginMs = 1,
+    reserve = 0,
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
     this.#ring = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY);
-    // Paced a little under W/N: the ring (a window after the answer N sends back) is what binds at full load, at a
-    // cost of one round trip per window; pacing only keeps a backlog from bursting.
-    this.spacingMs = (PACING * windowMs) / limit;
-    this.#tolerance = Math.min(5, this.spacingMs / 10);
+    this.reserve = Math.max(0, Math.min(reserve, limit - 1));
+    this.burst = limit - this.reserve;
+    this.spacingMs = windowMs / this.burst;
   }
 
-  /** The earliest time a send may happen (+Infinity while the deciding slot is still in flight). */
-  nextAllowedAt(): number {
-    const oldest = this.#ring[this.#next] ?? Number.NEGATIVE_INFINITY;
-    return Math.max(this.#pacedAt, oldest + this.windowMs + this.marginMs);
+  /**
+   * The earliest time a send waiting at this node may go (+Infinity while a slot it needs is still in flight).
+   * A `newcomer` may take the reserve and is not paced. Asking is also how the node learns it is held: call it only
+   * for a send that every level below this one allows now.
+   */
+  allowedAt(now: number, newcomer = false): number {
+    const roomAt = this.#roomAt(newcomer ? 1 : this.reserve + 1);
+    if (roomAt > now) this.#heldAt = now;
+    return newcomer ? roomAt : Math.max(roomAt, this.#pacedAt);
+  }
+
+  /** When the oldest `slots` slots (in send order) have all been closed a full window: then that many sends fit. */
+  #roomAt(slots: number): number {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < slots; i++) latest = Math.max(latest, this.#ring[(this.#next + i) % this.limit] ?? latest);
+    return latest + this.windowMs + this.marginMs;
   }
 
   /** Records a send at `at`; returns its slot, to close with `complete` when the answer (or the failure) comes. */
-  record(at: number): number {
+  record(at: number, newcomer = false): number {
+    // When room came back for this send (at or before `at`: a timer fires late), read before the ring moves on.
+    const roomAt = newcomer ? at : this.#roomAt(this.reserve + 1);
     const slot = this.#next;
     this.#ring[slot] = Number.POSITIVE_INFINITY;
     this.#next = (this.#next + 1) % this.limit;
-    // Keep the cadence when a timer fires a little late, so lateness does not accumulate into lost throughput;
-    // after a pause, start a fresh cadence.
-    this.#pacedAt = Math.max(this.#pacedAt + this.spacingMs, at + this.spacingMs - this.#tolerance);
+    this.#inFlight++;
+    if (!newcomer) {
+      // GCRA: the allowance built up since the last paced send, at most `burst`; none when the node was held, counted
+      // from when room came back rather than from this send, so that a late timer does not push the next send later.
+      // While held, a node is asked at every look, so its last refusal is at most a window before room comes back;
+      // one older than two windows is stale (the send it held went another way, say its credential was paused).
+      const held = at - this.#heldAt <= 2 * this.windowMs;
+      const from = held ? Math.max(roomAt, this.#heldAt) : at - (this.burst - 1) * this.spacingMs;
+      this.#pacedAt = Math.max(this.#pacedAt, from) + this.spacingMs;
+      this.#heldAt = Number.NEGATIVE_INFINITY;
+    }
     return slot;
   }
 
   /** The answer to the send in `slot` arrived at `at`: the request reached the upstream no later than that. */
   complete(slot: number, at: number): void {
     this.#ring[slot] = at;
+    this.#inFlight--;
+    this.#lastAnswer = Math.max(this.#lastAnswer, at);
+  }
+
+  /** Nothing sent through this node is in flight or was answered within the last window: a newcomer above it. */
+  idle(now: number): boolean {
+    return this.#inFlight === 0 && this.#lastAnswer + this.windowMs + this.marginMs <= now;
   }
 
   /**
    * Takes over a send history kept elsewhere (another dispatcher's, mirrored in Redis): the answer times of the last
-   * sends, an in-flight one by the latest time it can still arrive. Pacing starts afresh at `now`.
+   * sends, an in-flight one by the latest time it can still arrive. The burst allowance starts full: the ring bounds
+   * what it can send, and a node found full is held at its first refusal.
    */
-  restore(answeredAt: readonly number[], now: number): void {
+  restore(answeredAt: readonly number[]): void {
     const last = [...answeredAt].sort((a, b) => a - b).slice(-this.limit);
     this.#ring.fill(Number.NEGATIVE_INFINITY);
     for (const [i, at] of last.entries()) this.#ring[this.limit - last.length + i] = at;
     this.#next = 0;
-    this.#pacedAt = now;
+    this.#lastAnswer = last.at(-1) ?? Number.NEGATIVE_INFINITY;
+    this.#pacedAt = Number.NEGATIVE_INFINITY;
+    this.#heldAt = Number.NEGATIVE_INFINITY;
   }
 
   /** The answer times held (an in-flight send as +Infinity), for a mirror of the history. */

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
-import { type DriverName, lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
+import { type DriverName, lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
 
@@ -18,6 +18,20 @@ const drivers: { driver: DriverName; skip: boolean }[] = [
 
 for (const { driver, skip } of drivers) describe.skipIf(skip)(`forwarding driver: ${driver}`, () => suite(driver));
 
+/** What the sandbox admitted and refused (429) for a company's first credential. */
+function refereeCount(rig: Rig, company: RigCompany) {
+  const keyId = company.credentials[0]?.upstreamKey.split(".")[0];
+  const tally = rig.sandbox.admin.stats().traffic.keys.find((k) => k.keyId === keyId);
+  return { admitted: tally?.admitted, limited: tally?.limited };
+}
+
+/** The requests the gateway made for these submissions (a send that timed out and was retried counts twice). */
+function sentBy(rig: Rig, rows: { id: string }[]): number {
+  const { db } = rig.gateway.ctx;
+  const ids = rows.map((r) => r.id);
+  return db.select().from(submissionAttempts).where(inArray(submissionAttempts.submissionId, ids)).all().length;
+}
+
 function suite(driver: DriverName) {
   describe("§8 limits kept exactly against the sandbox (per-second windows)", () => {
     let rig: Rig;
@@ -25,6 +39,38 @@ function suite(driver: DriverName) {
       rig = await startRig({ perKey: 5, perCompany: 8, egress: 12, windowMs: 1_000, driver });
     });
     afterAll(() => rig.close());
+
+    // First in its rig, so that no earlier case's sends still fill the egress's window.
+    it("sends a burst within N at once, paces what goes beyond it W/N apart, and never exceeds N in a window", async () => {
+      const solo = rig.addCompany("Solo", 1);
+      const posts = Array.from({ length: 8 }, () =>
+        postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": solo.vendorKeys[0] ?? "" }),
+      );
+      expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(8).fill(202));
+      const { db } = rig.gateway.ctx;
+      const rows = await until(() => {
+        const done = db
+          .select()
+          .from(submissions)
+          .where(eq(submissions.credentialId, solo.credentials[0]?.id ?? ""))
+          .all();
+        return done.length === 8 && done.every((r) => r.status === "forwarded") ? done : undefined;
+      });
+      const sends = rows
+        .map((r) => ({ sentAt: r.firstSentAt ?? 0, waited: (r.firstSentAt ?? 0) - Date.parse(r.createdAt) }))
+        .sort((a, b) => a.sentAt - b.sentAt);
+      // 5 per 1,000 ms. The first five go as they are committed (paced 200 ms apart, the fifth would wait 800 ms). With
+      // BullMQ the time is taken by the worker that picks the send job up, a queue hop later: tens of ms, but seconds
+      // on a loaded machine while the eight intakes keep this process's event loop busy; the BullMQ driver's decisive
+      // case is the one at 60 a minute below, where pacing would make the thirtieth wait 26 s.
+      for (const { waited } of sends.slice(0, 5)) expect(waited).toBeLessThan(driver === "bullmq" ? 2_000 : 400);
+      // The sixth waits for the first one's slot to have closed a full window (it was answered after it was sent), and
+      // the seventh and eighth follow one per W/N: bounds that hold whatever the timers' and the queue's lateness.
+      const first = sends[0]?.sentAt ?? 0;
+      for (let i = 5; i < 8; i++) expect((sends[i]?.sentAt ?? 0) - first).toBeGreaterThanOrEqual(1_000 + (i - 5) * 200);
+      // Exact by the referee's own count: every request the gateway made admitted, none refused.
+      expect(refereeCount(rig, solo)).toEqual({ admitted: sentBy(rig, rows), limited: 0 });
+    });
 
     it("forwards a burst over several credentials and companies without a single 429 at the sandbox", async () => {
       const big = rig.addCompany("Big", 3);
@@ -43,29 +89,6 @@ function suite(driver: DriverName) {
       const stats = rig.sandbox.admin.stats();
       expect(stats.traffic.totals.limited).toBe(0);
       expect(stats.traffic.totals.admitted).toBeGreaterThanOrEqual(36);
-    });
-
-    it("spreads one credential's sends about W/N apart instead of bursting", async () => {
-      const solo = rig.addCompany("Solo", 1);
-      for (let i = 0; i < 6; i++)
-        await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": solo.vendorKeys[0] ?? "" });
-      const { db } = rig.gateway.ctx;
-      const rows = await until(() => {
-        const done = db
-          .select()
-          .from(submissions)
-          .where(eq(submissions.credentialId, solo.credentials[0]?.id ?? ""))
-          .all();
-        return done.every((r) => r.status === "forwarded") && done.length === 6 ? done : undefined;
-      });
-      const sent = rows.map((r) => r.firstSentAt ?? 0).sort((a, b) => a - b);
-      const gaps = sent.slice(1).map((t, i) => t - (sent[i] ?? 0));
-      // 5 per 1,000 ms: paced at 0.9 × 200 ms (the window, which waits for answers, binds at full load); a timer may
-      // fire a few ms early or late. A burst would put the first five within a few ms. With BullMQ the time is taken
-      // by the worker that picks the send job up, which adds the queue's hop (a few ms, tens on a loaded machine).
-      const hop = driver === "bullmq" ? 60 : 0;
-      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(170 - hop);
-      expect((sent.at(-1) ?? 0) - (sent[0] ?? 0)).toBeGreaterThanOrEqual(5 * 170 - hop);
     });
 
     it("serves an idle company within 2 × W/N_egress + 50 ms while others keep the egress saturated", async () => {
@@ -89,6 +112,48 @@ function suite(driver: DriverName) {
       const waited = (row.firstSentAt ?? 0) - Date.parse(row.createdAt);
       expect(waited).toBeLessThanOrEqual(2 * (1_000 / 12) + 50);
       expect(rig.backlog()).toBeGreaterThan(0);
+    });
+  });
+
+  describe("§8 a burst on an idle credential at the spec's limits (60 a minute) gets sync answers", () => {
+    let rig: Rig;
+    beforeAll(async () => {
+      rig = await startRig({ perKey: 60, perCompany: 300, egress: 600, windowMs: 60_000, driver });
+    });
+    afterAll(() => rig.close());
+
+    it("sends thirty concurrent Prefer: wait=5 requests at once and answers each with the platform's own answer", async () => {
+      const company = rig.addCompany("Sync burst", 1);
+      const posts = Array.from({ length: 30 }, () =>
+        postJson(`${rig.url}/api/inbound/leads`, lead(), {
+          "x-api-key": company.vendorKeys[0] ?? "",
+          prefer: "wait=5",
+        }),
+      );
+      const answers = await Promise.all(
+        (await Promise.all(posts)).map(async (res) => ({
+          status: res.status,
+          applied: res.headers.get("preference-applied"),
+          body: (await res.json()) as Record<string, unknown>,
+        })),
+      );
+      // The platform's own answer: 201 created, or 200 merged when a send outlived the rig's 2 s call timeout on a
+      // loaded machine and its retry found the lead the first one had created (§4.2 rule 1).
+      for (const answer of answers) {
+        expect(answer).toMatchObject({ applied: "wait=5", body: { leadId: expect.stringMatching(/^lead_/) } });
+        expect([
+          [201, "created"],
+          [200, "merged"],
+        ]).toContainEqual([answer.status, answer.body.status]);
+      }
+      // Each went as it was committed (paced 0.9 s apart, the thirtieth would have waited about 26 s). The bound leaves
+      // room for a loaded machine: thirty intakes at once keep one process's event loop busy, and with BullMQ the
+      // worker in this process picks its jobs up between them.
+      const { db } = rig.gateway.ctx;
+      const rows = db.select().from(submissions).where(eq(submissions.companyId, company.gatewayCompanyId)).all();
+      expect(rows).toHaveLength(30);
+      for (const row of rows) expect((row.firstSentAt ?? 0) - Date.parse(row.createdAt)).toBeLessThan(2_000);
+      expect(refereeCount(rig, company)).toEqual({ admitted: sentBy(rig, rows), limited: 0 });
     });
   });
 

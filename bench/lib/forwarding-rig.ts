@@ -1,0 +1,150 @@
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createGateway } from "../../src/gateway/create-gateway.js";
+import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
+import type { ForwardingLimits, LimitRule } from "../../src/gateway/forwarding/limits.js";
+import { acceptSubmission } from "../../src/gateway/intake/accept-submission.js";
+import { authenticateVendorKey } from "../../src/gateway/intake/authenticate-vendor-key.js";
+import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
+import { createCompany } from "../../src/gateway/tenants/create-company.js";
+import { listen } from "../../src/http/server.js";
+import { createLogger } from "../../src/log.js";
+import { startChild } from "./child.js";
+import { dropRedisPrefix } from "./redis.js";
+
+export type Driver = "embedded" | "bullmq";
+
+export interface BenchRigOptions {
+  driver: Driver;
+  /** The gateway's limits. */
+  limits: ForwardingLimits;
+  /** The sandbox's, the referee's: per key, per owner, per IP. */
+  upstream: { key: LimitRule; owner: LimitRule; ip: LimitRule };
+  /** Companies in order, with their credentials and their "by arrangement" figures per minute (§8). */
+  companies: { name: string; credentials: number; perCompany?: number }[];
+  redisUrl: string;
+  /** BullMQ: worker processes (the bench process is the API). */
+  workers: number;
+}
+
+/**
+ * What `npm run bench:drain` runs each case on: the sandbox in its own process, a fresh gateway database, the gateway
+ * in this process listening on a free port, and with BullMQ worker processes of their own on the same database file
+ * and Redis (under a prefix of the run's own). Companies exist on both sides, one vendor key per credential.
+ */
+export async function startBenchRig(options: BenchRigOptions) {
+  const rule = (r: LimitRule) => `${r.limit}/${r.windowMs}`;
+  const { upstream: limits } = options;
+  const upstream = await startChild<{ url: string; adminToken: string; companies: { id: string; keys: string[] }[] }>(
+    "bench/sandbox-server.ts",
+    [
+      rule(limits.key),
+      rule(limits.owner),
+      rule(limits.ip),
+      String(limits.ip.windowMs),
+      ...options.companies.map((c) => String(c.credentials)),
+    ],
+  );
+  const databasePath = join(mkdtempSync(join(tmpdir(), "pg-drain-")), "gateway.db");
+  const masterKey = randomBytes(32).toString("hex");
+  const prefix = `bench-drain-${randomBytes(4).toString("hex")}`;
+  const gateway = createGateway({
+    databasePath,
+    log: createLogger({ level: "silent" }),
+    masterKey,
+    settings: { intakeLimit: { ratePerSecond: 1e9, burst: 1e9 } },
+    forwarding: {
+      upstreamUrl: upstream.info.url,
+      limits: options.limits,
+      ...(options.driver === "bullmq" ? { redis: { url: options.redisUrl, prefix, api: true, worker: false } } : {}),
+    },
+  });
+  const { ctx } = gateway;
+  const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
+  // BullMQ: forwarding runs in worker processes of their own, on the same database file and Redis.
+  const workers: ChildProcess[] = [];
+  if (options.driver === "bullmq") {
+    const args = [databasePath, upstream.info.url, options.redisUrl, prefix, masterKey, JSON.stringify(options.limits)];
+    for (let i = 0; i < options.workers; i++) {
+      workers.push((await startChild<{ pid: number }>("bench/forwarding-worker.ts", args)).child);
+    }
+  }
+
+  const companies = upstream.info.companies.map((upstreamCompany, i) => {
+    const spec = options.companies[i];
+    const company = createCompany({
+      ctx,
+      input: { name: spec?.name ?? `Company ${i}`, limits: spec?.perCompany ? { perCompany: spec.perCompany } : null },
+    });
+    const keys = upstreamCompany.keys.map((value, j) => {
+      const credential = createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
+      const key = createVendorKey({
+        ctx,
+        companyId: company.id,
+        input: { name: `v${j}`, partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },
+      });
+      return { secret: key.key, key: authenticateVendorKey(ctx, key.key) };
+    });
+    return { id: company.id, keys };
+  });
+
+  let sequence = 0;
+  return {
+    gateway,
+    ctx,
+    url: server.url,
+    upstream,
+    companies,
+    /** A fresh canonical lead (a new address each time, so the platform creates rather than merges). */
+    lead() {
+      const n = ++sequence;
+      return {
+        fullName: `Customer ${n}`,
+        email: `c${n}@example.com`,
+        phone: "+1 555 010 0000",
+        address: `${n} Drain Road, Springfield, IL 62701`,
+      };
+    },
+    /** Accepts a lead as intake does after mapping (no HTTP): the backlog's way in. */
+    submit(companyIndex: number, keyIndex: number) {
+      const company = companies[companyIndex];
+      const key = company?.keys[keyIndex % company.keys.length]?.key;
+      if (!key) throw new Error("no key");
+      const payload = this.lead();
+      return acceptSubmission({ ctx, key, input: { kind: "lead", raw: JSON.stringify(payload), payload } });
+    },
+    /** Submissions forwarded or failed so far. */
+    settled(): number {
+      return (
+        ctx.sqlite.prepare("select count(*) n from submissions where status in ('forwarded','failed')").get() as {
+          n: number;
+        }
+      ).n;
+    },
+    /** The referee's counters (§8): what the sandbox admitted and refused. */
+    async upstreamTotals(): Promise<{ admitted: number; limited: number }> {
+      const res = await fetch(`${upstream.info.url}/sandbox/admin/stats`, {
+        headers: { authorization: `Bearer ${upstream.info.adminToken}` },
+      });
+      return ((await res.json()) as { traffic: { totals: { admitted: number; limited: number } } }).traffic.totals;
+    },
+    async close(): Promise<void> {
+      for (const worker of workers) worker.kill("SIGTERM");
+      await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode === null ? w.once("exit", r) : r(null)))));
+      await server.close();
+      await gateway.close(1_000);
+      await upstream.stop();
+      if (options.driver === "bullmq") await dropRedisPrefix(options.redisUrl, prefix);
+    },
+  };
+}
+
+export type BenchRig = Awaited<ReturnType<typeof startBenchRig>>;
+
+/** Resolves once `done()` holds, looking every `stepMs`. */
+export async function poll(done: () => boolean, stepMs = 100): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, stepMs));
+}
