@@ -25,9 +25,13 @@ function banner(sandbox: RunningSandbox, adminTokenFromEnv: boolean): string {
   const admin = adminTokenFromEnv
     ? "admin API: /sandbox/admin/* with the bearer token from SANDBOX_ADMIN_TOKEN"
     : "admin API: /sandbox/admin/* — set SANDBOX_ADMIN_TOKEN to use it (this run's random token is not shown)";
-  return [`sandbox (Inbound API, Installer API v1, webhooks) listening on ${sandbox.url}`, admin, "test keys (public fixtures):", ...keys, ""].join(
-    "\n",
-  );
+  return [
+    `sandbox (Inbound API, Installer API v1, webhooks) listening on ${sandbox.url}`,
+    admin,
+    "test keys (public fixtures):",
+    ...keys,
+    "",
+  ].join("\n");
 }
 
 export async function run(argv: string[]): Promise<void> {
