@@ -131,13 +131,15 @@ export function readIncoming(incoming: IncomingMessage, maxBytes = MAX_BODY_BYTE
         on.off();
         resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
       },
+      // The client's doing, not the gateway's (a reset, a close mid-body): a 400 on the request's log line, which no
+      // one is left to read.
       error(error: Error) {
         on.off();
-        reject(error);
+        reject(new ApiError("bad_request", "the client's connection failed before the body ended", { cause: error }));
       },
       close() {
         on.off();
-        reject(new Error("the client closed the connection before the body ended"));
+        reject(new ApiError("bad_request", "the client closed the connection before the body ended"));
       },
       off() {
         incoming.off("data", on.data).off("end", on.end).off("error", on.error).off("close", on.close);
