@@ -20,6 +20,11 @@ function responses(status: 200 | 201) {
   };
 }
 
+/** A route's body limit as its OpenAPI description states it. */
+export function bodyLimitText(limits: BodyLimits): string {
+  return `The body: JSON of at most ${limits.maxBytes} bytes, nested at most ${limits.maxDepth} deep.`;
+}
+
 /** OpenAPI route definitions of one owner-API area: its path prefix and its tag in the document. */
 export function routeKit(prefix: string, tag: string) {
   return {
@@ -52,7 +57,7 @@ export function routeKit(prefix: string, tag: string) {
         method,
         path: `${prefix}${path}`,
         summary,
-        description: `The body: JSON of at most ${limits.maxBytes} bytes, nested at most ${limits.maxDepth} deep.`,
+        description: bodyLimitText(limits),
         tags: [tag],
         security,
         middleware: [jsonBody(limits)],

@@ -4,7 +4,7 @@ import { deleteCookie, setCookie } from "hono/cookie";
 import { OWNER_BODY, PAYLOAD_BODY } from "../../http/body-limit.js";
 import { jsonBody } from "../../http/json-body.js";
 import { requestHeader } from "../../http/node-headers.js";
-import { param, routeKit, valid } from "../../http/route-kit.js";
+import { bodyLimitText, param, routeKit, valid } from "../../http/route-kit.js";
 import { clientAddressResolver } from "../../net/client-address.js";
 import type { GatewayContext } from "../context.js";
 import {
@@ -72,6 +72,7 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       path: `${PREFIX}/sessions`,
       summary: "Sign in (sets the session cookie; returns the CSRF token)",
       tags: ["owner"],
+      description: bodyLimitText(OWNER_BODY),
       middleware: [jsonBody(OWNER_BODY)],
       request: { body: { content: { "application/json": { schema: s.signInBody } }, required: true } },
       responses: {
