@@ -54,20 +54,20 @@ const EDGE_NUMBERS = [
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 
+/** A string made of a short unit repeated up to `max` characters. */
+function repeated(max: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max }))
+    .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+}
+
+/** Strings of every kind of character, up to a few thousand long (the huge ones come one per body, see jsonText). */
 function texts(sizes: FuzzSizes): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.string({ unit: "grapheme", maxLength: 24 }) },
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 24 }) },
     { weight: 1, arbitrary: fc.string({ unit: loneSurrogate, maxLength: 3 }) },
-    {
-      weight: 1,
-      arbitrary: fc
-        .tuple(
-          fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }),
-          fc.integer({ min: 1, max: sizes.maxString }),
-        )
-        .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length)),
-    },
+    { weight: 1, arbitrary: repeated(Math.min(4_096, sizes.maxString)) },
   );
 }
 
@@ -137,7 +137,11 @@ export function jsonText(sizes: FuzzSizes): fc.Arbitrary<string> {
         ? `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`
         : `${'{"a":'.repeat(depth)}${inner}${"}".repeat(depth)}`,
     );
-  return fc.oneof({ weight: 6, arbitrary: value }, { weight: 1, arbitrary: deep });
+  // A huge string in one body in fifty: up to sizes.maxString, past every body limit at its longest.
+  const huge = fc
+    .tuple(fc.constantFrom(...KEYS), repeated(sizes.maxString), value)
+    .map(([k, text, rest]) => `{${JSON.stringify(k)}:${JSON.stringify(text)},"rest":${rest}}`);
+  return fc.oneof({ weight: 42, arbitrary: value }, { weight: 7, arbitrary: deep }, { weight: 1, arbitrary: huge });
 }
 
 /** A lead as a vendor might send it: the spec's fields with arbitrary values, sometimes with more around them. */
