@@ -1,7 +1,7 @@
 /**
  * The server side of `npm run bench:abuse`: the real gateway on a file database, behind a trusted proxy (127.0.0.1,
- * `x-forwarded-for`), with two companies — "intake" (its vendor keys carry the load whose latency is measured, and its
- * owner is the fuzzer) and "replayer" (500 stored leads its owner replays). Run with --expose-gc: a second, control
+ * `x-forwarded-for`), with three companies: "intake" (its keys and its owner are fuzzed), "replayer" (500 stored leads
+ * its owner replays) and "steady" (its key carries the load whose latency is measured). Run with --expose-gc: a second, control
  * server answers `GET /rss` with the resident set size after a full garbage collection.
  * Prints one JSON line when listening.
  */
@@ -104,6 +104,7 @@ async function seed(name: string) {
 
 const intake = await seed("Intake");
 const replayer = await seed("Replayer");
+const steady = await seed("Steady");
 // The replayer's key has STORED leads to replay, as intake stored them.
 const replayerKey = getVendorKeyRow(ctx, replayer.company.id, replayer.mapped.id);
 for (let i = 0; i < STORED; i++) {
@@ -135,6 +136,7 @@ process.stdout.write(
       ids: [intake.profileId, intake.versionId],
     },
     replayer: { token: replayer.token, keyId: replayer.mapped.id },
+    steadyKey: steady.mapped.key,
     expression: loaded.expression,
     payload: samplePayloads[0],
   })}\n`,

@@ -10,7 +10,7 @@
  *    generators of the property tests, with larger strings and deeper nesting), counting those that carried accepted
  *    credentials and were not answered 401 (they reached parsing and validation), and every 500 (or a 5xx that is not a
  *    503 with retry-after). Target: 0, with the server still up.
- * 3. Isolation: intake's p99 at a fixed rate (half of what it takes when alone), alone and while the other company
+ * 3. Isolation: a third company's intake p99 at a fixed rate (half of what it takes when alone), alone and while one
  *    replays its 500 stored leads through a draft continuously (two replays at a time, its quota lifted so the lane
  *    itself is what is measured); BENCH_ROUNDS (3) alternations of BENCH_SECONDS (5), medians. Target: ratio ≤ 1.5.
  */
@@ -40,6 +40,8 @@ interface ServerInfo {
   control: string;
   intake: { mappedKey: string; plainKey: string; token: string; ids: string[] };
   replayer: { token: string; keyId: string };
+  /** A key of a third company, whose latency is measured: no fuzzed payload ever made its version suspect. */
+  steadyKey: string;
   expression: string;
   payload: unknown;
 }
@@ -107,6 +109,19 @@ const target: FuzzTarget = {
 };
 const SIZES = { maxString: 300_000, maxDepth: 20_000 };
 const arbitrary = fc.oneof(intakeRequests(target, SIZES), ownerRequests(target, SIZES));
+/**
+ * One request, sent again once if the connection failed: a connection the server cut after refusing a body that was
+ * still arriving (the drain after a 413 or 415 is bounded) can take a request that was about to go out on it.
+ */
+let retried = 0;
+async function sendOnce(request: HostileRequest) {
+  try {
+    return await send(url, request);
+  } catch {
+    retried++;
+    return await send(url, request);
+  }
+}
 let sent = 0;
 let reached = 0;
 let failures = 0;
@@ -130,7 +145,7 @@ for (let batch = 0; batch * BATCH < FUZZ; batch++) {
     sent++;
     const from = performance.now();
     try {
-      const answer = await send(url, request);
+      const answer = await sendOnce(request);
       const route = `${request.method} ${request.path.replace(/\?.*$/, "").replace(/\/(prf|pv|key|sub|cred|tok|whs)_[^/]+|\/[^/]*%[^/]*/g, "/:id")}`;
       const timing = timings.get(route) ?? { count: 0, ms: 0 };
       timing.count++;
@@ -160,7 +175,7 @@ const fuzz500 = Math.max(failures, answered.failures);
 console.log(
   `fuzz: ${sent} requests in ${((performance.now() - started) / 1000).toFixed(1)} s, ${reached} past authentication, ` +
     `${failures} answered 500 (${answered.failures} in the server's log, ${answered.unavailable} 503s), ` +
-    `${transportErrors} transport errors; server ${alive ? "up" : "DOWN"}; ` +
+    `${transportErrors} transport errors (${retried} connections cut and retried); server ${alive ? "up" : "DOWN"}; ` +
     `answers ${JSON.stringify(Object.fromEntries([...byStatus].sort(([a], [b]) => a - b)))}`,
 );
 for (const example of examples) console.log(`  e.g. ${example}`);
@@ -180,7 +195,7 @@ const intakeLoad = (rate?: number) =>
   load({
     url: leads,
     body,
-    headers: { "x-api-key": target.mappedKey },
+    headers: { "x-api-key": server.info.steadyKey },
     seconds: SECONDS,
     connections: 32,
     ...(rate ? { rate } : {}),
@@ -217,7 +232,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const a = await intakeLoad(rate);
   alone.push(a.p99);
   console.log(
-    `round ${round} alone:       ${a.rps.toFixed(0)} req/s, p50 ${a.p50} ms, p99 ${a.p99} ms, non-2xx ${a.non2xx}`,
+    `round ${round} alone:       ${a.rps.toFixed(0)} req/s, p50 ${a.p50} ms, p99 ${a.p99} ms, ${JSON.stringify(a.statuses)}`,
   );
   replaying = true;
   const loops = [replayLoop(), replayLoop()];
@@ -230,7 +245,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   replaySeconds += seconds;
   withReplay.push(b.p99);
   console.log(
-    `round ${round} with replay: ${b.rps.toFixed(0)} req/s, p50 ${b.p50} ms, p99 ${b.p99} ms, non-2xx ${b.non2xx}; ` +
+    `round ${round} with replay: ${b.rps.toFixed(0)} req/s, p50 ${b.p50} ms, p99 ${b.p99} ms, ${JSON.stringify(b.statuses)}; ` +
       `replayed ${((replayed - countedFrom) / seconds).toFixed(0)} payloads/s`,
   );
 }
