@@ -56,7 +56,7 @@ const gateway = createGateway({
     intakeLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 },
     trustedProxy: { ranges: ["127.0.0.1"], header: "x-forwarded-for" },
     // The replay scenario measures the tooling lane, not the quota in front of it: a replayer as fast as the lane.
-    toolingQuota: { concurrent: 2, evaluationsPerSecond: 1_000_000, burst: 1_000_000 },
+    toolingQuota: { concurrent: 4, evaluationsPerSecond: 1_000_000, burst: 1_000_000 },
   },
 });
 const { ctx } = gateway;

@@ -63,5 +63,5 @@ export const defaultSettings: GatewaySettings = {
   upstreamLimits: SPEC_FORWARDING_LIMITS,
   operatorCompanyId: null,
   trustedProxy: null,
-  toolingQuota: { concurrent: 2, evaluationsPerSecond: 200, burst: 2_000 },
+  toolingQuota: { concurrent: 4, evaluationsPerSecond: 200, burst: 2_000 },
 };

@@ -368,11 +368,23 @@ export function acceptableAnswer(status: number, retryAfter: string | null): boo
   return status === 503 && retryAfter !== null && /^[1-9][0-9]*$/.test(retryAfter);
 }
 
-/** Sends one hostile request; the answer's status and retry-after (the body is read and dropped). */
+/**
+ * Sends one hostile request; the answer's status and retry-after (the body is read and dropped). A request whose
+ * connection failed is sent once more: the server cuts a connection whose refused body is still arriving once its
+ * bounded drain is over, and a keep-alive connection the server is closing can take the next request with it.
+ */
 export async function send(
   url: string,
   request: HostileRequest,
 ): Promise<{ status: number; retryAfter: string | null }> {
+  try {
+    return await sendOnce(url, request);
+  } catch {
+    return await sendOnce(url, request);
+  }
+}
+
+async function sendOnce(url: string, request: HostileRequest): Promise<{ status: number; retryAfter: string | null }> {
   const res = await fetch(`${url}${request.path}`, {
     method: request.method,
     headers: request.headers,
