@@ -36,7 +36,7 @@ describe("the owner tooling's lane (docs/decisions.md, Bounded input)", () => {
     const draft = { ...profile, versionId: "draft:co_1:shape", payload };
     // A runaway draft given three seconds: the lane is busy with it all that time.
     const running = engine.map(draft, { tooling: true, timeoutMs: 3_000 });
-    await expect.poll(() => engine.stats().toolingLane?.busy, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => engine.stats().toolingLane?.busy, { timeout: 20_000 }).toBe(1);
     expect(engine.stats().pool.busy).toBe(0);
     expect(engine.stats().suspectLane?.busy).toBe(0);
     // Intake's evaluations go on beside it, on the shared evaluators.
