@@ -7,9 +7,13 @@ import { badRequest } from "../../http/errors.js";
 import { MAX_JSON_DEPTH, textNestsDeeper } from "../../http/json-depth.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
-import { parseProfile } from "../profiles/compile.js";
-import { type MappingOutcome, type ProfileKind, runGoldenSamples } from "../profiles/index.js";
-import { expressionShape } from "../profiles/shape.js";
+import {
+  expressionShape,
+  type MappingOutcome,
+  type ProfileKind,
+  parseProfile,
+  runGoldenSamples,
+} from "../profiles/index.js";
 import { getProfileRow } from "./profiles.js";
 
 /**
