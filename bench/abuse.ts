@@ -59,9 +59,10 @@ async function pool(count: number, concurrency: number, task: (i: number) => Pro
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-async function rssMb(): Promise<number> {
-  const { rss } = (await (await fetch(`${control}/rss`)).json()) as { rss: number };
-  return rss / 1024 / 1024;
+/** The server's resident set size and V8 heap in use after a full GC, in MB. */
+async function memoryMb(): Promise<{ rss: number; heap: number }> {
+  const { rss, heapUsed } = (await (await fetch(`${control}/rss`)).json()) as { rss: number; heapUsed: number };
+  return { rss: rss / 1024 / 1024, heap: heapUsed / 1024 / 1024 };
 }
 
 // 1. Sign-in memory.
@@ -83,14 +84,16 @@ const signIn = async (i: number) => {
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
 };
 await pool(WARM_UP, 8, (i) => signIn(100_000 + i)); // warm-up: the code, the hash's memory, the allocator's arenas
-const before = await rssMb();
+const before = await memoryMb();
 let started = performance.now();
 await pool(SIGNINS, 8, signIn);
-const after = await rssMb();
-const signinGrowth = after - before;
+const after = await memoryMb();
+const signinGrowth = after.rss - before.rss;
+const signed = (mb: number) => `${mb >= 0 ? "+" : ""}${mb.toFixed(1)} MB`;
 console.log(
   `sign-ins: ${SIGNINS} in ${((performance.now() - started) / 1000).toFixed(1)} s, answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
-    `RSS after GC ${before.toFixed(1)} MB → ${after.toFixed(1)} MB (${signinGrowth >= 0 ? "+" : ""}${signinGrowth.toFixed(1)} MB)`,
+    `after GC: RSS ${before.rss.toFixed(1)} → ${after.rss.toFixed(1)} MB (${signed(signinGrowth)}), ` +
+    `V8 heap ${before.heap.toFixed(1)} → ${after.heap.toFixed(1)} MB (${signed(after.heap - before.heap)})`,
 );
 
 // 2. Fuzz.
