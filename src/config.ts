@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseCidr } from "./net/ip.js";
 
 /**
  * Every setting the process reads, parsed once at start (STYLE: nothing reads `process.env` while handling a request).
@@ -35,6 +36,29 @@ export const envSchema = z.object({
    * BullMQ dashboard at /console/queues in Redis mode, since the queues hold every company's jobs.
    */
   OPERATOR_COMPANY_ID: z.string().min(1).optional(),
+  /**
+   * The reverse proxies in front of the gateway, comma-separated addresses or CIDR ranges: a request from one of them
+   * is keyed by the client address in CLIENT_ADDRESS_HEADER (the sign-in limiter). Unset: the peer is the client.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((text) =>
+      (text ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ""),
+    )
+    .refine(
+      (ranges) => ranges.every((range) => parseCidr(range) !== undefined),
+      "comma-separated addresses or CIDR ranges",
+    ),
+  /** The header a trusted proxy names the client in; `x-forwarded-for` lists, the right-most untrusted entry counts. */
+  CLIENT_ADDRESS_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "a header name")
+    .transform((name) => name.toLowerCase())
+    .default("x-forwarded-for"),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
   MASTER_KEY: z.string().optional(),
   CONFIG_FILE: z.string().optional(),

@@ -1,12 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
-/** Starts a TypeScript script in its own Node process (through tsx) and waits for its first JSON line. */
+/**
+ * Starts a TypeScript script in its own Node process (through tsx) and waits for its first JSON line. `nodeOptions`
+ * go to Node itself (`--expose-gc`).
+ */
 export async function startChild<T>(
   script: string,
   args: string[] = [],
+  nodeOptions: string[] = [],
 ): Promise<{ info: T; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...nodeOptions, "--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const info = await new Promise<T>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));

@@ -6,6 +6,8 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Answers by status code. */
+  statuses: Record<string, number>;
 }
 
 /** One autocannon run against a POST endpoint; `rate` caps the request rate (requests/s over all connections). */
@@ -32,5 +34,8 @@ export async function load(options: {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
+    ),
   };
 }

@@ -66,6 +66,8 @@ export async function run(argv: string[]): Promise<void> {
     settings: {
       mode,
       operatorCompanyId: env.OPERATOR_COMPANY_ID ?? null,
+      trustedProxy:
+        env.TRUSTED_PROXIES.length > 0 ? { ranges: env.TRUSTED_PROXIES, header: env.CLIENT_ADDRESS_HEADER } : null,
       ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },

@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
 import { newApp } from "../http/app.js";
+import { declaredBodyLimit, MAX_ROUTE_BODY_BYTES } from "../http/body-limit.js";
 import { healthRoutes } from "../http/health.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
@@ -24,6 +25,8 @@ export function createGatewayApp(
   } = {},
 ) {
   const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({ log: ctx.log, metrics: options.metrics });
+  // Every route declares its own body limit where it is registered; nothing anywhere takes more than this.
+  app.use(declaredBodyLimit(MAX_ROUTE_BODY_BYTES));
   app.route(
     "/",
     healthRoutes({

@@ -1,6 +1,7 @@
 import type { GatewayDb } from "../db/client.js";
 import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
+import type { TrustedProxy } from "../net/client-address.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
 import type { SubmissionRow } from "./intake/submission-view.js";
 import type { SubmissionWriter } from "./intake/submission-writer.js";
@@ -19,6 +20,13 @@ export interface GatewaySettings {
   upstreamLimits: ForwardingLimits;
   /** The operator's company: its admins may open the queue dashboard (Redis mode); null = nobody may. */
   operatorCompanyId: string | null;
+  /** The reverse proxies whose header names the client (the sign-in limiter keys by it); null = the peer is the client. */
+  trustedProxy: TrustedProxy | null;
+  /**
+   * Per company, what the owner's tooling (preview, sample tests, replay, saving and publishing) may ask of the
+   * evaluators: requests at once, and evaluations as a token bucket (docs/decisions.md, "Bounded input").
+   */
+  toolingQuota: { concurrent: number; evaluationsPerSecond: number; burst: number };
 }
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
@@ -54,4 +62,6 @@ export const defaultSettings: GatewaySettings = {
   retentionDays: 30,
   upstreamLimits: SPEC_FORWARDING_LIMITS,
   operatorCompanyId: null,
+  trustedProxy: null,
+  toolingQuota: { concurrent: 4, evaluationsPerSecond: 200, burst: 2_000 },
 };

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "./errors.js";
+import { MAX_JSON_DEPTH, nestsDeeper } from "./json-depth.js";
 import { nodeIncoming, requestHeader } from "./node-headers.js";
 
 /** §8: request bodies are limited to 1 MB. */
@@ -17,14 +18,21 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 /** Stateless between calls (no `stream` option), so one serves every request. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
+/** What a route takes as its body: at most `maxBytes`, nested at most `maxDepth` deep. */
+export interface BodyLimits {
+  maxBytes: number;
+  maxDepth: number;
+}
+
 /**
  * Reads a JSON request body: 413 over the limit (checked on the declared length and again while reading, so a
- * chunked body cannot slip past), 415 unless the content type is JSON, 400 when it does not parse.
+ * chunked body cannot slip past), 415 unless the content type is JSON, 400 when it nests too deeply or does not parse.
  */
-export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
+export function jsonBody(options: Partial<BodyLimits> = {}): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   return async (c, next) => {
-    const { raw, text, body } = await readJson(c, maxBytes);
+    const { raw, text, body } = await readJson(c, maxBytes, maxDepth);
     // Route validators read the body again through Hono's cache rather than the consumed stream.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     c.set("rawBody", raw);
@@ -37,8 +45,10 @@ export function jsonBody(options: { maxBytes?: number } = {}): MiddlewareHandler
 export function readJson(
   c: Context,
   maxBytes = MAX_BODY_BYTES,
+  maxDepth = MAX_JSON_DEPTH,
 ): Promise<{ raw: Uint8Array; text: string; body: unknown }> {
-  return readJsonFrom({ header: (name) => requestHeader(c, name), read: (max) => readRequestBody(c, max) }, maxBytes);
+  const source: BodySource = { header: (name) => requestHeader(c, name), read: (max) => readRequestBody(c, max) };
+  return readJsonFrom(source, maxBytes, maxDepth);
 }
 
 /** A request as readJsonFrom() needs it: its headers, and a reader of its body (413 past `maxBytes`). */
@@ -47,10 +57,15 @@ export interface BodySource {
   read(maxBytes: number): Promise<Uint8Array>;
 }
 
-/** What readJson() does, for any source of a request: the bytes, their text and the parsed value. */
+/**
+ * What readJson() does, for any source of a request: the bytes, their text and the parsed value. The nesting is
+ * checked on the bytes before they are parsed, in one pass (json-depth.ts), so no walk over the parsed value meets a
+ * payload deeper than `maxDepth`.
+ */
 export async function readJsonFrom(
   source: BodySource,
   maxBytes = MAX_BODY_BYTES,
+  maxDepth = MAX_JSON_DEPTH,
 ): Promise<{ raw: Uint8Array; text: string; body: unknown }> {
   const declared = Number(source.header("content-length") ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
@@ -59,6 +74,7 @@ export async function readJsonFrom(
     throw new ApiError("unsupported_media_type", "content-type must be application/json");
   }
   const raw = await source.read(maxBytes);
+  if (nestsDeeper(raw, maxDepth)) throw tooDeep(maxDepth);
   try {
     const text = UTF8.decode(raw);
     return { raw, text, body: JSON.parse(text) };
@@ -67,8 +83,15 @@ export async function readJsonFrom(
   }
 }
 
-function tooLarge(maxBytes: number): ApiError {
+export function tooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `request body exceeds ${maxBytes} bytes`);
+}
+
+/** 400 naming the nesting limit (docs/decisions.md, "Bounded input"). */
+export function tooDeep(maxDepth: number): ApiError {
+  return new ApiError("bad_request", `request body nests arrays and objects deeper than ${maxDepth} levels`, {
+    details: { maxDepth },
+  });
 }
 
 /**
@@ -108,13 +131,15 @@ export function readIncoming(incoming: IncomingMessage, maxBytes = MAX_BODY_BYTE
         on.off();
         resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
       },
+      // The client's doing, not the gateway's (a reset, a close mid-body): a 400 on the request's log line, which no
+      // one is left to read.
       error(error: Error) {
         on.off();
-        reject(error);
+        reject(new ApiError("bad_request", "the client's connection failed before the body ended", { cause: error }));
       },
       close() {
         on.off();
-        reject(new Error("the client closed the connection before the body ended"));
+        reject(new ApiError("bad_request", "the client closed the connection before the body ended"));
       },
       off() {
         incoming.off("data", on.data).off("end", on.end).off("error", on.error).off("close", on.close);

@@ -64,4 +64,13 @@ describe("canonicalJson (idempotency: same payload compared as canonical JSON, Â
     expect(canonicalDigest(a)).toBe(canonicalDigest(b));
     expect(canonicalDigest([1, 2])).not.toBe(canonicalDigest([2, 1]));
   });
+
+  it("walks any nesting without recursion: 50,000 arrays and objects inside one another", () => {
+    let deep: unknown = "core";
+    for (let i = 0; i < 50_000; i++) deep = i % 2 === 0 ? [deep] : { k: deep, a: 1 };
+    const text = canonicalJson(deep);
+    expect(text.length).toBe(JSON.stringify("core").length + 25_000 * 2 + 25_000 * '{"a":1,"k":}'.length);
+    expect(text.startsWith('{"a":1,"k":[{"a":1,"k":[')).toBe(true);
+    expect(canonicalDigest(deep)).toMatch(/^[0-9a-f]{64}$/);
+  });
 });

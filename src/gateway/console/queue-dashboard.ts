@@ -7,6 +7,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { Redis } from "ioredis";
 import type { AppEnv } from "../../http/app.js";
+import { bodyLimit, OWNER_BODY } from "../../http/body-limit.js";
 import type { GatewayContext } from "../context.js";
 import { DEFAULT_PREFIX, forwardingKeys } from "../forwarding/redis/keys.js";
 import { SESSION_COOKIE } from "../owner/owner-auth.js";
@@ -67,6 +68,8 @@ export function mountQueueDashboard(
   const guard = operatorOnly(ctx, options.operatorCompanyId);
   app.use(QUEUE_DASHBOARD_PATH, guard);
   app.use(`${QUEUE_DASHBOARD_PATH}/*`, guard);
+  // bull-board reads the bodies of its few mutations itself: within the owner API's limit.
+  app.use(`${QUEUE_DASHBOARD_PATH}/*`, bodyLimit(OWNER_BODY.maxBytes));
   app.route(QUEUE_DASHBOARD_PATH, adapter.registerPlugin() as unknown as Hono<AppEnv>);
 }
 

@@ -1,7 +1,11 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { param, routeKit, valid } from "../../http/route-kit.js";
+import { OWNER_BODY, PAYLOAD_BODY } from "../../http/body-limit.js";
+import { jsonBody } from "../../http/json-body.js";
+import { requestHeader } from "../../http/node-headers.js";
+import { bodyLimitText, param, routeKit, valid } from "../../http/route-kit.js";
+import { clientAddressResolver } from "../../net/client-address.js";
 import type { GatewayContext } from "../context.js";
 import {
   createUpstreamCredential,
@@ -40,6 +44,7 @@ import {
 import { type OwnerEnv, ownerAuth, SESSION_COOKIE } from "./owner-auth.js";
 import * as s from "./schemas.js";
 import { SignInLimiter } from "./sign-in-limiter.js";
+import { ToolingQuota } from "./tooling-quota.js";
 
 const PREFIX = "/owner/v1";
 const { route, bodyRoute } = routeKit(PREFIX, "owner");
@@ -52,6 +57,8 @@ const anyJson = z.record(z.string(), z.unknown());
 export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
   const secureCookie = ctx.settings.mode === "live";
   const signInLimiter = new SignInLimiter();
+  const clientAddress = clientAddressResolver(ctx.settings.trustedProxy);
+  const tooling = new ToolingQuota(ctx.settings.toolingQuota);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "session", {
     type: "apiKey",
@@ -65,6 +72,8 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       path: `${PREFIX}/sessions`,
       summary: "Sign in (sets the session cookie; returns the CSRF token)",
       tags: ["owner"],
+      description: bodyLimitText(OWNER_BODY),
+      middleware: [jsonBody(OWNER_BODY)],
       request: { body: { content: { "application/json": { schema: s.signInBody } }, required: true } },
       responses: {
         200: { description: "signed in", content: { "application/json": { schema: anyJson } } },
@@ -73,7 +82,10 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     }),
     async (c) => {
       const input = valid(c, s.signInBody);
-      signInLimiter.take(input.email, clientAddress(c));
+      signInLimiter.take(
+        input.email,
+        clientAddress(peerAddress(c), (name) => requestHeader(c, name)),
+      );
       const session = await signInOwner({ ctx, input });
       setCookie(c, SESSION_COOKIE, session.token, {
         httpOnly: true,
@@ -178,32 +190,49 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       "Save a draft version (runs the golden samples)",
       s.versionBody,
       201,
+      PAYLOAD_BODY,
     ),
     async (c) => {
       requireAdmin(c.get("owner"));
       const { companyId } = c.get("owner");
       const input = valid(c, s.versionBody) as Parameters<typeof saveProfileVersion>[0]["input"];
-      return c.json(await saveProfileVersion({ ctx, companyId, profileId: param(c, "profileId"), input }), 201);
+      const profileId = param(c, "profileId");
+      const saved = await tooling.run(companyId, input.samples.length, () =>
+        saveProfileVersion({ ctx, companyId, profileId, input }),
+      );
+      return c.json(saved, 201);
     },
   );
   app.openapi(
-    bodyRoute("post", "/profiles/{profileId}/test", "Run golden samples against an unsaved draft", s.versionBody),
+    bodyRoute(
+      "post",
+      "/profiles/{profileId}/test",
+      "Run golden samples against an unsaved draft",
+      s.versionBody,
+      200,
+      PAYLOAD_BODY,
+    ),
     async (c) => {
       const { companyId } = c.get("owner");
       const input = valid(c, s.versionBody) as Parameters<typeof testDraftSamples>[0]["input"];
-      return c.json({ ...(await testDraftSamples({ ctx, companyId, profileId: param(c, "profileId"), input })) }, 200);
+      const profileId = param(c, "profileId");
+      const report = await tooling.run(companyId, input.samples.length, () =>
+        testDraftSamples({ ctx, companyId, profileId, input }),
+      );
+      return c.json({ ...report }, 200);
     },
   );
   app.openapi(route("post", "/profile-versions/{versionId}/test", "Run a version's golden samples"), async (c) => {
     const { companyId } = c.get("owner");
     const version = getVersionRow(ctx, companyId, param(c, "versionId"));
     const profile = getProfileRow(ctx, companyId, version.profileId);
-    const report = await runGoldenSamples(ctx.engine, {
-      versionId: version.id,
-      kind: profile.kind,
-      expression: version.expression,
-      samples: version.samples,
-    });
+    const report = await tooling.run(companyId, version.samples.length, () =>
+      runGoldenSamples(
+        ctx.engine,
+        { versionId: version.id, kind: profile.kind, expression: version.expression, samples: version.samples },
+        { tooling: true },
+      ),
+    );
     return c.json({ ...report }, 200);
   });
   app.openapi(
@@ -211,7 +240,12 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     async (c) => {
       requireAdmin(c.get("owner"));
       const { companyId } = c.get("owner");
-      return c.json(await publishProfileVersion({ ctx, companyId, versionId: param(c, "versionId") }), 200);
+      const versionId = param(c, "versionId");
+      const samples = getVersionRow(ctx, companyId, versionId).samples.length;
+      return c.json(
+        await tooling.run(companyId, samples, () => publishProfileVersion({ ctx, companyId, versionId })),
+        200,
+      );
     },
   );
   app.openapi(
@@ -229,8 +263,12 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     },
   );
   app.openapi(
-    bodyRoute("post", "/profiles/preview", "Map a payload with a draft expression", s.previewBody),
-    async (c) => c.json({ ...(await previewProfile({ ctx, input: valid(c, s.previewBody) })) }, 200),
+    bodyRoute("post", "/profiles/preview", "Map a payload with a draft expression", s.previewBody, 200, PAYLOAD_BODY),
+    async (c) => {
+      const { companyId } = c.get("owner");
+      const input = valid(c, s.previewBody);
+      return c.json({ ...(await tooling.run(companyId, 1, () => previewProfile({ ctx, companyId, input }))) }, 200);
+    },
   );
   app.openapi(
     bodyRoute(
@@ -239,8 +277,11 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       "Replay a key's recent payloads through a draft, diffed per field",
       s.replayBody,
     ),
-    async (c) =>
-      c.json(await replayProfile({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.replayBody) }), 200),
+    async (c) => {
+      const { companyId } = c.get("owner");
+      const input = valid(c, s.replayBody);
+      return c.json(await tooling.run(companyId, input.limit, () => replayProfile({ ctx, companyId, input })), 200);
+    },
   );
 
   // Submissions, mapping failures, erasure.
@@ -272,10 +313,10 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
 }
 
 /** The peer's address; in tests that call the app without a socket there is none. */
-function clientAddress(c: Parameters<typeof getConnInfo>[0]): string {
+function peerAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    return getConnInfo(c).remote.address;
   } catch {
-    return "unknown";
+    return undefined;
   }
 }

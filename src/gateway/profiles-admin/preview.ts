@@ -1,29 +1,47 @@
-import { createHash } from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
+import type jsonata from "jsonata";
+import { canonicalJson } from "../../canonical-json.js";
 import { submissions } from "../../db/schema/index.js";
 import type { StoredSample } from "../../db/schema/profile-versions.js";
 import { badRequest } from "../../http/errors.js";
+import { MAX_JSON_DEPTH, textNestsDeeper } from "../../http/json-depth.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
-import { compileProfile, type MappingOutcome, type ProfileKind, runGoldenSamples } from "../profiles/index.js";
+import {
+  expressionShape,
+  type MappingOutcome,
+  type ProfileKind,
+  parseProfile,
+  runGoldenSamples,
+} from "../profiles/index.js";
 import { getProfileRow } from "./profiles.js";
 
-/** Drafts are cached by the digest of their text, so typing in the editor re-uses compiled expressions. */
-function draftVersionId(expression: string): string {
-  return `draft:${createHash("sha256").update(expression).digest("hex").slice(0, 32)}`;
+/**
+ * A draft is known to the engine by its company and the shape of its expression: typing in the editor re-uses compiled
+ * expressions, and a draft that breached a guardrail stays suspect through an edit of whitespace or comments
+ * (shape.ts). The company keeps one tenant's drafts from making another's suspect.
+ */
+function draftVersionId(companyId: string, expression: string, ast: jsonata.ExprNode): string {
+  return `draft:${companyId}:${expressionShape(expression, ast)}`;
 }
 
-/** Maps one payload with a draft expression: the output, validation errors with both paths, the evaluation time. */
+/**
+ * Maps one payload with a draft expression, on the owner tooling's lane: the output, validation errors with both paths,
+ * the evaluation time.
+ */
 export async function previewProfile({
   ctx,
+  companyId,
   input,
 }: {
   ctx: GatewayContext;
+  companyId: string;
   input: { kind: ProfileKind; expression: string; payload: unknown };
 }): Promise<MappingOutcome | { ok: false; kind: "compile"; message: string; line?: number; column?: number }> {
-  const compiled = compileProfile(input.expression);
-  if (!compiled.ok) return { ok: false, kind: "compile", ...compiled.error };
-  return ctx.engine.map({ versionId: draftVersionId(input.expression), ...input });
+  const parsed = parseProfile(input.expression);
+  if (!parsed.ok) return { ok: false, kind: "compile", ...parsed.error };
+  const versionId = draftVersionId(companyId, input.expression, parsed.ast);
+  return ctx.engine.map({ versionId, ...input }, { tooling: true });
 }
 
 /**
@@ -42,12 +60,18 @@ export async function testDraftSamples({
   input: { expression: string; samples: StoredSample[] };
 }) {
   const profile = getProfileRow(ctx, companyId, profileId);
-  return runGoldenSamples(ctx.engine, {
-    versionId: draftVersionId(input.expression),
-    kind: profile.kind,
-    expression: input.expression,
-    samples: input.samples,
-  });
+  const parsed = parseProfile(input.expression);
+  return runGoldenSamples(
+    ctx.engine,
+    {
+      // An expression that does not parse is reported by runGoldenSamples and never evaluated.
+      versionId: parsed.ok ? draftVersionId(companyId, input.expression, parsed.ast) : "draft:uncompiled",
+      kind: profile.kind,
+      expression: input.expression,
+      samples: input.samples,
+    },
+    { tooling: true },
+  );
 }
 
 export interface FieldChange {
@@ -58,7 +82,8 @@ export interface FieldChange {
 
 /**
  * Replays the last N stored payloads of a key through a draft and diffs each result, field by field, against the
- * canonical body the bound version produced — the "what would change if I published this" check.
+ * canonical body the bound version produced — the "what would change if I published this" check. On the owner
+ * tooling's lane, a few payloads at a time.
  */
 export async function replayProfile({
   ctx,
@@ -70,9 +95,8 @@ export async function replayProfile({
   input: { keyId: string; kind: "lead" | "appointment"; expression: string; limit: number };
 }) {
   getVendorKeyRow(ctx, companyId, input.keyId);
-  const compiled = compileProfile(input.expression);
-  if (!compiled.ok)
-    throw badRequest(`expression: ${compiled.error.message}`, { field: "expression", ...compiled.error });
+  const parsed = parseProfile(input.expression);
+  if (!parsed.ok) throw badRequest(`expression: ${parsed.error.message}`, { field: "expression", ...parsed.error });
   const rows = ctx.db
     .select()
     .from(submissions)
@@ -87,17 +111,40 @@ export async function replayProfile({
     .orderBy(desc(submissions.id))
     .limit(input.limit)
     .all();
-  const versionId = draftVersionId(input.expression);
-  const results = [];
-  for (const row of rows) {
-    const payload = JSON.parse(row.rawPayload ?? "null") as unknown;
-    const outcome = await ctx.engine.map({ versionId, kind: input.kind, expression: input.expression, payload });
-    const before = row.canonicalBody ?? {};
-    const changes = outcome.ok ? diffFields(before, outcome.body) : [];
-    results.push({ submissionId: row.id, profileVersionId: row.profileVersionId, outcome, changes });
-  }
+  const versionId = draftVersionId(companyId, input.expression, parsed.ast);
+  const replayOne = async (row: (typeof rows)[number]) => {
+    const outcome = await replayPayload(ctx, { versionId, kind: input.kind, expression: input.expression }, row);
+    const changes = outcome.ok ? diffFields(row.canonicalBody ?? {}, outcome.body) : [];
+    return { submissionId: row.id, profileVersionId: row.profileVersionId, outcome, changes };
+  };
+  const results: Awaited<ReturnType<typeof replayOne>>[] = new Array(rows.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < rows.length; i = next++) results[i] = await replayOne(rows[i] as (typeof rows)[number]);
+  };
+  await Promise.all(Array.from({ length: Math.min(REPLAY_CONCURRENCY, rows.length) }, lane));
   const changed = results.filter((r) => !r.outcome.ok || r.changes.length > 0).length;
   return { replayed: results.length, changed, results };
+}
+
+/** Payloads in flight at once per replay: enough to keep the tooling lane's evaluator fed. */
+const REPLAY_CONCURRENCY = 4;
+
+/**
+ * One stored payload through the draft. A payload stored before intake limited nesting may be deeper than it now
+ * allows: it is reported as that guardrail, not walked.
+ */
+function replayPayload(
+  ctx: GatewayContext,
+  draft: { versionId: string; kind: ProfileKind; expression: string },
+  row: { rawPayload: string | null },
+): Promise<MappingOutcome> {
+  const raw = row.rawPayload ?? "null";
+  if (textNestsDeeper(raw, MAX_JSON_DEPTH)) {
+    const message = `payload nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+    return Promise.resolve({ ok: false, kind: "guardrail", limit: "stack", message, elapsedMs: 0 });
+  }
+  return ctx.engine.map({ ...draft, payload: JSON.parse(raw) as unknown }, { tooling: true });
 }
 
 export function diffFields(before: unknown, after: unknown): FieldChange[] {
@@ -105,6 +152,6 @@ export function diffFields(before: unknown, after: unknown): FieldChange[] {
   const b = (after ?? {}) as Record<string, unknown>;
   const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
   return fields
-    .filter((field) => JSON.stringify(a[field]) !== JSON.stringify(b[field]))
+    .filter((field) => canonicalJson(a[field]) !== canonicalJson(b[field]))
     .map((field) => ({ field, before: a[field], after: b[field] }));
 }

@@ -5,20 +5,31 @@ export interface DiffEntry {
   actual: unknown;
 }
 
-/** Structural JSON difference, by key and by index, so a failing golden sample says which field is wrong. */
+/**
+ * Structural JSON difference, by key and by index, so a failing golden sample says which field is wrong. Walked with
+ * an explicit stack (depth-first, in order), so no nesting runs out of the call stack.
+ */
 export function jsonDiff(expected: unknown, actual: unknown, path = "$"): DiffEntry[] {
-  if (Array.isArray(expected) && Array.isArray(actual)) {
-    const out: DiffEntry[] = [];
-    for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-      out.push(...jsonDiff(expected[i], actual[i], `${path}[${i}]`));
+  const out: DiffEntry[] = [];
+  const pending: DiffEntry[] = [{ path, expected, actual }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { expected: e, actual: a, path: at } = next;
+    const children: DiffEntry[] = [];
+    if (Array.isArray(e) && Array.isArray(a)) {
+      for (let i = 0; i < Math.max(e.length, a.length); i++) {
+        children.push({ path: `${at}[${i}]`, expected: e[i], actual: a[i] });
+      }
+    } else if (isObject(e) && isObject(a)) {
+      for (const key of [...new Set([...Object.keys(e), ...Object.keys(a)])].sort()) {
+        children.push({ path: `${at}.${key}`, expected: e[key], actual: a[key] });
+      }
+    } else {
+      if (!Object.is(e, a)) out.push(next);
+      continue;
     }
-    return out;
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i] as DiffEntry);
   }
-  if (isObject(expected) && isObject(actual)) {
-    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort();
-    return keys.flatMap((key) => jsonDiff(expected[key], actual[key], `${path}.${key}`));
-  }
-  return Object.is(expected, actual) ? [] : [{ path, expected, actual }];
+  return out;
 }
 
 export function formatDiff(entry: DiffEntry): string {

@@ -1,5 +1,5 @@
 import type { Logger } from "../../log.js";
-import { EngineOverloadedError } from "./errors.js";
+import { EngineClosedError, EngineOverloadedError } from "./errors.js";
 import { InlineEvaluator, type InlineResult, type InlineStats, NOT_INLINE } from "./inline.js";
 import { LIMITS } from "./limits.js";
 import { Lru } from "./lru.js";
@@ -24,6 +24,8 @@ export interface ProfileEngineOptions {
   suspectTimeoutMs?: number;
   /** Map payloads of trusted compiled versions on the calling thread (default true; inline.ts). */
   inline?: boolean;
+  /** Evaluator processes of the owner tooling's lane (default 1), started on its first evaluation. */
+  toolingPoolSize?: number;
   log?: Logger;
 }
 
@@ -47,6 +49,10 @@ export interface MapInput {
  * A version that breached a guardrail is *suspect* for a while: its evaluations go to a separate one-worker lane with
  * a smaller time limit, so a profile that runs away on a vendor's real payloads (after passing its golden samples)
  * burns a fraction of one core and never occupies the workers other tenants are waiting for.
+ *
+ * The owner's tooling (previews, replays, golden samples run from the owner API: `tooling` in the options) has a lane
+ * of its own, niced, and never runs inline: an owner replaying hundreds of payloads takes CPU that intake leaves over,
+ * never an evaluator intake is waiting for, nor the thread serving HTTP.
  */
 export class ProfileEngine {
   private readonly pool: WorkerPool;
@@ -61,6 +67,10 @@ export class ProfileEngine {
   /** versionId → its evaluations of real payloads that finished within the suspect limit, up to the probation's. */
   private readonly proven = new Lru<string, number>(1_000);
   private readonly inline: InlineEvaluator | undefined;
+  /** Started on the owner tooling's first evaluation: most processes (a worker, the CLI, tests) never need it. */
+  private toolingLane: WorkerPool | undefined;
+  private readonly toolingPoolSize: number;
+  private closed = false;
 
   constructor(options: ProfileEngineOptions = {}) {
     this.timeoutMs = clampTimeout(options.timeoutMs ?? LIMITS.timeoutMs);
@@ -76,6 +86,7 @@ export class ProfileEngine {
       ...(options.log ? { log: options.log } : {}),
     };
     this.pool = new WorkerPool(this.poolOptions);
+    this.toolingPoolSize = Math.max(1, options.toolingPoolSize ?? 1);
     if (options.inline !== false) this.inline = new InlineEvaluator();
     if (this.suspectForMs > 0) {
       this.suspectLane = new WorkerPool({
@@ -106,6 +117,7 @@ export class ProfileEngine {
       payload: input.payload,
       timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
+    if (opts.tooling) return this.mapTooling(request);
     const sample = opts.sample === true;
     const inline = tried ?? this.tryInline(input, opts);
     if (inline.outcome) return inline.outcome;
@@ -135,7 +147,7 @@ export class ProfileEngine {
    * given it does not judge the same request again.
    */
   tryInline(input: MapInput, opts: EvaluationOptions = {}): InlineResult {
-    if (!this.inline || input.payloadChars === undefined || opts.sample || opts.timeoutMs !== undefined)
+    if (!this.inline || input.payloadChars === undefined || opts.sample || opts.tooling || opts.timeoutMs !== undefined)
       return NOT_INLINE;
     if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return NOT_INLINE;
     const breachedAt = this.suspects.peek(input.versionId);
@@ -146,17 +158,50 @@ export class ProfileEngine {
   stats(): {
     pool: ReturnType<WorkerPool["stats"]>;
     suspectLane?: ReturnType<WorkerPool["stats"]>;
+    toolingLane?: ReturnType<WorkerPool["stats"]>;
     inline?: InlineStats;
   } {
     return {
       pool: this.pool.stats(),
       ...(this.suspectLane ? { suspectLane: this.suspectLane.stats() } : {}),
+      ...(this.toolingLane ? { toolingLane: this.toolingLane.stats() } : {}),
       ...(this.inline ? { inline: this.inline.stats() } : {}),
     };
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.close(), this.suspectLane?.close()]);
+    this.closed = true;
+    await Promise.all([this.pool.close(), this.suspectLane?.close(), this.toolingLane?.close()]);
+  }
+
+  /**
+   * An evaluation of the owner's tooling, on its own lane: with the suspect time limit when its version breached a
+   * guardrail lately (a draft's id is its company and the shape of its expression, so a whitespace edit is still the
+   * same suspect: preview.ts), once more when starved, then EngineOverloadedError (503). It proves nothing about a
+   * version's behaviour on real payloads, so it does not count towards probation.
+   */
+  private async mapTooling(request: PoolRequest): Promise<MappingOutcome> {
+    if (this.closed) throw new EngineClosedError();
+    this.toolingLane ??= new WorkerPool({
+      ...this.poolOptions,
+      name: "profiles-tooling",
+      size: this.toolingPoolSize,
+      maxQueue: LIMITS.toolingQueue,
+      nice: LIMITS.toolingNice,
+    });
+    const lane = this.toolingLane;
+    const breachedAt = this.suspects.get(request.versionId);
+    const suspect = breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs;
+    const run = suspect ? { ...request, timeoutMs: Math.min(request.timeoutMs, this.suspectTimeoutMs) } : request;
+    let reply = await lane.run(run);
+    if (!reply.ok && reply.kind === "starved") reply = await lane.run(run);
+    if (!reply.ok && reply.kind === "starved") throw new EngineOverloadedError(lane.stats().queued, reply.message);
+    if (!reply.ok && reply.kind === "guardrail" && this.suspectForMs > 0) {
+      this.suspects.set(request.versionId, performance.now());
+    }
+    if (reply.trusted) this.inline?.trust(request.versionId, request.expression);
+    const { id: _id, trusted: _trusted, cpuMs: _cpuMs, ...outcome } = reply;
+    return outcome;
   }
 
   /**

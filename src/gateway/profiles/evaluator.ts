@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, textNestsDeeper } from "../../http/json-depth.js";
 import { classify } from "./classify.js";
 import { LIMITS } from "./limits.js";
 import { setRegexBudget } from "./linear-regexp.js";
@@ -60,6 +61,11 @@ export class Evaluator {
       const json = JSON.stringify(result, dropFunctions);
       if (json !== undefined && json.length > LIMITS.outputChars) {
         const message = `mapped output is ${json.length} characters of JSON, over the ${LIMITS.outputChars} limit`;
+        return { id: request.id, ok: false, kind: "guardrail", limit: "output", message, elapsedMs: elapsed() };
+      }
+      // What the gateway walks afterwards (validation, a diff, the answer) meets no nesting its requests could not have.
+      if (json !== undefined && textNestsDeeper(json, MAX_JSON_DEPTH)) {
+        const message = `mapped output nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
         return { id: request.id, ok: false, kind: "guardrail", limit: "output", message, elapsedMs: elapsed() };
       }
       // The JSON round trip leaves plain data only: no lambdas, no sequence markers, no shared references.

@@ -29,11 +29,13 @@ const CONCURRENCY = 4;
 /**
  * Runs a profile's golden samples (issue 3: saving checks syntax and runs every sample; a version whose samples fail
  * cannot be published). Uses the same engine, guardrails and validation as intake, so a sample passes only if the
- * live path would produce exactly that body, or that error.
+ * live path would produce exactly that body, or that error. `tooling`: run for the owner API, on the tooling lane
+ * (engine.ts).
  */
 export async function runGoldenSamples(
   engine: ProfileEngine,
   profile: ProfileSource & { samples: GoldenSample[] },
+  options: { tooling?: boolean } = {},
 ): Promise<GoldenReport> {
   const total = profile.samples.length;
   const compiled = compileProfile(profile.expression);
@@ -49,7 +51,7 @@ export async function runGoldenSamples(
       // publish (or a start-up applying a config file). Runaways on real payloads are the suspect lane's business.
       const outcome = await engine.map(
         { ...profile, payload: sample.payload },
-        { timeoutMs: LIMITS.sampleTimeoutMs, sample: true },
+        { timeoutMs: LIMITS.sampleTimeoutMs, sample: true, ...(options.tooling ? { tooling: true } : {}) },
       );
       results[i] = judge(sample, outcome);
     }

@@ -3,13 +3,14 @@
  * JSONata's guardrails, a linear-time regex engine and a hard deadline, lead-domain helper functions, canonical
  * validation, and golden samples. See docs/profiles.md.
  */
-export { compileProfile, MAX_EXPRESSION_LENGTH } from "./compile.js";
+export { compileProfile, MAX_EXPRESSION_LENGTH, parseProfile } from "./compile.js";
 export { type DiffEntry, formatDiff } from "./diff.js";
 export { type MapInput, ProfileEngine, type ProfileEngineOptions } from "./engine.js";
 export { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
 export { describe as describeOutcome, type GoldenReport, type GoldenResult, runGoldenSamples } from "./golden.js";
 export type { InlineResult } from "./inline.js";
 export { findProfileDirs, loadProfileDir, ProfileLoadError } from "./load.js";
+export { expressionShape } from "./shape.js";
 export type {
   CompileError,
   CompileResult,

@@ -40,6 +40,13 @@ export const LIMITS = {
    * of other keys on two cores (issue 3 benchmark).
    */
   suspectNice: 10,
+  /**
+   * The owner tooling's lane (previews, replays, golden samples through the owner API) runs at the suspect lane's
+   * priority: it gets the CPU that intake leaves, which on a quiet gateway is all of a core…
+   */
+  toolingNice: 10,
+  /** …and this many of its evaluations may wait; one more is a 503 with retry-after. */
+  toolingQueue: 64,
   /** A time limit (or deadline) reached with less than 1/this of it as CPU was overload, not a runaway. */
   starvedCpuShare: 10,
   /**

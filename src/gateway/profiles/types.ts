@@ -22,6 +22,11 @@ export interface EvaluationOptions {
    * can pass its samples and run away on real payloads).
    */
   sample?: boolean;
+  /**
+   * The owner's tooling (a preview, a replay, golden samples run through the owner API): evaluated on the tooling lane,
+   * never inline and never on the evaluators intake uses (engine.ts).
+   */
+  tooling?: boolean;
 }
 
 /**

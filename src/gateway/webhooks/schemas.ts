@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { id, instant } from "../owner/schemas.js";
 
 /** Request shapes of the webhook owner API (§4.3 leaves the bodies open; docs/webhooks-gateway.md). */
 const version = z.number().int().min(1).max(999_999_999);
@@ -16,10 +17,10 @@ export const platformActivateBody = z.object({ overlapSeconds }).openapi("Platfo
 
 export const subscriptionBody = z
   .object({
-    vendorKeyId: z.string().min(1),
+    vendorKeyId: id,
     url: z.string().min(1).max(2048),
     events: z.array(z.string().min(1).max(100)).min(1).max(20),
-    outboundProfileVersionId: z.string().min(1).nullable().optional(),
+    outboundProfileVersionId: id.nullable().optional(),
   })
   .openapi("WebhookSubscriptionRequest");
 
@@ -27,7 +28,7 @@ export const subscriptionUpdateBody = z
   .object({
     url: z.string().min(1).max(2048).optional(),
     events: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
-    outboundProfileVersionId: z.string().min(1).nullable().optional(),
+    outboundProfileVersionId: id.nullable().optional(),
     status: z.enum(["active", "disabled"]).optional(),
   })
   .openapi("WebhookSubscriptionUpdate");
@@ -38,17 +39,20 @@ export const activateSecretBody = z
 
 export const redeliverRangeBody = z
   .object({
-    from: z.iso.datetime(),
-    to: z.iso.datetime(),
-    statuses: z.array(z.enum(["failed", "delivered"])).optional(),
+    from: instant,
+    to: instant,
+    statuses: z
+      .array(z.enum(["failed", "delivered"]))
+      .max(2)
+      .optional(),
   })
   .openapi("WebhookRedeliverRange");
 
-export const subscriptionQuery = z.object({ vendorKeyId: z.string().optional() });
+export const subscriptionQuery = z.object({ vendorKeyId: id.optional() });
 
 export const deliveryQuery = z.object({
   status: z.enum(["pending", "delivering", "delivered", "failed"]).optional(),
-  before: z.string().optional(),
+  before: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 

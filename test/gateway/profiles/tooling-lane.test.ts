@@ -1,0 +1,49 @@
+import { readFile } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadProfileDir, type MappingOutcome, ProfileEngine } from "../../../src/gateway/profiles/index.js";
+
+/**
+ * docs/decisions.md, "Bounded input": the owner's tooling (previews, replays, sample tests) evaluates on a lane of its
+ * own, so an owner cannot take the evaluators intake waits for.
+ */
+const RUNAWAY_DIR = "profiles/_attacks/runaway-retry-loop";
+const benign = {
+  name: "Olivia Brooks",
+  email: "olivia.brooks@example.com",
+  phone: "512-555-0142",
+  address: "12 Shoal Creek Blvd, Austin, TX 78701",
+  attempt: 1,
+};
+
+const engines: ProfileEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.close()));
+});
+
+const timeLimitOf = (outcome: MappingOutcome) =>
+  outcome.ok === false && outcome.kind === "guardrail"
+    ? /after (\d+) milliseconds/.exec(outcome.message)?.[1]
+    : undefined;
+
+describe("the owner tooling's lane (docs/decisions.md, Bounded input)", () => {
+  it("runs a tooling evaluation on its own lane while the shared evaluators and the suspect lane stay free", async () => {
+    const engine = new ProfileEngine({ poolSize: 1 });
+    engines.push(engine);
+    await engine.ready();
+    expect(engine.stats().toolingLane).toBeUndefined(); // started on first use
+    const profile = await loadProfileDir(RUNAWAY_DIR);
+    const payload = JSON.parse(await readFile(`${RUNAWAY_DIR}/payloads/runaway.json`, "utf8")) as unknown;
+    const draft = { ...profile, versionId: "draft:co_1:shape", payload };
+    // A runaway draft given three seconds: the lane is busy with it all that time.
+    const running = engine.map(draft, { tooling: true, timeoutMs: 3_000 });
+    await expect.poll(() => engine.stats().toolingLane?.busy, { timeout: 20_000 }).toBe(1);
+    expect(engine.stats().pool.busy).toBe(0);
+    expect(engine.stats().suspectLane?.busy).toBe(0);
+    // Intake's evaluations go on beside it, on the shared evaluators.
+    expect(await engine.map({ ...profile, versionId: "published", payload: benign })).toMatchObject({ ok: true });
+    expect(engine.stats().toolingLane?.busy).toBe(1);
+    expect(timeLimitOf(await running)).toBe("3000");
+    expect(engine.stats().toolingLane).toMatchObject({ workers: 1, restarts: 0 });
+    expect(engine.stats().inline?.evaluations ?? 0).toBe(0);
+  });
+});
