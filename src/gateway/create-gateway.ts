@@ -10,6 +10,7 @@ import { DEFAULT_PREFIX } from "./forwarding/redis/keys.js";
 import { SubmissionWriter } from "./intake/submission-writer.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
+import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { Sealer } from "./security/sealer.js";
 import { onSubmissionSettled, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
@@ -76,6 +77,7 @@ export function openGatewayContext(
 /** Builds the gateway once, in order: context, forwarding, app, webhooks. */
 export function createGateway(options: GatewayOptions) {
   const { ctx, close } = openGatewayContext(options);
+  if (options.metrics) registerEngineMetrics(options.metrics.registry, ctx.engine);
   const forwarding = options.forwarding;
   // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result).
   const forwarder = forwarding
