@@ -17,6 +17,7 @@ import {
   type MappingOutcome,
 } from "../profiles/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
+import { checkLeadText } from "./lead-text.js";
 import { type SubmissionView, submissionRow, submissionView } from "./submission-view.js";
 
 export type SubmissionKind = "lead" | "appointment";
@@ -77,7 +78,8 @@ export async function acceptSubmission({
 
   // Mapped inline (most requests of a proven version) or without a profile, the body is here without an await.
   const mapped = mapPayload(ctx, key, input);
-  const { body, profileVersionId } = "then" in mapped ? await mapped : mapped;
+  const { body: canonical, profileVersionId } = "then" in mapped ? await mapped : mapped;
+  const body = input.kind === "lead" ? checkLeadText(canonical) : canonical;
 
   const idempotencyKey =
     input.kind === "appointment"

@@ -4,6 +4,7 @@ import { submissions } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { upstreamKey } from "../intake/accept-submission.js";
+import { checkLeadText } from "../intake/lead-text.js";
 import type { SubmissionRow } from "../intake/submission-view.js";
 import { getProfileRow, getVersionRow } from "../profiles-admin/profiles.js";
 
@@ -72,7 +73,15 @@ export async function redriveSubmissions({
         skipped.push({ submissionId: row.id, reason: `mapping: ${outcome.message}` });
         continue;
       }
-      const body = outcome.body as Record<string, unknown>;
+      let body = outcome.body as Record<string, unknown>;
+      if (row.kind === "lead") {
+        try {
+          body = checkLeadText(body);
+        } catch (error) {
+          skipped.push({ submissionId: row.id, reason: (error as Error).message });
+          continue;
+        }
+      }
       change = { canonicalBody: body, profileVersionId: version.id };
       if (canonicalJson(body) !== canonicalJson(row.canonicalBody)) {
         remapped++;
