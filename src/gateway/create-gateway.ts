@@ -13,7 +13,7 @@ import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { Sealer } from "./security/sealer.js";
-import { onSubmissionSettled, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
+import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
 export interface GatewayOptions {
@@ -79,15 +79,12 @@ export function createGateway(options: GatewayOptions) {
   const { ctx, close } = openGatewayContext(options);
   if (options.metrics) registerEngineMetrics(options.metrics.registry, ctx.engine);
   const forwarding = options.forwarding;
-  // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result).
+  // What an earlier version settled without recording what it owed (before forwarding starts settling more).
+  repairSettlements(ctx);
+  // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result): recorded in the
+  // transaction of its outcome.
   const forwarder = forwarding
-    ? createForwardingDriver(ctx, {
-        ...forwarding,
-        onSettled: (row) => {
-          forwarding.onSettled?.(row);
-          onSubmissionSettled(ctx, row);
-        },
-      })
+    ? createForwardingDriver(ctx, { ...forwarding, settlement: settlementRecorder(ctx) })
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;

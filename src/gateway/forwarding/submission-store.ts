@@ -162,6 +162,7 @@ export class SubmissionStore {
         | "forwardedAt"
         | "canonicalBody"
         | "upstreamIdempotencyKey"
+        | "settlementRecordedAt"
       >
     >,
   ): SubmissionRow | undefined {
