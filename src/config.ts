@@ -34,6 +34,8 @@ export const envSchema = z.object({
    * BullMQ dashboard at /console/queues in Redis mode, since the queues hold every company's jobs.
    */
   OPERATOR_COMPANY_ID: z.string().min(1).optional(),
+  /** An owner console session unused this long ends (minutes; its absolute limit is 12 hours). */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(30),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
   MASTER_KEY: z.string().optional(),
   CONFIG_FILE: z.string().optional(),

@@ -64,6 +64,7 @@ export async function run(argv: string[]): Promise<void> {
     settings: {
       mode,
       operatorCompanyId: env.OPERATOR_COMPANY_ID ?? null,
+      sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
       ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },

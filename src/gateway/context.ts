@@ -6,6 +6,7 @@ import type { SubmissionRow } from "./intake/submission-view.js";
 import type { SubmissionWriter } from "./intake/submission-writer.js";
 import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
+import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 
 export interface GatewaySettings {
@@ -19,6 +20,15 @@ export interface GatewaySettings {
   upstreamLimits: ForwardingLimits;
   /** The operator's company: its admins may open the queue dashboard (Redis mode); null = nobody may. */
   operatorCompanyId: string | null;
+  /** scrypt's cost for owner passwords: OWASP's by default; tests pass a cheaper one. */
+  passwordCost: PasswordCost;
+  /** An owner session unused this long has ended (its absolute limit is 12 h). */
+  sessionIdleMs: number;
+  /**
+   * Addresses of reverse proxies whose `x-forwarded-proto` is believed (the session cookie is `Secure` when the
+   * request came over https); empty: only the connection itself says so.
+   */
+  trustedProxies: readonly string[];
 }
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
@@ -33,6 +43,8 @@ export interface GatewayContext {
   submissionWriter: SubmissionWriter;
   /** Immutable profile versions, read once. */
   versions: VersionCache;
+  /** Owner password hashing, a couple at a time. */
+  passwords: PasswordHasher;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
   forwarding?: ForwardingPort;
   now: () => Date;
@@ -54,4 +66,7 @@ export const defaultSettings: GatewaySettings = {
   retentionDays: 30,
   upstreamLimits: SPEC_FORWARDING_LIMITS,
   operatorCompanyId: null,
+  passwordCost: OWASP_SCRYPT,
+  sessionIdleMs: 30 * 60_000,
+  trustedProxies: [],
 };

@@ -12,6 +12,7 @@ import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
+import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
@@ -62,6 +63,7 @@ export function openGatewayContext(
     settings,
     submissionWriter: new SubmissionWriter(database.sqlite),
     versions: new VersionCache(database.db),
+    passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };
   return {

@@ -4,7 +4,9 @@ import { z } from "@hono/zod-openapi";
 export const errorBody = z.object({ error: z.string() }).passthrough().openapi("Error");
 
 export const signInBody = z.object({ email: z.string().min(3), password: z.string().min(1) }).openapi("SignIn");
-export const tokenBody = z.object({ name: z.string().min(1).max(100) }).openapi("TokenRequest");
+export const tokenBody = z
+  .object({ name: z.string().min(1).max(100), expiresInDays: z.number().int().min(1).max(3650).optional() })
+  .openapi("TokenRequest");
 
 export const credentialBody = z
   .object({ name: z.string().min(1).max(100), value: z.string().min(10).max(300) })
