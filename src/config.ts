@@ -34,6 +34,22 @@ export const envSchema = z.object({
    * BullMQ dashboard at /console/queues in Redis mode, since the queues hold every company's jobs.
    */
   OPERATOR_COMPANY_ID: z.string().min(1).optional(),
+  /**
+   * Sandbox mode, gateway not listening on loopback: the local ports tenants' webhooks may reach (comma-separated).
+   * Listening on loopback, every local port is allowed.
+   */
+  WEBHOOK_LOOPBACK_PORTS: z
+    .string()
+    .regex(/^\s*(\d{1,5}\s*(,\s*\d{1,5}\s*)*)?$/, "a comma-separated list of ports")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map(Number),
+    )
+    .refine((ports) => ports.every((p) => p >= 1 && p <= 65535), "ports are 1 to 65535")
+    .default([]),
   /** An owner console session unused this long ends (minutes; its absolute limit is 12 hours). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(30),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */

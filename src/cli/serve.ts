@@ -5,6 +5,7 @@ import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
 import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
+import { loopbackWebhookPorts } from "../gateway/webhooks/loopback-ports.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
 import { createLogger, type Logger } from "../log.js";
@@ -65,6 +66,7 @@ export async function run(argv: string[]): Promise<void> {
       mode,
       operatorCompanyId: env.OPERATOR_COMPANY_ID ?? null,
       sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      webhookLoopbackPorts: loopbackWebhookPorts(env.HOST, env.WEBHOOK_LOOPBACK_PORTS),
       ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },

@@ -29,6 +29,11 @@ export interface GatewaySettings {
    * request came over https); empty: only the connection itself says so.
    */
   trustedProxies: readonly string[];
+  /**
+   * Sandbox mode: the local ports tenants' webhooks may reach — every one (`"any"`) while the gateway listens on
+   * loopback only, else those the operator listed (webhooks/loopback-ports.ts).
+   */
+  webhookLoopbackPorts: "any" | readonly number[];
 }
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
@@ -69,4 +74,6 @@ export const defaultSettings: GatewaySettings = {
   passwordCost: OWASP_SCRYPT,
   sessionIdleMs: 30 * 60_000,
   trustedProxies: [],
+  // Unknown where it listens: no local port until told (serve derives it from HOST).
+  webhookLoopbackPorts: [],
 };

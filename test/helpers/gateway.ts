@@ -6,6 +6,7 @@ import { createVendorKey, type VendorKeyInput } from "../../src/gateway/keys/ven
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../../src/gateway/profiles-admin/profiles.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
+import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { captureLog } from "./log-capture.js";
 
@@ -35,7 +36,12 @@ export async function startTestGateway(
     engine: { poolSize: 2 },
     ...given,
     log,
-    settings: { passwordCost: TEST_PASSWORD_COST, ...settings },
+    // Listening on 127.0.0.1 (below), as `serve` derives it from HOST: webhooks may reach any local port.
+    settings: {
+      passwordCost: TEST_PASSWORD_COST,
+      webhookLoopbackPorts: loopbackWebhookPorts("127.0.0.1", []),
+      ...settings,
+    },
   });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   return {

@@ -42,7 +42,7 @@ beforeAll(async () => {
       timeoutMs: 2_000,
     },
     webhooks: { retrySchedule: [100, 200], jitter: 0 },
-    settings: { passwordCost: TEST_PASSWORD_COST },
+    settings: { passwordCost: TEST_PASSWORD_COST, webhookLoopbackPorts: "any" },
   });
   server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   const ctx = gateway.ctx;

@@ -12,7 +12,7 @@ import { onSubmissionSettled } from "../../../src/gateway/webhooks/index.js";
 import { createSubscription } from "../../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { createLogger } from "../../../src/log.js";
 import { type DriverName, lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
-import { postJson, seedCompany } from "../../helpers/gateway.js";
+import { postJson, seedCompany, TEST_PASSWORD_COST } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
 import { seedSubmissions } from "../../helpers/seed-submissions.js";
 import { type Receiver, startReceiver } from "./support.js";
@@ -113,7 +113,13 @@ describe("§6.4 the start-up repair records what an older version settled withou
     const databasePath = join(mkdtempSync(join(tmpdir(), "pg-repair-")), "gateway.db");
     const masterKey = randomBytes(32).toString("hex");
     const open = () =>
-      createGateway({ databasePath, masterKey, log: createLogger({ level: "silent" }), engine: { poolSize: 1 } });
+      createGateway({
+        databasePath,
+        masterKey,
+        log: createLogger({ level: "silent" }),
+        engine: { poolSize: 1 },
+        settings: { passwordCost: TEST_PASSWORD_COST, webhookLoopbackPorts: "any" },
+      });
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
 

@@ -19,7 +19,8 @@ const gateway = createGateway({
   databasePath,
   log: createLogger({ level: "silent" }),
   masterKey: "1".repeat(64),
-  settings: { intakeLimit: { ratePerSecond: 100_000, burst: 100_000 } },
+  // Listening on 127.0.0.1, as `serve` derives it from HOST: webhooks may reach any local port.
+  settings: { intakeLimit: { ratePerSecond: 100_000, burst: 100_000 }, webhookLoopbackPorts: "any" },
   forwarding: {
     upstreamUrl,
     limits: {
