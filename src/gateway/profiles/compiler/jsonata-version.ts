@@ -1,4 +1,5 @@
-import { createRequire } from "node:module";
+// A JSON import, not a read at run time: the evaluator is bundled and may read nothing but its own code (worker-entry).
+import jsonataPackage from "jsonata/package.json" with { type: "json" };
 
 /**
  * The JSONata release the compiled path ports line for line (its processed AST, operators and built-ins). package.json
@@ -7,8 +8,7 @@ import { createRequire } from "node:module";
 export const REPRODUCED_JSONATA = "2.2.2";
 
 /** The version of the `jsonata` package this process loads. */
-export const INSTALLED_JSONATA: string = (createRequire(import.meta.url)("jsonata/package.json") as { version: string })
-  .version;
+export const INSTALLED_JSONATA: string = jsonataPackage.version;
 
 /**
  * Why the compiled path cannot run with `installed`, or undefined when it can: another JSONata may parse, sequence or
