@@ -52,6 +52,11 @@ export const envSchema = z.object({
     .default([]),
   /** An owner console session unused this long ends (minutes; its absolute limit is 12 hours). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(30),
+  /** Bearer token that `/metrics` and readiness details require (unset: open to whoever reaches the listener). */
+  OPS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** A second listener for health, readiness details and `/metrics`; the public one then serves neither. */
+  OPS_HOST: z.string().min(1).default("127.0.0.1"),
+  OPS_PORT: port.optional(),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
   MASTER_KEY: z.string().optional(),
   CONFIG_FILE: z.string().optional(),

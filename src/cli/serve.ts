@@ -57,6 +57,7 @@ export async function run(argv: string[]): Promise<void> {
     log,
     masterKey: env.MASTER_KEY,
     metrics,
+    ops: { token: env.OPS_TOKEN, separate: env.OPS_PORT !== undefined },
     forwarding: {
       upstreamUrl: upstreamUrl ?? sandbox?.url ?? "",
       ...(limits ? { limits } : {}),
@@ -78,6 +79,14 @@ export async function run(argv: string[]): Promise<void> {
   purgeTimer.unref();
 
   const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });
+  const opsServer =
+    gateway.opsApp && env.OPS_PORT !== undefined
+      ? await listen(gateway.opsApp, { host: env.OPS_HOST, port: env.OPS_PORT })
+      : undefined;
+  if (opsServer) log.info({ url: opsServer.url }, "operations endpoints listening");
+  else if (mode === "live" && !env.OPS_TOKEN) {
+    log.warn("/metrics and readiness details are open on the public listener: set OPS_TOKEN or OPS_PORT");
+  }
   if (sandbox) await linkEmbeddedSandbox({ ctx: gateway.ctx, sandbox, gatewayUrl: server.url, log });
   const driver = redis ? (values["api-only"] ? "bullmq (api only)" : "bullmq") : "embedded";
   log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode, forwarding: driver }, "gateway listening");
@@ -87,6 +96,7 @@ export async function run(argv: string[]): Promise<void> {
   const stop = async () => {
     clearInterval(purgeTimer);
     await server.close();
+    await opsServer?.close();
     await gateway.close(10_000);
     await sandbox?.close();
     process.exit(0);

@@ -2,7 +2,7 @@ import { startCheckpointer } from "../db/checkpointer.js";
 import { openGatewayDb } from "../db/client.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
-import { createGatewayApp } from "./app.js";
+import { createGatewayApp, createOpsApp } from "./app.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
@@ -33,6 +33,11 @@ export interface GatewayOptions {
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
+  /**
+   * `/metrics` and readiness details: behind `token` (a bearer token) when set; with `separate`, only on the
+   * operations app (`opsApp`, for its own listener), not on the public one.
+   */
+  ops?: { token?: string | undefined; separate?: boolean };
 }
 
 /**
@@ -95,8 +100,10 @@ export function createGateway(options: GatewayOptions) {
   // Redis mode: the BullMQ dashboard for the operator's admins (its queues hold every company's jobs).
   const operatorCompanyId = ctx.settings.operatorCompanyId;
   const queues = forwarding?.redis && operatorCompanyId ? openForwardingQueues(forwarding.redis) : undefined;
+  const ops = options.ops ?? {};
   const app = createGatewayApp(ctx, {
     metrics: options.metrics,
+    ops: { details: !ops.separate, token: ops.token },
     ...(queues && operatorCompanyId ? { queueDashboard: { queues: queues.queues, operatorCompanyId } } : {}),
   });
   // With Redis, several API processes share the database: one of them, elected, sends the webhooks.
@@ -106,9 +113,12 @@ export function createGateway(options: GatewayOptions) {
         prefix: forwarding.redis.prefix ?? DEFAULT_PREFIX,
       })
     : startWebhooks(ctx, options.webhooks);
+  const opsApp = ops.separate ? createOpsApp(ctx, { metrics: options.metrics, token: ops.token }) : undefined;
   return {
     ctx,
     app,
+    /** With `ops.separate`: the operations endpoints, for a listener of their own. */
+    opsApp,
     forwarder,
     webhooks,
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */

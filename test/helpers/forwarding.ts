@@ -13,6 +13,7 @@ import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
+import { TEST_PASSWORD_COST } from "./gateway.js";
 import { dropPrefix, SHARED_REDIS_URL, uniquePrefix } from "./redis.js";
 
 export type DriverName = "embedded" | "bullmq";
@@ -85,6 +86,7 @@ export async function startRig(options: RigOptions) {
     settings: {
       intakeLimit: { ratePerSecond: 100_000, burst: 100_000 },
       webhookLoopbackPorts: loopbackWebhookPorts("127.0.0.1", []),
+      passwordCost: TEST_PASSWORD_COST,
     },
     forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
   });
