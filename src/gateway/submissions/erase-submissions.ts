@@ -37,7 +37,8 @@ interface Scanned {
  * Erases the person from a company's submissions: first the submissions whose contact is theirs, then the appointments
  * that name one of those leads (by its `sub_…` id or the platform's `lead_…` id), whose native payload and notes are
  * the same person's visit. Raw payload and canonical body are dropped; what was not sent yet fails with the reason
- * ("erased at the owner's request"), its outcome recorded as forwarding records it.
+ * ("erased at the owner's request"), its outcome recorded as forwarding records it. The contact columns go last
+ * (forgetContacts), once every other copy is gone.
  *
  * The contact columns have no index of their own: each would cost every intake insert (about 3 µs apiece) for an
  * operation an owner runs rarely. The company's submissions are scanned instead, newest first on the (company, id)
@@ -125,13 +126,14 @@ async function scanSubmissions(
   }
 }
 
-/** Drops the rows' payloads and contact; fails what was not sent, recording its outcome (inside the step's transaction). */
+/** Drops the rows' payloads; fails what was not sent, recording its outcome (inside the step's transaction). */
 function eraseRows(ctx: GatewayContext, rows: readonly Scanned[]): Enqueued[] {
   const nowMs = ctx.now().getTime();
   const now = new Date(nowMs).toISOString();
+  // The contact columns stay until the whole erasure is done (forgetContacts): a rerun after a crash finds the
+  // person's submissions by them, and through them everything else.
   const erase = ctx.sqlite.prepare(
-    `UPDATE submissions SET raw_payload = NULL, canonical_body = NULL, contact_email = NULL, contact_phone = NULL,
-       purged_at = ?, updated_at = ? WHERE id = ?`,
+    "UPDATE submissions SET raw_payload = NULL, canonical_body = NULL, purged_at = ?, updated_at = ? WHERE id = ?",
   );
   const fail = ctx.sqlite.prepare(
     `UPDATE submissions SET status = 'failed', last_error = 'erased at the owner''s request', next_attempt_at = NULL,
@@ -149,6 +151,17 @@ function eraseRows(ctx: GatewayContext, rows: readonly Scanned[]): Enqueued[] {
     markSettlementRecorded(ctx, row.id, nowMs);
   }
   return enqueued;
+}
+
+/** The last step of an erasure: the person's submissions forget their contact, and are found by it no more. */
+export function forgetContacts(ctx: GatewayContext, submissionIds: readonly string[]): void {
+  const forget = ctx.sqlite.prepare("UPDATE submissions SET contact_email = NULL, contact_phone = NULL WHERE id = ?");
+  for (let i = 0; i < submissionIds.length; i += ERASURE_CHUNK) {
+    const chunk = submissionIds.slice(i, i + ERASURE_CHUNK);
+    ctx.sqlite.transaction(() => {
+      for (const id of chunk) forget.run(id);
+    })();
+  }
 }
 
 function parsed(json: string | null): Record<string, unknown> | undefined {

@@ -9,7 +9,7 @@ import { notifyEnqueued } from "../webhooks/enqueue.js";
 import { type ErasedWebhookCopies, eraseWebhookCopies } from "../webhooks/erase-person.js";
 import { type PurgedWebhookHistory, purgeWebhookHistory } from "../webhooks/index.js";
 import { eraseMappingFailures } from "./erase-mapping-failures.js";
-import { eraseSubmissions } from "./erase-submissions.js";
+import { eraseSubmissions, forgetContacts } from "./erase-submissions.js";
 import { personMatch } from "./person-match.js";
 
 const DAY_MS = 86_400_000;
@@ -66,7 +66,8 @@ export interface Erasure extends ErasedWebhookCopies {
  * fails), mapping failures and golden samples whose payload mentions them, the webhook events and deliveries about them and the
  * platform events received about them (the person's fields removed; pending deliveries are sent without them). Then
  * the WAL is checkpointed and emptied: with `secure_delete` on, the database file then holds no trace of what was
- * erased. Idempotent, so a crash midway is mended by running it again.
+ * erased. Idempotent, and the person's contact columns are cleared last, so a crash midway is mended by running it
+ * again: the rerun finds the person's submissions, and through them every other copy, as the first run did.
  */
 export async function erasePerson({
   ctx,
@@ -84,6 +85,7 @@ export async function erasePerson({
   const mappingFailures = await eraseMappingFailures(ctx, companyId, person);
   const samples = eraseFromSamples(ctx, companyId, person.mentions);
   const webhooks = await eraseWebhookCopies(ctx, companyId, submissions, person.mentions);
+  forgetContacts(ctx, submissions.submissionIds);
   const walTruncated = checkpointTruncate(ctx.sqlite);
   if (!walTruncated) ctx.log.warn({ companyId }, "erasure: the WAL could not be emptied now (a reader held it)");
   return {
