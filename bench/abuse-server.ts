@@ -18,7 +18,8 @@ import { loadProfileDir } from "../src/gateway/profiles/index.js";
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../src/gateway/profiles-admin/profiles.js";
 import { createCompany } from "../src/gateway/tenants/create-company.js";
 import { createOwner } from "../src/gateway/tenants/create-owner.js";
-import { authenticateOwner, createOwnerToken, signInOwner } from "../src/gateway/tenants/owner-auth.js";
+import { authenticateOwner, signInOwner } from "../src/gateway/tenants/owner-auth.js";
+import { createOwnerToken } from "../src/gateway/tenants/owner-tokens.js";
 import { listen } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 

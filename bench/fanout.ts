@@ -141,7 +141,8 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
     databasePath: join(dir, "gateway.db"),
     log: createLogger({ level: "warn" }),
     masterKey: randomBytes(32).toString("hex"),
-    settings: { mode: "sandbox" },
+    // The endpoints are local servers, as on a developer's machine (the gateway on loopback).
+    settings: { mode: "sandbox", webhookLoopbackPorts: "any" },
     engine: { poolSize: 1 },
   });
   const ctx = gateway.ctx;

@@ -59,6 +59,29 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]{1,64}$/, "a header name")
     .transform((name) => name.toLowerCase())
     .default("x-forwarded-for"),
+  /**
+   * Sandbox mode, gateway not listening on loopback: the local ports tenants' webhooks may reach (comma-separated).
+   * Listening on loopback, every local port is allowed.
+   */
+  WEBHOOK_LOOPBACK_PORTS: z
+    .string()
+    .regex(/^\s*(\d{1,5}\s*(,\s*\d{1,5}\s*)*)?$/, "a comma-separated list of ports")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map(Number),
+    )
+    .refine((ports) => ports.every((p) => p >= 1 && p <= 65535), "ports are 1 to 65535")
+    .default([]),
+  /** An owner console session unused this long ends (minutes; its absolute limit is 12 hours). */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(30),
+  /** Bearer token that `/metrics` and readiness details require (unset: open to whoever reaches the listener). */
+  OPS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** A second listener for health, readiness details and `/metrics`; the public one then serves neither. */
+  OPS_HOST: z.string().min(1).default("127.0.0.1"),
+  OPS_PORT: port.optional(),
   /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
   MASTER_KEY: z.string().optional(),
   CONFIG_FILE: z.string().optional(),

@@ -5,6 +5,7 @@ import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
 import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
+import { loopbackWebhookPorts } from "../gateway/webhooks/loopback-ports.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
 import type { Logger } from "../log.js";
@@ -58,6 +59,7 @@ export async function run(argv: string[]): Promise<void> {
     log,
     masterKey: env.MASTER_KEY,
     metrics,
+    ops: { token: env.OPS_TOKEN, separate: env.OPS_PORT !== undefined },
     forwarding: {
       upstreamUrl: upstreamUrl ?? sandbox?.url ?? "",
       ...(limits ? { limits } : {}),
@@ -68,6 +70,8 @@ export async function run(argv: string[]): Promise<void> {
       operatorCompanyId: env.OPERATOR_COMPANY_ID ?? null,
       trustedProxy:
         env.TRUSTED_PROXIES.length > 0 ? { ranges: env.TRUSTED_PROXIES, header: env.CLIENT_ADDRESS_HEADER } : null,
+      sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      webhookLoopbackPorts: loopbackWebhookPorts(env.HOST, env.WEBHOOK_LOOPBACK_PORTS),
       ...(loaded.config.intakeLimit ? { intakeLimit: loaded.config.intakeLimit } : {}),
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },
@@ -79,6 +83,14 @@ export async function run(argv: string[]): Promise<void> {
   purgeTimer.unref();
 
   const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });
+  const opsServer =
+    gateway.opsApp && env.OPS_PORT !== undefined
+      ? await listen(gateway.opsApp, { host: env.OPS_HOST, port: env.OPS_PORT })
+      : undefined;
+  if (opsServer) log.info({ url: opsServer.url }, "operations endpoints listening");
+  else if (mode === "live" && !env.OPS_TOKEN) {
+    log.warn("/metrics and readiness details are open on the public listener: set OPS_TOKEN or OPS_PORT");
+  }
   if (sandbox) await linkEmbeddedSandbox({ ctx: gateway.ctx, sandbox, gatewayUrl: server.url, log });
   const driver = redis ? (values["api-only"] ? "bullmq (api only)" : "bullmq") : "embedded";
   log.info({ url: server.url, upstream: upstreamUrl ?? sandbox?.url, mode, forwarding: driver }, "gateway listening");
@@ -89,6 +101,7 @@ export async function run(argv: string[]): Promise<void> {
   onShutdown(log, async () => {
     clearInterval(purgeTimer);
     await server.close();
+    await opsServer?.close();
     await gateway.close(10_000);
     await sandbox?.close();
   });

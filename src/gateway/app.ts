@@ -1,13 +1,13 @@
 import type { Queue } from "bullmq";
 import { newApp } from "../http/app.js";
 import { declaredBodyLimit, MAX_ROUTE_BODY_BYTES } from "../http/body-limit.js";
-import { healthRoutes } from "../http/health.js";
+import { healthRoutes, type OpsAccess, type ReadinessCheck } from "../http/health.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
 import { mountQueueDashboard } from "./console/queue-dashboard.js";
 import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
-import { docsPage } from "./docs/docs-page.js";
+import { DOCS_HEADERS, DOCS_PAGE } from "./docs/docs-page.js";
 import { insightRoutes } from "./insights/routes.js";
 import { type IntakeEnv, intakeRoutes } from "./intake/routes.js";
 import type { OwnerEnv } from "./owner/owner-auth.js";
@@ -19,9 +19,11 @@ export function createGatewayApp(
   ctx: GatewayContext,
   options: {
     metrics?: HttpMetrics;
-    checks?: Record<string, () => void | Promise<void>>;
+    checks?: Record<string, ReadinessCheck>;
     /** Redis mode: bull-board over these queues at /console/queues, for the operator's admins only. */
     queueDashboard?: { queues: Queue[]; operatorCompanyId: string };
+    /** Who sees /metrics and readiness details here (default: everyone). */
+    ops?: OpsAccess;
   } = {},
 ) {
   const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({ log: ctx.log, metrics: options.metrics });
@@ -29,15 +31,7 @@ export function createGatewayApp(
   app.use(declaredBodyLimit(MAX_ROUTE_BODY_BYTES));
   app.route(
     "/",
-    healthRoutes({
-      metrics: options.metrics,
-      checks: {
-        db: () => {
-          ctx.sqlite.prepare("select 1").get();
-        },
-        ...options.checks,
-      },
-    }),
+    healthRoutes({ metrics: options.metrics, checks: readinessChecks(ctx, options.checks), access: options.ops }),
   );
   intakeRoutes(app as never, ctx);
   ownerRoutes(app as never, ctx);
@@ -52,8 +46,38 @@ export function createGatewayApp(
         "Vendor intake on the Inbound API's paths (x-api-key: a gateway vendor key) and the owner API (bearer token or session cookie).",
     },
   });
-  app.get("/docs", (c) => c.html(docsPage()));
+  app.get("/docs", (c) => c.html(DOCS_PAGE, 200, DOCS_HEADERS));
   if (options.queueDashboard) mountQueueDashboard(app as never, ctx, options.queueDashboard);
   consoleRoutes(app as never);
+  return app;
+}
+
+/** What readiness checks: the database answers (and whatever the caller adds). */
+export function readinessChecks(
+  ctx: GatewayContext,
+  extra: Record<string, ReadinessCheck> = {},
+): Record<string, ReadinessCheck> {
+  return {
+    db: () => {
+      ctx.sqlite.prepare("select 1").get();
+    },
+    ...extra,
+  };
+}
+
+/**
+ * The separate operations listener (`OPS_PORT`): health, version, readiness with its details and `/metrics`, and
+ * nothing else — for a network the public cannot reach (docs/configuration.md, "Operational endpoints").
+ */
+export function createOpsApp(ctx: GatewayContext, options: { metrics?: HttpMetrics; token?: string | undefined }) {
+  const app = newApp({ log: ctx.log });
+  app.route(
+    "/",
+    healthRoutes({
+      metrics: options.metrics,
+      checks: readinessChecks(ctx),
+      access: { details: true, token: options.token },
+    }),
+  );
   return app;
 }

@@ -7,6 +7,7 @@ import type { SubmissionRow } from "./intake/submission-view.js";
 import type { SubmissionWriter } from "./intake/submission-writer.js";
 import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
+import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 
 export interface GatewaySettings {
@@ -27,6 +28,15 @@ export interface GatewaySettings {
    * evaluators: requests at once, and evaluations as a token bucket (docs/decisions.md, "Bounded input").
    */
   toolingQuota: { concurrent: number; evaluationsPerSecond: number; burst: number };
+  /** scrypt's cost for owner passwords: OWASP's by default; tests pass a cheaper one. */
+  passwordCost: PasswordCost;
+  /** An owner session unused this long has ended (its absolute limit is 12 h). */
+  sessionIdleMs: number;
+  /**
+   * Sandbox mode: the local ports tenants' webhooks may reach — every one (`"any"`) while the gateway listens on
+   * loopback only, else those the operator listed (webhooks/loopback-ports.ts).
+   */
+  webhookLoopbackPorts: "any" | readonly number[];
 }
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
@@ -41,6 +51,8 @@ export interface GatewayContext {
   submissionWriter: SubmissionWriter;
   /** Immutable profile versions, read once. */
   versions: VersionCache;
+  /** Owner password hashing, a couple at a time. */
+  passwords: PasswordHasher;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
   forwarding?: ForwardingPort;
   now: () => Date;
@@ -64,4 +76,8 @@ export const defaultSettings: GatewaySettings = {
   operatorCompanyId: null,
   trustedProxy: null,
   toolingQuota: { concurrent: 4, evaluationsPerSecond: 200, burst: 2_000 },
+  passwordCost: OWASP_SCRYPT,
+  sessionIdleMs: 30 * 60_000,
+  // Unknown where it listens: no local port until told (serve derives it from HOST).
+  webhookLoopbackPorts: [],
 };

@@ -2,7 +2,7 @@ import { startCheckpointer } from "../db/checkpointer.js";
 import { openGatewayDb } from "../db/client.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
-import { createGatewayApp } from "./app.js";
+import { createGatewayApp, createOpsApp } from "./app.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
@@ -10,9 +10,11 @@ import { DEFAULT_PREFIX } from "./forwarding/redis/keys.js";
 import { SubmissionWriter } from "./intake/submission-writer.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
+import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
+import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
-import { onSubmissionSettled, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
+import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
 export interface GatewayOptions {
@@ -31,6 +33,11 @@ export interface GatewayOptions {
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
+  /**
+   * `/metrics` and readiness details: behind `token` (a bearer token) when set; with `separate`, only on the
+   * operations app (`opsApp`, for its own listener), not on the public one.
+   */
+  ops?: { token?: string | undefined; separate?: boolean };
 }
 
 /**
@@ -61,6 +68,7 @@ export function openGatewayContext(
     settings,
     submissionWriter: new SubmissionWriter(database.sqlite),
     versions: new VersionCache(database.db),
+    passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };
   return {
@@ -76,16 +84,14 @@ export function openGatewayContext(
 /** Builds the gateway once, in order: context, forwarding, app, webhooks. */
 export function createGateway(options: GatewayOptions) {
   const { ctx, close } = openGatewayContext(options);
+  if (options.metrics) registerEngineMetrics(options.metrics.registry, ctx.engine);
   const forwarding = options.forwarding;
-  // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result).
+  // What an earlier version settled without recording what it owed (before forwarding starts settling more).
+  repairSettlements(ctx);
+  // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result): recorded in the
+  // transaction of its outcome.
   const forwarder = forwarding
-    ? createForwardingDriver(ctx, {
-        ...forwarding,
-        onSettled: (row) => {
-          forwarding.onSettled?.(row);
-          onSubmissionSettled(ctx, row);
-        },
-      })
+    ? createForwardingDriver(ctx, { ...forwarding, settlement: settlementRecorder(ctx) })
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;
@@ -94,8 +100,10 @@ export function createGateway(options: GatewayOptions) {
   // Redis mode: the BullMQ dashboard for the operator's admins (its queues hold every company's jobs).
   const operatorCompanyId = ctx.settings.operatorCompanyId;
   const queues = forwarding?.redis && operatorCompanyId ? openForwardingQueues(forwarding.redis) : undefined;
+  const ops = options.ops ?? {};
   const app = createGatewayApp(ctx, {
     metrics: options.metrics,
+    ops: { details: !ops.separate, token: ops.token },
     ...(queues && operatorCompanyId ? { queueDashboard: { queues: queues.queues, operatorCompanyId } } : {}),
   });
   // With Redis, several API processes share the database: one of them, elected, sends the webhooks.
@@ -105,9 +113,12 @@ export function createGateway(options: GatewayOptions) {
         prefix: forwarding.redis.prefix ?? DEFAULT_PREFIX,
       })
     : startWebhooks(ctx, options.webhooks);
+  const opsApp = ops.separate ? createOpsApp(ctx, { metrics: options.metrics, token: ops.token }) : undefined;
   return {
     ctx,
     app,
+    /** With `ops.separate`: the operations endpoints, for a listener of their own. */
+    opsApp,
     forwarder,
     webhooks,
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */

@@ -3,7 +3,7 @@ import type { GatewaySettings } from "./context.js";
 import { openGatewayContext } from "./create-gateway.js";
 import type { ForwarderOptions } from "./forwarding/forwarder.js";
 import { BullmqForwarding, type RedisForwardingOptions } from "./forwarding/redis/bullmq-forwarding.js";
-import { onSubmissionSettled } from "./webhooks/index.js";
+import { settlementRecorder } from "./webhooks/index.js";
 import { attachRuntime, detachRuntime, outboundPolicy, type WebhookRuntime } from "./webhooks/registry.js";
 
 export interface ForwardingWorkerOptions {
@@ -33,10 +33,8 @@ export function createForwardingWorker(options: ForwardingWorkerOptions) {
   const driver = new BullmqForwarding(ctx, {
     ...forwarding,
     redis: { ...forwarding.redis, api: false, worker: true },
-    onSettled: (row) => {
-      forwarding.onSettled?.(row);
-      onSubmissionSettled(ctx, row);
-    },
+    // A settled submission's webhooks are written with its outcome, here; the API processes send them.
+    settlement: settlementRecorder(ctx),
   });
   ctx.forwarding = driver;
   // Deliveries enqueued here are sent by the API processes: tell them over Redis (the SSRF policy stays the mode's).

@@ -21,12 +21,7 @@ export type HeaderReader = (name: string) => string | undefined;
 export function clientAddressResolver(
   proxy: TrustedProxy | null,
 ): (peer: string | undefined, header: HeaderReader) => string {
-  const ranges = (proxy?.ranges ?? []).map((text) => {
-    const cidr = parseCidr(text.trim());
-    if (!cidr) throw new Error(`not an address or CIDR range: ${text}`);
-    return cidr;
-  });
-  const trusted = (ip: Ip) => ranges.some((cidr: Cidr) => cidrContains(cidr, ip));
+  const trusted = proxyRanges(proxy);
   return (peer, header) => {
     const peerIp = peer === undefined ? undefined : parseIp(peer);
     if (!peerIp) return peer ?? "unknown";
@@ -42,6 +37,27 @@ export function clientAddressResolver(
     }
     return addressKey(client);
   };
+}
+
+/**
+ * Whether a peer is one of the configured trusted proxies, whose word on the request (the client's address, the scheme
+ * it came over) is believed; with no proxy configured, nobody's is.
+ */
+export function trustedPeerCheck(proxy: TrustedProxy | null): (peer: string | undefined) => boolean {
+  const trusted = proxyRanges(proxy);
+  return (peer) => {
+    const ip = peer === undefined ? undefined : parseIp(peer);
+    return ip !== undefined && trusted(unmapIpv4(ip));
+  };
+}
+
+function proxyRanges(proxy: TrustedProxy | null): (ip: Ip) => boolean {
+  const ranges = (proxy?.ranges ?? []).map((text) => {
+    const cidr = parseCidr(text.trim());
+    if (!cidr) throw new Error(`not an address or CIDR range: ${text}`);
+    return cidr;
+  });
+  return (ip) => ranges.some((cidr: Cidr) => cidrContains(cidr, ip));
 }
 
 /** An IPv4 address as written; an IPv6 address as its /64 (`2001:db8:1:2::/64`). */

@@ -4,7 +4,7 @@ import { bodyBytes } from "../contract/signing.js";
 import { guardedLookup, type Resolver, systemResolver } from "./guarded-lookup.js";
 import { OutboundError } from "./outbound-error.js";
 import { compilePolicy, normaliseHost, type OutboundPolicy } from "./policy.js";
-import { validateWebhookUrl } from "./webhook-url.js";
+import { effectivePort, validateWebhookUrl } from "./webhook-url.js";
 
 /** §6.4.1: the sender waits up to 10 seconds for a response — in total: lookup, connect, TLS, headers and body. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -58,12 +58,20 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
   // Idle pooled connections close after 4 s (or sooner when the server announces its keep-alive timeout): before
   // the 5 s common to servers, so a reused connection is rarely one the server is closing at that moment.
   const pooling = { keepAlive: true, timeout: 4_000 };
-  const httpAgent = new http.Agent({ ...pooling, lookup: guardedLookup(policy, { plaintext: true, resolve }) });
-  const httpsAgent = new https.Agent({
-    ...pooling,
-    lookup: guardedLookup(policy, { plaintext: false, resolve }),
-    ...(options.ca === undefined ? {} : { ca: [...(Array.isArray(options.ca) ? options.ca : [options.ca])] }),
-  });
+  const ca = options.ca === undefined ? {} : { ca: [...(Array.isArray(options.ca) ? options.ca : [options.ca])] };
+  // One agent per scheme and port: the connect-time check sees the port (sandbox mode may allow the local host on
+  // some ports only), and connections are pooled per host and port anyway.
+  const agents = new Map<string, http.Agent>();
+  const agentFor = (plaintext: boolean, port: number): http.Agent => {
+    const key = `${plaintext ? "http" : "https"}:${port}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      const lookup = guardedLookup(policy, { plaintext, resolve, port });
+      agent = plaintext ? new http.Agent({ ...pooling, lookup }) : new https.Agent({ ...pooling, lookup, ...ca });
+      agents.set(key, agent);
+    }
+    return agent;
+  };
 
   return {
     fetch(input, request = {}) {
@@ -77,7 +85,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
       const plaintext = url.protocol === "http:";
       const body = request.body === undefined ? undefined : bodyBytes(request.body);
       return send(url, {
-        agent: plaintext ? httpAgent : httpsAgent,
+        agent: agentFor(plaintext, effectivePort(url)),
         transport: plaintext ? http : https,
         method: request.method ?? "POST",
         headers: { ...request.headers, ...(body ? { "content-length": String(body.byteLength) } : {}) },
@@ -87,8 +95,8 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
       });
     },
     close() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
     },
   };
 }

@@ -23,7 +23,7 @@ export const systemResolver: Resolver = async (hostname) => {
 export async function resolveAllowed(
   hostname: string,
   policy: CompiledPolicy,
-  options: { plaintext: boolean; resolve: Resolver },
+  options: { plaintext: boolean; resolve: Resolver; port?: number },
 ): Promise<readonly ResolvedAddress[]> {
   let answers: readonly ResolvedAddress[];
   try {
@@ -33,7 +33,12 @@ export async function resolveAllowed(
   }
   if (answers.length === 0) throw new OutboundError("dns", `${hostname} has no address`);
   for (const answer of answers) {
-    const verdict = checkAddress(policy, { address: answer.address, hostname, plaintext: options.plaintext });
+    const verdict = checkAddress(policy, {
+      address: answer.address,
+      hostname,
+      plaintext: options.plaintext,
+      ...(options.port === undefined ? {} : { port: options.port }),
+    });
     if (!verdict.allowed) {
       throw new OutboundError("address_refused", `${hostname} resolves to a ${verdict.kind} address`, {
         reason: verdict.kind,
@@ -50,7 +55,7 @@ export async function resolveAllowed(
  */
 export function guardedLookup(
   policy: CompiledPolicy,
-  options: { plaintext: boolean; resolve: Resolver },
+  options: { plaintext: boolean; resolve: Resolver; port?: number },
 ): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     resolveAllowed(hostname, policy, options).then(

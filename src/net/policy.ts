@@ -3,18 +3,23 @@ import { type Cidr, cidrContains, parseCidr, parseIp, unmapIpv4 } from "./ip.js"
 
 /**
  * Where webhook deliveries may go (DESIGN "sandbox / live mode"). Live: https only, public addresses only. Sandbox:
- * also loopback, and plain http to loopback, so a vendor's local receiver works. `allowList` (CIDRs, addresses or
- * host names) opens more for local testing; nothing ever opens cloud metadata or the unspecified address.
+ * also loopback, and plain http to loopback, so a vendor's local receiver works — on every port, or only on
+ * `loopbackPorts` (the gateway's own rule when it does not listen on loopback itself: a tenant must not reach the
+ * host's other services). `allowList` (CIDRs, addresses or host names) opens more for local testing; nothing ever
+ * opens cloud metadata or the unspecified address.
  */
 export interface OutboundPolicy {
   mode: "sandbox" | "live";
   allowList?: readonly string[];
+  /** Sandbox mode's loopback destinations: every port (`"any"`, the default) or only these. */
+  loopbackPorts?: "any" | readonly number[];
 }
 
 export interface CompiledPolicy {
   readonly mode: "sandbox" | "live";
   readonly allowCidrs: readonly Cidr[];
   readonly allowHosts: ReadonlySet<string>;
+  readonly loopbackPorts: "any" | ReadonlySet<number>;
 }
 
 export type AddressVerdict = { allowed: true; kind: AddressKind } | { allowed: false; kind: AddressKind };
@@ -34,7 +39,14 @@ export function compilePolicy(policy: OutboundPolicy | CompiledPolicy): Compiled
     else if (HOST_NAME.test(normaliseHost(entry))) allowHosts.add(normaliseHost(entry));
     else throw new RangeError(`webhook allow-list entry is neither a CIDR, an address nor a host name: ${entry}`);
   }
-  return { mode: policy.mode, allowCidrs, allowHosts };
+  const loopbackPorts =
+    policy.loopbackPorts === undefined || policy.loopbackPorts === "any" ? "any" : new Set(policy.loopbackPorts);
+  return { mode: policy.mode, allowCidrs, allowHosts, loopbackPorts };
+}
+
+/** Whether sandbox mode lets a delivery reach the local host on `port` (undefined: not known, so only if any port). */
+export function loopbackPortAllowed(policy: CompiledPolicy, port: number | undefined): boolean {
+  return policy.loopbackPorts === "any" || (port !== undefined && policy.loopbackPorts.has(port));
 }
 
 /** `::ffff:10.0.0.0/104` is 10.0.0.0/8: addresses are unmapped before matching, so ranges are too. */
@@ -54,12 +66,13 @@ export function isHostAllowListed(policy: CompiledPolicy, hostname: string): boo
 }
 
 /**
- * Whether a connection to `address` (reached through `hostname`) is allowed. `plaintext` is an http connection: only
- * sandbox mode, and only to loopback or allow-listed destinations, so no secret-signed body crosses a network in clear.
+ * Whether a connection to `address` (reached through `hostname`, on `port`) is allowed. `plaintext` is an http
+ * connection: only sandbox mode, and only to loopback or allow-listed destinations, so no secret-signed body crosses
+ * a network in clear.
  */
 export function checkAddress(
   policy: CompiledPolicy,
-  target: { address: string; hostname?: string; plaintext: boolean },
+  target: { address: string; hostname?: string; plaintext: boolean; port?: number },
 ): AddressVerdict {
   const parsed = parseIp(target.address);
   if (!parsed) return { allowed: false, kind: "reserved" };
@@ -69,7 +82,7 @@ export function checkAddress(
   const listed =
     policy.allowCidrs.some((cidr) => cidrContains(cidr, ip)) ||
     (target.hostname !== undefined && isHostAllowListed(policy, target.hostname));
-  const sandboxLoopback = policy.mode === "sandbox" && kind === "loopback";
+  const sandboxLoopback = policy.mode === "sandbox" && kind === "loopback" && loopbackPortAllowed(policy, target.port);
   if (target.plaintext) return { allowed: policy.mode === "sandbox" && (sandboxLoopback || listed), kind };
   return { allowed: kind === "public" || listed || sandboxLoopback, kind };
 }

@@ -5,6 +5,7 @@ import {
   checkAddress,
   compilePolicy,
   isHostAllowListed,
+  loopbackPortAllowed,
   normaliseHost,
   type OutboundPolicy,
 } from "./policy.js";
@@ -59,13 +60,15 @@ export function validateWebhookUrl(input: string, policy: OutboundPolicy | Compi
 
   const host = normaliseHost(url.hostname);
   const plaintext = url.protocol === "http:";
+  const port = effectivePort(url);
   if (isIP(host) !== 0) {
     // An IP literal never goes through the resolver: this check is the connect-time check for it.
-    const verdict = checkAddress(compiled, { address: host, plaintext });
+    const verdict = checkAddress(compiled, { address: host, plaintext, port });
     if (verdict.allowed) return { ok: true, url };
-    if (plaintext && checkAddress(compiled, { address: host, plaintext: false }).allowed) {
+    if (plaintext && checkAddress(compiled, { address: host, plaintext: false, port }).allowed) {
       return refuse("scheme_not_allowed", httpMessage(compiled));
     }
+    if (verdict.kind === "loopback" && compiled.mode === "sandbox") return loopbackRefused(compiled, port);
     const label = verdict.kind.replace("_", "-");
     return {
       ok: false,
@@ -80,10 +83,28 @@ export function validateWebhookUrl(input: string, policy: OutboundPolicy | Compi
   if (loopbackName && compiled.mode === "live" && !listed) {
     return refuse("host_not_allowed", "must not name the local host in live mode");
   }
+  if (loopbackName && !listed && !loopbackPortAllowed(compiled, port)) return loopbackRefused(compiled, port);
   if (plaintext && !(compiled.mode === "sandbox" && (loopbackName || listed))) {
     return refuse("scheme_not_allowed", httpMessage(compiled));
   }
   return { ok: true, url };
+}
+
+/** The URL's port, its scheme's default when it names none. */
+export function effectivePort(url: URL): number {
+  if (url.port !== "") return Number(url.port);
+  return url.protocol === "https:" ? 443 : 80;
+}
+
+function loopbackRefused(policy: CompiledPolicy, port: number): WebhookUrlCheck {
+  const listed = policy.loopbackPorts === "any" ? [] : [...policy.loopbackPorts].sort((a, b) => a - b);
+  const allowed = listed.length > 0 ? ` (allowed: ${listed.join(", ")})` : "";
+  return {
+    ok: false,
+    reason: "port_not_allowed",
+    message: `must not point at the local host on port ${port}${allowed}`,
+    addressKind: "loopback",
+  };
 }
 
 function httpMessage(policy: CompiledPolicy): string {

@@ -9,6 +9,7 @@ import { applyConfig } from "../../src/gateway/config/apply-config.js";
 import { checkLiveConfig, loadConfigFile } from "../../src/gateway/config/config-file.js";
 import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
 import { createLogger } from "../../src/log.js";
+import { TEST_PASSWORD_COST } from "../helpers/gateway.js";
 
 const DEMO = join(process.cwd(), "config/demo.yaml");
 let gateways: Gateway[] = [];
@@ -22,7 +23,7 @@ function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":memory:"
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),
-    settings: { mode },
+    settings: { mode, passwordCost: TEST_PASSWORD_COST },
   });
   gateways.push(g);
   return g;

@@ -45,7 +45,7 @@ describe("erasure by person scans a company's submissions in steps (no contact i
       input: { email: " Forget.Me@example.com" },
     });
     clearInterval(counting);
-    expect(byEmailResult).toEqual({ erased: 4 });
+    expect(byEmailResult).toMatchObject({ erased: 4 });
     expect(turns).toBeGreaterThan(0);
 
     const row = ctx.sqlite.prepare(
@@ -62,14 +62,14 @@ describe("erasure by person scans a company's submissions in steps (no contact i
     // Another company's row with the same email is untouched.
     expect(row.get(rivalIds[0])).toMatchObject({ contact_email: "forget.me@example.com", status: "queued" });
 
-    expect(await erasePerson({ ctx, companyId: acme.company.id, input: { phone: "+1 (512) 555-0199" } })).toEqual({
-      erased: 1,
-    });
+    expect(await erasePerson({ ctx, companyId: acme.company.id, input: { phone: "+1 (512) 555-0199" } })).toMatchObject(
+      { erased: 1 },
+    );
     expect(row.get(ids[5])).toMatchObject({ contact_email: null, status: "failed" });
     // Idempotent: nothing left to erase.
-    expect(await erasePerson({ ctx, companyId: acme.company.id, input: { email: "forget.me@example.com" } })).toEqual({
-      erased: 0,
-    });
+    expect(
+      await erasePerson({ ctx, companyId: acme.company.id, input: { email: "forget.me@example.com" } }),
+    ).toMatchObject({ erased: 0 });
   });
 });
 

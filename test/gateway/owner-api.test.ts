@@ -274,7 +274,16 @@ describe("retention: erasing a person's data", () => {
       method: "POST",
       body: JSON.stringify({ email: "forget.me@example.com" }),
     });
-    expect(await json(res)).toEqual({ erased: 1 });
+    expect(await json(res)).toEqual({
+      erased: 1,
+      appointments: 0,
+      mappingFailures: 0,
+      samples: 0,
+      webhookEvents: 0,
+      pendingDeliveries: 0,
+      platformEvents: 0,
+      walTruncated: true,
+    });
     const detail = await json(await api(`/submissions/${sub.submissionId}`, acmeToken));
     expect(detail).toMatchObject({ rawPayload: null, canonicalBody: null, status: "failed" });
   });

@@ -5,7 +5,7 @@ import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
-import { OWNER_PASSWORD, postJson } from "../helpers/gateway.js";
+import { OWNER_PASSWORD, postJson, TEST_PASSWORD_COST } from "../helpers/gateway.js";
 import { redisForTests, SHARED_REDIS_URL } from "../helpers/redis.js";
 
 const available = await redisForTests();
@@ -33,7 +33,7 @@ describe.skipIf(!available)("queue dashboard (bull-board) in Redis mode", () => 
         upstreamUrl: "http://127.0.0.1:1",
         redis: { url: SHARED_REDIS_URL, prefix, api: true, worker: false },
       },
-      settings: { operatorCompanyId: "operator" },
+      settings: { operatorCompanyId: "operator", passwordCost: TEST_PASSWORD_COST },
     });
     server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
     const operator = createCompany({ ctx: gateway.ctx, input: { id: "operator", name: "Operator" } });

@@ -9,9 +9,11 @@ import type { ForwardingLimits } from "../../src/gateway/forwarding/limits.js";
 import type { RetryPolicy } from "../../src/gateway/forwarding/retry-policy.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
+import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
+import { TEST_PASSWORD_COST } from "./gateway.js";
 import { dropPrefix, SHARED_REDIS_URL, uniquePrefix } from "./redis.js";
 
 export type DriverName = "embedded" | "bullmq";
@@ -80,7 +82,12 @@ export async function startRig(options: RigOptions) {
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey,
-    settings: { intakeLimit: { ratePerSecond: 100_000, burst: 100_000 } },
+    // Listening on 127.0.0.1, as `serve` derives it from HOST: webhooks may reach any local port.
+    settings: {
+      intakeLimit: { ratePerSecond: 100_000, burst: 100_000 },
+      webhookLoopbackPorts: loopbackWebhookPorts("127.0.0.1", []),
+      passwordCost: TEST_PASSWORD_COST,
+    },
     forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
   });
   const workers: ForwardingWorker[] = [];

@@ -6,10 +6,14 @@ import { createVendorKey, type VendorKeyInput } from "../../src/gateway/keys/ven
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../../src/gateway/profiles-admin/profiles.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
+import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { captureLog } from "./log-capture.js";
 
 export const OWNER_PASSWORD = "correct horse battery staple";
+
+/** Owner passwords hashed at a tenth of a millisecond instead of OWASP's few hundred (the cost is a setting). */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
 
 export interface TestGateway {
   gateway: Gateway;
@@ -32,7 +36,12 @@ export async function startTestGateway(
     engine: { poolSize: 2 },
     ...given,
     log,
-    settings,
+    // Listening on 127.0.0.1 (below), as `serve` derives it from HOST: webhooks may reach any local port.
+    settings: {
+      passwordCost: TEST_PASSWORD_COST,
+      webhookLoopbackPorts: loopbackWebhookPorts("127.0.0.1", []),
+      ...settings,
+    },
   });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   return {

@@ -16,8 +16,14 @@ export const ownerTokens = sqliteTable(
     /** CSRF token of a browser session (double-submit). */
     csrf: text("csrf"),
     createdAt: text("created_at").notNull(),
+    /** A session's absolute end (12 h), or a token's optional expiry. */
     expiresAt: text("expires_at"),
     revokedAt: text("revoked_at"),
+    /**
+     * When it last authenticated a request, to the minute: a session idle longer than the idle timeout has ended, and
+     * an owner listing tokens sees which are still used. Null: not since it was made.
+     */
+    lastUsedAt: text("last_used_at"),
   },
   (t) => [
     // Every owner request authenticates by digest.

@@ -54,6 +54,12 @@ export const submissions = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     purgedAt: text("purged_at"),
+    /**
+     * When what the settled submission is owed was written — its vendor's webhook deliveries, the lead and booking
+     * records that route later platform events — in the transaction of its outcome. Null on a settled row only when it
+     * was settled before this column existed: the start-up repair finds it (webhooks/repair-settlements.ts).
+     */
+    settlementRecordedAt: text("settlement_recorded_at"),
   },
   (t) => [
     // Idempotent intake: one submission per vendor key and idempotency key. Partial: a lead without a key (most of
@@ -67,6 +73,11 @@ export const submissions = sqliteTable(
     index("submissions_company_status_id_idx").on(t.companyId, t.status, t.id),
     // Dispatch: what is due now.
     index("submissions_status_next_idx").on(t.status, t.nextAttemptAt),
+    // Start-up repair: settled submissions whose settlement was never recorded. Partial: a row is settled and marked
+    // in one UPDATE, so no row of a running gateway enters it, and intake's inserts (queued) never touch it.
+    index("submissions_settlement_owed_idx")
+      .on(t.id)
+      .where(sql`status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL`),
     // Retention purge and erasure by person have no index of their own: the purge is a range of the time-ordered
     // ids, erasure scans a company's submissions (retention.ts). Each index costs every intake insert.
   ],

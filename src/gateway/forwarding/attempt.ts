@@ -24,10 +24,22 @@ export type Verdict =
   /** Nothing was sent: the submission is no longer queued, waits, or another holder has it. */
   | { kind: "skipped" };
 
-/** A verdict, and the submission if it settled (its hook runs once the outcome is committed). */
+/** A verdict, and the submission if it settled (its hooks run once the outcome is committed). */
 interface Handled {
   verdict: Verdict;
   settled?: SubmissionRow;
+  /** What the settlement recorder asked to do once the outcome is committed. */
+  afterCommit?: () => void;
+}
+
+/**
+ * What a settled submission is owed (its vendor's webhook deliveries, the records that route later platform events to
+ * it), written inside the transaction of its outcome: both commit, or neither does. A crash, or a database error,
+ * between the two would otherwise lose the vendor's confirmation for good.
+ */
+export interface SettlementRecorder {
+  /** Writes it inside the caller's transaction; a throw rolls the outcome back too. Returns the after-commit step. */
+  record(row: SubmissionRow): () => void;
 }
 
 export interface AttemptOptions {
@@ -35,6 +47,8 @@ export interface AttemptOptions {
   retry?: RetryPolicy;
   /** How long one upstream call may take. */
   timeoutMs?: number;
+  /** Writes what a settled submission is owed, in its outcome's transaction (the gateway's webhooks). */
+  settlement?: SettlementRecorder;
   /** Called after a submission's final state (forwarded or failed) is committed. */
   onSettled?: (row: SubmissionRow) => void;
   random?: () => number;
@@ -83,7 +97,10 @@ export class SubmissionAttempt {
     const row = this.#store.get(submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
     const request = upstreamRequest(this.#store, row);
-    if ("fail" in request) return this.#announce(this.#finish(row, { status: "failed", lastError: request.fail }, now));
+    if ("fail" in request) {
+      const failed = { status: "failed" as const, lastError: request.fail };
+      return this.#announce(this.#ctx.sqlite.transaction(() => this.#finish(row, failed, now)).immediate());
+    }
     const key = this.#apiKey(row.credentialId);
     if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
@@ -121,17 +138,29 @@ export class SubmissionAttempt {
         this.#ctx.log.warn({ err: error.message, credentialId: row.credentialId }, "429 pause not shared");
       });
     }
-    // The attempt and its outcome commit together, the write lock taken at once (other processes write too).
-    const handled = this.#ctx.sqlite
-      .transaction(() => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version))
-      .immediate();
+    // The attempt, its outcome and what a settled submission is owed commit together, the write lock taken at once
+    // (other processes write too).
+    let handled: Handled;
+    try {
+      handled = this.#ctx.sqlite
+        .transaction(() => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version))
+        .immediate();
+    } catch (error) {
+      // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment
+      // replays its idempotency key, §4.2), and its outcome is recorded then.
+      this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
+      this.#store.unclaim(row.id, row.firstSentAt);
+      const at = nextAttemptAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
+      return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
+    }
     return this.#announce(handled);
   }
 
-  /** After the commit: a settled submission's hook (webhooks, sync answers). */
-  #announce({ verdict, settled }: Handled): Verdict {
+  /** After the commit: what the settlement recorder left to do, then the settled hook (sync answers). */
+  #announce({ verdict, settled, afterCommit }: Handled): Verdict {
     if (settled) {
       try {
+        afterCommit?.();
         this.options.onSettled?.(settled);
       } catch (error) {
         this.#ctx.log.error({ err: error, submissionId: settled.id }, "onSettled hook failed");
@@ -234,12 +263,16 @@ export class SubmissionAttempt {
     }
   }
 
+  /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
   #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): Handled {
+    const recorder = this.options.settlement;
     const { settled, released } = this.#store.settleReleasing(row.id, now, {
       ...change,
       nextAttemptAt: null,
       waitingReason: null,
+      ...(recorder ? { settlementRecordedAt: new Date(now).toISOString() } : {}),
     });
-    return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled };
+    const afterCommit = settled && recorder ? recorder.record(settled) : undefined;
+    return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
   }
 }

@@ -3,6 +3,7 @@ import { submissionAttempts, submissions, upstreamCredentials } from "../../db/s
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import type { SubmissionRow } from "../intake/submission-view.js";
+import { leadOf } from "../submissions/lead-of.js";
 import type { UpstreamResponse } from "./upstream-client.js";
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
@@ -26,6 +27,11 @@ export class SubmissionStore {
 
   get(id: string): SubmissionRow | undefined {
     return this.ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+  }
+
+  /** The lead submission an appointment names, within the appointment's own vendor key and company (lead-of.ts). */
+  leadOf(appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">, leadSubmissionId: string) {
+    return leadOf(this.ctx, appointment, leadSubmissionId);
   }
 
   /** After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. */
@@ -103,13 +109,15 @@ export class SubmissionStore {
 
   /**
    * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one immediate
-   * transaction, so a lead settled by another process at the same moment cannot leave it waiting for nothing.
+   * transaction, so a lead settled by another process at the same moment cannot leave it waiting for nothing. A
+   * reference that is no lead of the appointment's own key holds nothing: forwarding then fails it (upstream-request).
    */
   holdForLead(appointmentId: string, leadSubmissionId: string, now: number): boolean {
     return this.ctx.sqlite
       .transaction(() => {
-        const lead = this.get(leadSubmissionId);
-        if (lead && (lead.status === "forwarded" || lead.status === "failed")) return false;
+        const appointment = this.get(appointmentId);
+        const lead = appointment && this.leadOf(appointment, leadSubmissionId);
+        if (!lead || lead.status === "forwarded" || lead.status === "failed") return false;
         this.settle(appointmentId, now, {
           status: "waiting",
           waitingReason: `waiting for lead submission ${leadSubmissionId}`,
@@ -154,6 +162,7 @@ export class SubmissionStore {
         | "forwardedAt"
         | "canonicalBody"
         | "upstreamIdempotencyKey"
+        | "settlementRecordedAt"
       >
     >,
   ): SubmissionRow | undefined {
@@ -177,7 +186,7 @@ export class SubmissionStore {
     return this.ctx.sqlite.transaction(() => {
       const settled = this.settle(id, now, change);
       if (settled?.kind !== "lead") return { settled, released: [] };
-      const released = this.dependents(id).flatMap(
+      const released = this.dependents(settled).flatMap(
         (d) => this.settle(d.id, now, { status: "queued", waitingReason: null }) ?? [],
       );
       return { settled, released };
@@ -190,14 +199,16 @@ export class SubmissionStore {
       .prepare(
         `update submissions set status = 'queued', waiting_reason = null, updated_at = ?
          where status = 'waiting' and kind = 'appointment'
-           and json_extract(canonical_body, '$.leadId') in
-             (select id from submissions where kind = 'lead' and status in ('forwarded', 'failed'))`,
+           and exists (select 1 from submissions lead
+             where lead.id = json_extract(submissions.canonical_body, '$.leadId') and lead.kind = 'lead'
+               and lead.company_id = submissions.company_id and lead.vendor_key_id = submissions.vendor_key_id
+               and lead.status in ('forwarded', 'failed'))`,
       )
       .run(new Date(now).toISOString()).changes;
   }
 
-  /** Appointments waiting for a lead submission (`leadId` = `sub_…`) to be forwarded. */
-  dependents(leadSubmissionId: string): SubmissionRow[] {
+  /** Appointments of the lead's own vendor key waiting for it (`leadId` = its `sub_…` id) to be forwarded. */
+  dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): SubmissionRow[] {
     return this.ctx.db
       .select()
       .from(submissions)
@@ -205,7 +216,9 @@ export class SubmissionStore {
         and(
           eq(submissions.status, "waiting"),
           eq(submissions.kind, "appointment"),
-          sql`json_extract(${submissions.canonicalBody}, '$.leadId') = ${leadSubmissionId}`,
+          eq(submissions.companyId, lead.companyId),
+          eq(submissions.vendorKeyId, lead.vendorKeyId),
+          sql`json_extract(${submissions.canonicalBody}, '$.leadId') = ${lead.id}`,
         ),
       )
       .all();

@@ -6,17 +6,18 @@ export type UpstreamRequest = { body: Record<string, unknown>; idempotencyKey: s
 
 /**
  * The body sent upstream: the canonical body, with a chained lead's real `lead_…` id and the upstream idempotency key
- * derived per vendor key (§8), or why it cannot be sent (its lead failed, or merged into a sold project).
+ * derived per vendor key (§8), or why it cannot be sent (no such lead of its key, its lead failed, or merged into a
+ * sold project). A `sub_…` reference is followed within the appointment's own key only (lead-of.ts).
  */
 export function upstreamRequest(store: SubmissionStore, row: SubmissionRow): UpstreamRequest {
   const body = { ...(row.canonicalBody ?? {}) };
   if (row.kind === "lead") return { body, idempotencyKey: null };
   const leadId = String(body.leadId ?? "");
   if (leadId.startsWith("sub_")) {
-    const lead = store.get(leadId);
-    const result = lead?.result as { leadId?: string; projectId?: string } | null | undefined;
-    if (!lead || lead.status === "failed")
-      return { fail: `lead submission ${leadId} failed: ${lead?.lastError ?? "unknown"}` };
+    const lead = store.leadOf(row, leadId);
+    if (!lead) return { fail: `leadId: no lead submission ${leadId} of this key` };
+    const result = lead.result as { leadId?: string; projectId?: string } | null;
+    if (lead.status === "failed") return { fail: `lead submission ${leadId} failed: ${lead.lastError ?? "unknown"}` };
     if (!result?.leadId) {
       return {
         fail: `lead submission ${leadId} merged into sold project ${result?.projectId ?? "?"} without a leadId`,
@@ -30,7 +31,7 @@ export function upstreamRequest(store: SubmissionStore, row: SubmissionRow): Ups
   return { body, idempotencyKey };
 }
 
-/** The lead submission (`sub_…`) an appointment names, if it names one (issue #4, appointment chaining). */
+/** The lead submission (`sub_…`) an appointment names, if it names one (appointment chaining). */
 export function chainedLead(row: Pick<SubmissionRow, "kind" | "canonicalBody">): string | undefined {
   if (row.kind !== "appointment") return undefined;
   const leadId = String(row.canonicalBody?.leadId ?? "");

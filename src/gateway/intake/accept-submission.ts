@@ -16,7 +16,9 @@ import {
   type MapInput,
   type MappingOutcome,
 } from "../profiles/index.js";
+import { leadOf } from "../submissions/lead-of.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
+import { checkLeadText } from "./lead-text.js";
 import { type SubmissionView, submissionRow, submissionView } from "./submission-view.js";
 
 export type SubmissionKind = "lead" | "appointment";
@@ -77,7 +79,8 @@ export async function acceptSubmission({
 
   // Mapped inline (most requests of a proven version) or without a profile, the body is here without an await.
   const mapped = mapPayload(ctx, key, input);
-  const { body, profileVersionId } = "then" in mapped ? await mapped : mapped;
+  const { body: canonical, profileVersionId } = "then" in mapped ? await mapped : mapped;
+  const body = input.kind === "lead" ? checkLeadText(canonical) : canonical;
 
   const idempotencyKey =
     input.kind === "appointment"
@@ -233,12 +236,9 @@ async function mapOrUnavailable(ctx: GatewayContext, input: MapInput, tried: Inl
 /** A `sub_…` leadId names a lead submission of the same key (forwarding sends it with the real `lead_…` id). */
 function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: string): void {
   if (!leadId.startsWith("sub_")) return;
-  const lead = ctx.db
-    .select({ id: submissions.id })
-    .from(submissions)
-    .where(and(eq(submissions.id, leadId), eq(submissions.vendorKeyId, key.id), eq(submissions.kind, "lead")))
-    .get();
-  if (!lead) throw notFound("leadId: no such lead submission for this key");
+  if (!leadOf(ctx, { companyId: key.companyId, vendorKeyId: key.id }, leadId)) {
+    throw notFound("leadId: no such lead submission for this key");
+  }
 }
 
 /**

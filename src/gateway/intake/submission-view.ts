@@ -25,6 +25,7 @@ export function submissionRow(fields: Pick<SubmissionRow, Identity> & Partial<Su
     upstreamStatus: null,
     result: null,
     purgedAt: null,
+    settlementRecordedAt: null,
     updatedAt: fields.createdAt,
     ...fields,
   };

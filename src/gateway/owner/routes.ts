@@ -5,7 +5,7 @@ import { OWNER_BODY, PAYLOAD_BODY } from "../../http/body-limit.js";
 import { jsonBody } from "../../http/json-body.js";
 import { requestHeader } from "../../http/node-headers.js";
 import { bodyLimitText, param, routeKit, valid } from "../../http/route-kit.js";
-import { clientAddressResolver } from "../../net/client-address.js";
+import { clientAddressResolver, trustedPeerCheck } from "../../net/client-address.js";
 import type { GatewayContext } from "../context.js";
 import {
   createUpstreamCredential,
@@ -34,14 +34,10 @@ import { rollbackProfile } from "../profiles-admin/rollback.js";
 import { getSubmissionDetail, listMappingFailures, listSubmissions } from "../submissions/list-submissions.js";
 import { redriveSubmissions } from "../submissions/redrive.js";
 import { erasePerson } from "../submissions/retention.js";
-import {
-  createOwnerToken,
-  requireAdmin,
-  revokeOwnerToken,
-  SESSION_TTL_MS,
-  signInOwner,
-} from "../tenants/owner-auth.js";
+import { requireAdmin, SESSION_TTL_MS, signInOwner } from "../tenants/owner-auth.js";
+import { createOwnerToken, listOwnerTokens, revokeOwnerToken } from "../tenants/owner-tokens.js";
 import { type OwnerEnv, ownerAuth, SESSION_COOKIE } from "./owner-auth.js";
+import { cameOverHttps } from "./request-scheme.js";
 import * as s from "./schemas.js";
 import { SignInLimiter } from "./sign-in-limiter.js";
 import { ToolingQuota } from "./tooling-quota.js";
@@ -55,9 +51,9 @@ const anyJson = z.record(z.string(), z.unknown());
  * company's resource is a 404 (tenant isolation lives in the services, not here).
  */
 export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
-  const secureCookie = ctx.settings.mode === "live";
   const signInLimiter = new SignInLimiter();
   const clientAddress = clientAddressResolver(ctx.settings.trustedProxy);
+  const fromTrustedProxy = trustedPeerCheck(ctx.settings.trustedProxy);
   const tooling = new ToolingQuota(ctx.settings.toolingQuota);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "session", {
@@ -90,7 +86,8 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       setCookie(c, SESSION_COOKIE, session.token, {
         httpOnly: true,
         sameSite: "Strict",
-        secure: secureCookie,
+        // Live mode is https by rule; in sandbox mode, whenever this request came over https.
+        secure: ctx.settings.mode === "live" || cameOverHttps(c, fromTrustedProxy),
         path: "/",
         maxAge: SESSION_TTL_MS / 1000,
       });
@@ -115,6 +112,9 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     return c.json({ owner, csrfToken: csrf, operator }, 200);
   });
   app.openapi(route("get", "/me", "The signed-in owner"), (c) => c.json({ ...c.get("owner"), csrf: undefined }, 200));
+  app.openapi(route("get", "/tokens", "The owner's bearer tokens (never the tokens themselves)"), (c) =>
+    c.json({ tokens: listOwnerTokens({ ctx, owner: c.get("owner") }) }, 200),
+  );
   app.openapi(bodyRoute("post", "/tokens", "Create a bearer token (shown once)", s.tokenBody, 201), (c) =>
     c.json(createOwnerToken({ ctx, owner: c.get("owner"), input: valid(c, s.tokenBody) }), 201),
   );

@@ -16,7 +16,9 @@ export const instant = z.iso.datetime().max(40);
 const password = z.string().min(1).max(1024);
 
 export const signInBody = z.object({ email, password }).openapi("SignIn");
-export const tokenBody = z.object({ name: z.string().min(1).max(100) }).openapi("TokenRequest");
+export const tokenBody = z
+  .object({ name: z.string().min(1).max(100), expiresInDays: z.number().int().min(1).max(3650).optional() })
+  .openapi("TokenRequest");
 
 export const credentialBody = z
   .object({ name: z.string().min(1).max(100), value: z.string().min(10).max(300) })

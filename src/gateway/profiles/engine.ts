@@ -71,8 +71,16 @@ export class ProfileEngine {
   private toolingLane: WorkerPool | undefined;
   private readonly toolingPoolSize: number;
   private closed = false;
+  /**
+   * Versions whose compiled path disagreed with JSONata's interpreter in some evaluator: never mapped inline again, and
+   * interpreted by every evaluator. Kept for the process's life (a divergence is a bug in the compiled path, so rare).
+   */
+  private readonly pinned = new Set<string>();
+  private divergences = 0;
+  private readonly log: Logger | undefined;
 
   constructor(options: ProfileEngineOptions = {}) {
+    this.log = options.log;
     this.timeoutMs = clampTimeout(options.timeoutMs ?? LIMITS.timeoutMs);
     this.suspectForMs = options.suspectForMs ?? LIMITS.suspectForMs;
     this.suspectTimeoutMs = clampTimeout(options.suspectTimeoutMs ?? LIMITS.suspectTimeoutMs);
@@ -117,6 +125,7 @@ export class ProfileEngine {
       payload: input.payload,
       timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
+    if (this.pinned.has(input.versionId)) request.interpretOnly = true;
     if (opts.tooling) return this.mapTooling(request);
     const sample = opts.sample === true;
     const inline = tried ?? this.tryInline(input, opts);
@@ -134,8 +143,9 @@ export class ProfileEngine {
       const proven = this.proven.get(input.versionId) ?? 0;
       if (proven < LIMITS.probationEvaluations) this.proven.set(input.versionId, proven + 1);
     }
-    if (reply.trusted) this.inline?.trust(input.versionId, input.expression);
-    const { id: _id, trusted: _trusted, cpuMs, ...outcome } = reply;
+    if (reply.diverged !== undefined) this.diverged(input.versionId, reply.diverged);
+    else if (reply.trusted && !this.pinned.has(input.versionId)) this.inline?.trust(input.versionId, input.expression);
+    const { id: _id, trusted: _trusted, cpuMs, diverged: _diverged, ...outcome } = reply;
     if (inline.overtime) this.inline?.judge(input.versionId, outcome, cpuMs);
     return outcome;
   }
@@ -149,10 +159,29 @@ export class ProfileEngine {
   tryInline(input: MapInput, opts: EvaluationOptions = {}): InlineResult {
     if (!this.inline || input.payloadChars === undefined || opts.sample || opts.tooling || opts.timeoutMs !== undefined)
       return NOT_INLINE;
+    if (this.pinned.has(input.versionId)) return NOT_INLINE;
     if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return NOT_INLINE;
     const breachedAt = this.suspects.peek(input.versionId);
     if (breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs) return NOT_INLINE;
     return this.inline.map({ ...input, payloadChars: input.payloadChars });
+  }
+
+  /**
+   * An evaluator saw the version's compiled path disagree with JSONata's interpreter: it is no longer mapped inline,
+   * every evaluator interprets it from now on, and the operator hears of it (counted in /metrics). Logged with the
+   * version id and the reason only: the two answers were a vendor's mapped payload.
+   */
+  diverged(versionId: string, reason: string): void {
+    this.divergences++;
+    const first = !this.pinned.has(versionId);
+    this.pinned.add(versionId);
+    this.inline?.distrust(versionId);
+    if (first) {
+      this.log?.warn(
+        { versionId, reason },
+        "compiled profile path disagreed with the interpreter; version interpreted",
+      );
+    }
   }
 
   stats(): {
@@ -160,8 +189,11 @@ export class ProfileEngine {
     suspectLane?: ReturnType<WorkerPool["stats"]>;
     toolingLane?: ReturnType<WorkerPool["stats"]>;
     inline?: InlineStats;
+    /** Evaluations whose compiled path disagreed with the interpreter (each pins its version to the interpreter). */
+    divergences: number;
   } {
     return {
+      divergences: this.divergences,
       pool: this.pool.stats(),
       ...(this.suspectLane ? { suspectLane: this.suspectLane.stats() } : {}),
       ...(this.toolingLane ? { toolingLane: this.toolingLane.stats() } : {}),

@@ -13,14 +13,16 @@ interface Compiled {
   program: ProfileProgram;
   /** Derived from the AST the first time a validation error needs them. */
   sourcePaths?: Map<string, string>;
+  /** Why the compiled path disagreed during the evaluation running now, for its reply. */
+  diverged?: string;
 }
 
 export interface EvaluatorOptions {
-  /** Take the compiled fast path where an expression allows it (default true). */
-  compiler?: boolean;
+  /** Take the compiled fast path where an expression allows it (default true); see ProgramOptions. */
+  compiler?: ProgramOptions["compiler"];
   /** Evaluations of each version also interpreted and compared (default LIMITS.checkedEvaluations). */
   checkedEvaluations?: number;
-  /** Where a version whose compiled path disagreed with the interpreter is reported (default: a JSON line on stderr). */
+  /** Also told of a version whose compiled path disagreed with the interpreter (its reply says so in any case). */
   onDivergence?(versionId: string, divergence: Divergence): void;
 }
 
@@ -52,8 +54,15 @@ export class Evaluator {
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let compiled: Compiled | undefined;
     let output: unknown;
+    // The reply says whether the compiled path disagreed in this evaluation; the engine ends its inline trust.
+    const reply = <T extends EvaluateReply>(answer: T): T => {
+      const diverged = compiled?.diverged;
+      if (compiled) compiled.diverged = undefined;
+      return diverged === undefined ? answer : { ...answer, diverged };
+    };
     try {
       compiled = this.compiled(request.versionId, request.expression);
+      if (request.interpretOnly) compiled.program.pin();
       const deadline = started + request.timeoutMs;
       setRegexBudget(deadline);
       cpuAtStart = threadCpuMs(); // the evaluation's CPU, not the compile's
@@ -61,7 +70,7 @@ export class Evaluator {
       const json = JSON.stringify(result, dropFunctions);
       if (json !== undefined && json.length > LIMITS.outputChars) {
         const message = `mapped output is ${json.length} characters of JSON, over the ${LIMITS.outputChars} limit`;
-        return { id: request.id, ok: false, kind: "guardrail", limit: "output", message, elapsedMs: elapsed() };
+        return reply({ id: request.id, ok: false, kind: "guardrail", limit: "output", message, elapsedMs: elapsed() });
       }
       // What the gateway walks afterwards (validation, a diff, the answer) meets no nesting its requests could not have.
       if (json !== undefined && textNestsDeeper(json, MAX_JSON_DEPTH)) {
@@ -74,38 +83,36 @@ export class Evaluator {
       const failure = classify(error);
       if (failure.kind === "guardrail" && failure.limit === "time" && starved(cpuAtStart, request.timeoutMs)) {
         const message = `the time limit passed after ${(threadCpuMs() - cpuAtStart).toFixed(1)} ms of CPU`;
-        return { id: request.id, ok: false, kind: "starved", message, elapsedMs: elapsed() };
+        return reply({ id: request.id, ok: false, kind: "starved", message, elapsedMs: elapsed() });
       }
-      return { id: request.id, ...failure, elapsedMs: elapsed() };
+      return reply({ id: request.id, ...failure, elapsedMs: elapsed() });
     }
     const program = compiled;
     const outcome = mappedOutcome(request.kind, output, (field) => {
       program.sourcePaths ??= sourcePaths(program.program.interpreter.ast());
       return program.sourcePaths.get(field);
     });
-    const reply: EvaluateReply = { id: request.id, ...outcome, elapsedMs: elapsed() };
-    if (program.program.trusted) reply.trusted = true;
-    if (request.measure) reply.cpuMs = threadCpuMs() - cpuAtStart;
-    return reply;
+    const answer: EvaluateReply = reply({ id: request.id, ...outcome, elapsedMs: elapsed() });
+    if (program.program.trusted) answer.trusted = true;
+    if (request.measure) answer.cpuMs = threadCpuMs() - cpuAtStart;
+    return answer;
   }
 
   private compiled(versionId: string, expression: string): Compiled {
     const hit = this.cache.get(versionId);
     if (hit && hit.program.expression === expression) return hit;
-    const report = this.options.onDivergence ?? logDivergence;
-    const options: ProgramOptions = { onDivergence: (divergence) => report(versionId, divergence) };
-    if (this.options.compiler === false) options.compiler = false;
+    const options: ProgramOptions = {
+      onDivergence: (divergence) => {
+        compiled.diverged = divergence.reason;
+        this.options.onDivergence?.(versionId, divergence);
+      },
+    };
+    if (this.options.compiler !== undefined) options.compiler = this.options.compiler;
     if (this.options.checkedEvaluations !== undefined) options.checkedEvaluations = this.options.checkedEvaluations;
     const compiled: Compiled = { program: new ProfileProgram(expression, options) };
     this.cache.set(versionId, compiled);
     return compiled;
   }
-}
-
-/** An evaluator process has no logger of its own; its stderr is read by the pool. */
-function logDivergence(versionId: string, divergence: Divergence): void {
-  const line = { level: "warn", msg: "compiled profile path diverged; version pinned to the interpreter", versionId };
-  process.stderr.write(`${JSON.stringify({ ...line, ...divergence })}\n`);
 }
 
 export function cpuMs(usage: NodeJS.CpuUsage): number {

@@ -62,6 +62,11 @@ export class InlineEvaluator {
     this.versions.set(versionId, { expression, strikes: 0, demotedUntil: 0 });
   }
 
+  /** The version's compiled path disagreed with the interpreter in an evaluator: it is not mapped here any more. */
+  distrust(versionId: string): void {
+    this.versions.delete(versionId);
+  }
+
   /**
    * The outcome of mapping `payload` inline when it is a valid body; otherwise the evaluation is for the evaluators (a
    * version not admitted, a payload too large, a failure, a corner the compiled path leaves, a bound passed).

@@ -11,11 +11,12 @@ interface Guardrails {
   RegexEngine: RegExpConstructor;
 }
 
-/** The compiled path and the interpreter disagreed on one evaluation; the version is pinned to the interpreter. */
+/**
+ * The compiled path and the interpreter disagreed on one evaluation; the version is pinned to the interpreter. Only
+ * the reason: the two answers are a vendor's mapped payload, personal data that must not reach a log.
+ */
 export interface Divergence {
   reason: string;
-  compiled: string;
-  interpreted: string;
 }
 
 export interface ProgramOptions {
@@ -72,6 +73,11 @@ export class ProfileProgram {
     return this.fast !== undefined;
   }
 
+  /** Pins the version to the interpreter for good (another evaluator saw its compiled path disagree). */
+  pin(): void {
+    this.fast = undefined;
+  }
+
   /**
    * Whether the compiled path now answers alone: the expression is in the subset, its checks against the interpreter
    * are done and none disagreed. Only then may the gateway evaluate it inline (inline.ts).
@@ -90,8 +96,7 @@ export class ProfileProgram {
     } catch (error) {
       if (isTimeout(error)) throw error;
       const answer = await this.interpret(payload, remaining(deadline));
-      if (!(error instanceof Bailout))
-        this.diverged("the compiled path failed, the interpreter answered", error, answer);
+      if (!(error instanceof Bailout)) this.diverged("the compiled path failed, the interpreter answered");
       return answer;
     }
     if (this.checksLeft <= 0) return value;
@@ -103,11 +108,11 @@ export class ProfileProgram {
       // Out of time on a busy machine is no verdict; the check is made on a later evaluation.
       if (isTimeout(error)) return value;
       this.checksLeft--;
-      this.diverged("the compiled path answered, the interpreter failed", value, error);
+      this.diverged("the compiled path answered, the interpreter failed");
       throw error;
     }
     this.checksLeft--;
-    if (json(expected) !== json(value)) this.diverged("the compiled path answered differently", value, expected);
+    if (json(expected) !== json(value)) this.diverged("the compiled path answered differently");
     return expected;
   }
 
@@ -116,9 +121,9 @@ export class ProfileProgram {
     return this.interpreter.evaluate(payload);
   }
 
-  private diverged(reason: string, compiled: unknown, interpreted: unknown): void {
+  private diverged(reason: string): void {
     this.fast = undefined;
-    this.onDivergence({ reason, compiled: describe(compiled), interpreted: describe(interpreted) });
+    this.onDivergence({ reason });
   }
 }
 
@@ -130,12 +135,4 @@ function remaining(deadline: number): number {
 /** A result as the evaluator will use it: its JSON text (functions dropped, as the evaluator drops them). */
 function json(value: unknown): string | undefined {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === "function" ? undefined : item));
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "object" && value !== null && "code" in value) {
-    const failure = value as { code: unknown; message?: unknown };
-    return `error ${String(failure.code)}${typeof failure.message === "string" ? `: ${failure.message}` : ""}`;
-  }
-  return (json(value) ?? "undefined").slice(0, 500);
 }

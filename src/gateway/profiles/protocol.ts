@@ -14,6 +14,11 @@ export interface EvaluateRequest {
   timeoutMs: number;
   /** Report the evaluation's CPU time (`cpuMs` in the reply): the engine is judging an inline run that ran long. */
   measure?: boolean;
+  /**
+   * The version's compiled path disagreed with the interpreter in some evaluator: this one pins it to the interpreter
+   * too (each evaluator checks only a version's first evaluations itself).
+   */
+  interpretOnly?: boolean;
 }
 
 /**
@@ -29,9 +34,14 @@ export interface Starved {
 
 /**
  * `trusted`: the version's compiled path answered this evaluation alone, its checks against the interpreter done (the
- * engine may then evaluate it inline, on the thread serving HTTP; see inline.ts).
+ * engine may then evaluate it inline, on the thread serving HTTP; see inline.ts). `diverged`: in this evaluation the
+ * compiled path disagreed with the interpreter (the reason only, never the answers: they are a vendor's data); the
+ * evaluator has pinned the version to the interpreter.
  */
-export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number } & (MappingOutcome | Starved);
+export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number; diverged?: string } & (
+  | MappingOutcome
+  | Starved
+);
 
 /**
  * The pool sends jobs as an array (those dispatched together travel in one write); the evaluator answers each as soon

@@ -4,8 +4,10 @@ import { submissions } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { upstreamKey } from "../intake/accept-submission.js";
+import { checkLeadText } from "../intake/lead-text.js";
 import type { SubmissionRow } from "../intake/submission-view.js";
 import { getProfileRow, getVersionRow } from "../profiles-admin/profiles.js";
+import { leadOf } from "./lead-of.js";
 
 export interface RedriveInput {
   submissionIds?: string[];
@@ -72,7 +74,21 @@ export async function redriveSubmissions({
         skipped.push({ submissionId: row.id, reason: `mapping: ${outcome.message}` });
         continue;
       }
-      const body = outcome.body as Record<string, unknown>;
+      let body = outcome.body as Record<string, unknown>;
+      if (row.kind === "lead") {
+        try {
+          body = checkLeadText(body);
+        } catch (error) {
+          skipped.push({ submissionId: row.id, reason: (error as Error).message });
+          continue;
+        }
+      }
+      // A re-mapped appointment's `sub_…` reference is checked as intake checks it: a lead of its own key.
+      const leadRef = row.kind === "appointment" ? String(body.leadId ?? "") : "";
+      if (leadRef.startsWith("sub_") && !leadOf(ctx, row, leadRef)) {
+        skipped.push({ submissionId: row.id, reason: "leadId: no such lead submission for this key" });
+        continue;
+      }
       change = { canonicalBody: body, profileVersionId: version.id };
       if (canonicalJson(body) !== canonicalJson(row.canonicalBody)) {
         remapped++;

@@ -1,9 +1,16 @@
-import { and, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import { and, inArray, isNotNull, lt } from "drizzle-orm";
 import { mappingFailures, submissions } from "../../db/schema/index.js";
+import { checkpointTruncate } from "../../db/sqlite.js";
 import { badRequest } from "../../http/errors.js";
 import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
+import { eraseFromSamples } from "../profiles-admin/erase-samples.js";
+import { notifyEnqueued } from "../webhooks/enqueue.js";
+import { type ErasedWebhookCopies, eraseWebhookCopies } from "../webhooks/erase-person.js";
 import { type PurgedWebhookHistory, purgeWebhookHistory } from "../webhooks/index.js";
+import { eraseMappingFailures } from "./erase-mapping-failures.js";
+import { eraseSubmissions, forgetContacts } from "./erase-submissions.js";
+import { personMatch } from "./person-match.js";
 
 const DAY_MS = 86_400_000;
 
@@ -37,18 +44,30 @@ export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged
   return { purged, ...purgeWebhookHistory({ ctx, cutoffMs }) };
 }
 
-/** Submissions of a company scanned per step of an erasure (one transaction, then the event loop's turn). */
-export const ERASURE_CHUNK = 2_000;
+export { ERASURE_CHUNK } from "./erase-submissions.js";
+
+/** What an erasure found and removed. */
+export interface Erasure extends ErasedWebhookCopies {
+  /** The person's submissions (by contact). */
+  erased: number;
+  /** Appointment submissions for the person's leads. */
+  appointments: number;
+  /** Mapping failures whose native payload mentioned the person. */
+  mappingFailures: number;
+  /** Golden samples of profile versions that mentioned the person, removed from their versions. */
+  samples: number;
+  /** Whether the WAL was emptied after it (false: another process was reading; its next full checkpoint does it). */
+  walTruncated: boolean;
+}
 
 /**
- * Erases a person's data (by email or phone) from a company's submissions: raw payload and canonical body are
- * dropped; lead submissions not yet forwarded fail with the reason, since there is nothing left to send.
- *
- * The contact columns have no index of their own: each would cost every intake insert (about 3 µs apiece) for an
- * operation an owner runs rarely. The company's submissions are scanned instead, newest first on the (company, id)
- * index, `ERASURE_CHUNK` rows per step with the event loop's turn between steps, so a large company never holds the
- * thread serving intake. Each step is a transaction; a crash midway leaves the rest for a rerun (erasure is
- * idempotent).
+ * Erases a person's data (by email or phone) from every copy a company's gateway keeps (docs/decisions.md, "Erasure
+ * of every copy"): their submissions and the appointments for their leads (payloads dropped, what was not sent
+ * fails), mapping failures and golden samples whose payload mentions them, the webhook events and deliveries about them and the
+ * platform events received about them (the person's fields removed; pending deliveries are sent without them). Then
+ * the WAL is checkpointed and emptied: with `secure_delete` on, the database file then holds no trace of what was
+ * erased. Idempotent, and the person's contact columns are cleared last, so a crash midway is mended by running it
+ * again: the rerun finds the person's submissions, and through them every other copy, as the first run did.
  */
 export async function erasePerson({
   ctx,
@@ -58,50 +77,23 @@ export async function erasePerson({
   ctx: GatewayContext;
   companyId: string;
   input: { email?: string; phone?: string };
-}): Promise<{ erased: number }> {
-  const email = input.email?.trim().toLowerCase();
-  const phone = input.phone?.replace(/[^0-9]/g, "");
-  if (!email && !phone) throw badRequest("email or phone is required", { field: "email" });
-  const now = ctx.now().toISOString();
-  const scan = ctx.sqlite.prepare<
-    [string, string, number],
-    { id: string; status: string; email: string | null; phone: string | null }
-  >(
-    `SELECT id, status, contact_email AS email, contact_phone AS phone FROM submissions
-     WHERE company_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
-  );
-  let erased = 0;
-  // Above every id: the scan walks down from the newest.
-  let before = "\uffff";
-  for (;;) {
-    const step = ctx.sqlite.transaction(() => {
-      const rows = scan.all(companyId, before, ERASURE_CHUNK);
-      const matching = rows.filter((row) => (email && row.email === email) || (phone && row.phone === phone));
-      eraseRows(ctx, matching, now);
-      return { scanned: rows.length, last: rows.at(-1)?.id, erased: matching.length };
-    })();
-    erased += step.erased;
-    if (step.scanned < ERASURE_CHUNK || step.last === undefined) return { erased };
-    before = step.last;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-function eraseRows(ctx: GatewayContext, rows: { id: string; status: string }[], now: string): void {
-  for (const row of rows) {
-    const finished = row.status === "forwarded" || row.status === "failed";
-    ctx.db
-      .update(submissions)
-      .set({
-        rawPayload: null,
-        canonicalBody: null,
-        contactEmail: null,
-        contactPhone: null,
-        purgedAt: now,
-        updatedAt: now,
-        ...(finished ? {} : { status: "failed" as const, lastError: "erased at the owner's request" }),
-      })
-      .where(eq(submissions.id, row.id))
-      .run();
-  }
+}): Promise<Erasure> {
+  const person = personMatch(input);
+  if (!person.email && !person.phone) throw badRequest("email or phone is required", { field: "email" });
+  const submissions = await eraseSubmissions(ctx, companyId, person);
+  notifyEnqueued(ctx, submissions.enqueued, ctx.now().getTime());
+  const mappingFailures = await eraseMappingFailures(ctx, companyId, person);
+  const samples = eraseFromSamples(ctx, companyId, person.mentions);
+  const webhooks = await eraseWebhookCopies(ctx, companyId, submissions, person.mentions);
+  forgetContacts(ctx, submissions.submissionIds);
+  const walTruncated = checkpointTruncate(ctx.sqlite);
+  if (!walTruncated) ctx.log.warn({ companyId }, "erasure: the WAL could not be emptied now (a reader held it)");
+  return {
+    erased: submissions.leads,
+    appointments: submissions.appointments,
+    mappingFailures,
+    samples,
+    ...webhooks,
+    walTruncated,
+  };
 }

@@ -3,7 +3,7 @@ import { owners } from "../../db/schema/index.js";
 import { badRequest, conflict } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import { hashPassword, verifyPassword } from "../security/passwords.js";
+import { revokeSessions } from "./owner-tokens.js";
 
 export interface OwnerInput {
   companyId: string;
@@ -15,7 +15,11 @@ export interface OwnerInput {
 
 export const MIN_PASSWORD_LENGTH = 12;
 
-/** Creates an owner account; re-applying the same email for the same company updates it (config files). */
+/**
+ * Creates an owner account; re-applying the same email for the same company updates it (config files). A changed
+ * password ends the owner's sessions (docs/decisions.md, "Owner sign-in"); an unchanged one hashed at a lower cost
+ * than the current is hashed again.
+ */
 export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: OwnerInput }) {
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`, { field: "password" });
@@ -24,14 +28,15 @@ export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: 
   const existing = ctx.db.select().from(owners).where(eq(owners.email, email)).get();
   if (existing && existing.companyId !== input.companyId) throw conflict("an owner with this email already exists");
   if (existing) {
-    const passwordHash = (await verifyPassword(input.password, existing.passwordHash))
-      ? existing.passwordHash
-      : await hashPassword(input.password);
-    ctx.db
-      .update(owners)
-      .set({ name: input.name, role: input.role, passwordHash })
-      .where(eq(owners.id, existing.id))
-      .run();
+    const check = await ctx.passwords.verify(input.password, existing.passwordHash);
+    const passwordHash = check.ok && !check.outdated ? existing.passwordHash : await ctx.passwords.hash(input.password);
+    ctx.db.transaction((tx) => {
+      tx.update(owners)
+        .set({ name: input.name, role: input.role, passwordHash })
+        .where(eq(owners.id, existing.id))
+        .run();
+      if (!check.ok) revokeSessions(tx, existing.id, ctx.now());
+    });
     return { id: existing.id, companyId: existing.companyId, email, name: input.name, role: input.role };
   }
   const row = {
@@ -40,7 +45,7 @@ export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: 
     email,
     name: input.name,
     role: input.role,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await ctx.passwords.hash(input.password),
     createdAt: ctx.now().toISOString(),
   };
   ctx.db.insert(owners).values(row).run();

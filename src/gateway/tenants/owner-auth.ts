@@ -1,9 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { owners, ownerTokens } from "../../db/schema/index.js";
-import { ApiError, notFound, unauthorized } from "../../http/errors.js";
+import { ApiError, unauthorized } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import { verifyPassword } from "../security/passwords.js";
 import { constantTimeEqual, digestToken, newToken } from "../security/tokens.js";
 
 /** Who is calling the owner API. */
@@ -18,14 +17,30 @@ export interface OwnerPrincipal {
   csrf: string | null;
 }
 
+/** A session's absolute limit; its idle limit is `settings.sessionIdleMs`. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** `last_used_at` is written at most this often per session or token (a write per request would cost every read). */
+const TOUCH_EVERY_MS = 60_000;
 
-/** Signs an owner in with email and password; returns a session token (for the cookie) and its CSRF token. */
+/**
+ * Signs an owner in with email and password; returns a session token (for the cookie) and its CSRF token. The caller
+ * has already let the request through its rate limits: the hash is the expensive part (ctx.passwords, a couple at a
+ * time). A password hashed at a lower cost than the current one is hashed again now that it is known.
+ */
 export async function signInOwner({ ctx, input }: { ctx: GatewayContext; input: { email: string; password: string } }) {
   const owner = ctx.db.select().from(owners).where(eq(owners.email, input.email.trim().toLowerCase())).get();
-  // Verify against a dummy hash when the owner is unknown so timing does not reveal which emails exist.
-  const ok = await verifyPassword(input.password, owner?.passwordHash ?? DUMMY_HASH);
-  if (!owner || !ok) throw unauthorized("email or password is incorrect");
+  // An unknown owner costs the same hash, so timing does not reveal which emails exist.
+  const check = await ctx.passwords.verify(input.password, owner?.passwordHash);
+  if (!owner || !check.ok) throw unauthorized("email or password is incorrect");
+  if (check.outdated) {
+    const passwordHash = await ctx.passwords.hash(input.password);
+    // Only if unchanged meanwhile (a config file applied a new password during this sign-in).
+    ctx.db
+      .update(owners)
+      .set({ passwordHash })
+      .where(and(eq(owners.id, owner.id), eq(owners.passwordHash, owner.passwordHash)))
+      .run();
+  }
   const token = newToken("pgs");
   const csrf = newToken("csrf");
   const now = ctx.now();
@@ -39,58 +54,16 @@ export async function signInOwner({ ctx, input }: { ctx: GatewayContext; input: 
       csrf,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+      lastUsedAt: now.toISOString(),
     })
     .run();
   return { token, csrf, owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role } };
 }
 
-const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
-
-/** Creates a revocable bearer token for automation; the token is shown once. */
-export function createOwnerToken({
-  ctx,
-  owner,
-  input,
-}: {
-  ctx: GatewayContext;
-  owner: OwnerPrincipal;
-  input: { name: string };
-}) {
-  const token = newToken("pgt");
-  const id = newId("tok");
-  ctx.db
-    .insert(ownerTokens)
-    .values({
-      id,
-      ownerId: owner.ownerId,
-      kind: "token",
-      name: input.name,
-      tokenDigest: digestToken(token),
-      createdAt: ctx.now().toISOString(),
-    })
-    .run();
-  return { id, name: input.name, token };
-}
-
-/** Revokes a session or token of the same owner; another owner's token is a 404. */
-export function revokeOwnerToken({
-  ctx,
-  owner,
-  tokenId,
-}: {
-  ctx: GatewayContext;
-  owner: OwnerPrincipal;
-  tokenId: string;
-}) {
-  const result = ctx.db
-    .update(ownerTokens)
-    .set({ revokedAt: ctx.now().toISOString() })
-    .where(and(eq(ownerTokens.id, tokenId), eq(ownerTokens.ownerId, owner.ownerId), isNull(ownerTokens.revokedAt)))
-    .run();
-  if (result.changes === 0) throw notFound();
-}
-
-/** Resolves a session or bearer token to its owner; unknown, expired and revoked tokens are 401. */
+/**
+ * Resolves a session or bearer token to its owner; unknown, expired and revoked tokens are 401, and so is a session
+ * idle for longer than `settings.sessionIdleMs` (bearer tokens have no idle limit: automation may run once a month).
+ */
 export function authenticateOwner({ ctx, token }: { ctx: GatewayContext; token: string }): OwnerPrincipal {
   const digest = digestToken(token);
   const row = ctx.db
@@ -101,8 +74,18 @@ export function authenticateOwner({ ctx, token }: { ctx: GatewayContext; token: 
     .get();
   if (!row || !constantTimeEqual(row.token.tokenDigest, digest)) throw unauthorized("missing or invalid owner session");
   if (row.token.revokedAt) throw unauthorized("owner session revoked");
-  if (row.token.expiresAt && Date.parse(row.token.expiresAt) <= ctx.now().getTime()) {
-    throw unauthorized("owner session expired");
+  const now = ctx.now().getTime();
+  if (row.token.expiresAt && Date.parse(row.token.expiresAt) <= now) throw unauthorized("owner session expired");
+  const lastUsed = Date.parse(row.token.lastUsedAt ?? row.token.createdAt);
+  if (row.token.kind === "session" && now - lastUsed >= ctx.settings.sessionIdleMs) {
+    throw unauthorized("owner session expired after inactivity");
+  }
+  if (row.token.lastUsedAt === null || now - lastUsed >= TOUCH_EVERY_MS) {
+    ctx.db
+      .update(ownerTokens)
+      .set({ lastUsedAt: new Date(now).toISOString() })
+      .where(eq(ownerTokens.id, row.token.id))
+      .run();
   }
   return {
     ownerId: row.owner.id,

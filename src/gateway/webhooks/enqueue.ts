@@ -20,6 +20,8 @@ export interface VendorEvent {
   sourceEventId?: string;
   /** Only this subscription (a test delivery); otherwise every active subscription of the key wanting the event. */
   subscriptionId?: string;
+  /** Only subscriptions created by then (ISO): the event happened then, and a later subscriber did not ask for it. */
+  subscribedBy?: string | undefined;
 }
 
 export interface Enqueued {
@@ -36,8 +38,10 @@ export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowM
   const statements = statementsFor(ctx);
   const targets = statements.targets
     .all({ vendorKeyId: input.vendorKeyId, companyId: input.companyId })
-    .filter((s) =>
-      input.subscriptionId !== undefined ? s.id === input.subscriptionId : s.events.includes(input.event),
+    .filter(
+      (s) =>
+        (input.subscriptionId !== undefined ? s.id === input.subscriptionId : s.events.includes(input.event)) &&
+        (input.subscribedBy === undefined || s.createdAt <= input.subscribedBy),
     );
   if (targets.length === 0) return [];
 

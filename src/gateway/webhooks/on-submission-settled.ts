@@ -6,6 +6,7 @@ import {
   submissions as submissionsTable,
 } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
+import type { SettlementRecorder } from "../forwarding/attempt.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
 import { appointmentView, contactOfLead, submissionView } from "./projections.js";
 import { statementsFor } from "./statements.js";
@@ -15,23 +16,57 @@ type Submission = typeof submissions.$inferSelect;
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
 /**
- * Called by forwarding, in the same process, right after a submission's final state is committed (forwarded or
- * failed). Cheap and never throws: it only writes deliveries (durably, in one transaction) and wakes the dispatcher.
- * Calling it twice for one submission enqueues nothing new (each delivery has a dedupe key).
+ * Forwarding's settlement recorder (AttemptOptions.settlement): what a settled submission is owed is written in the
+ * transaction of its outcome, and the webhook dispatcher is woken once that commits.
+ */
+export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
+  return {
+    record(row) {
+      const nowMs = ctx.now().getTime();
+      const enqueued = recordSettlement(ctx, row, nowMs);
+      return () => notifyEnqueued(ctx, enqueued, nowMs);
+    },
+  };
+}
+
+/**
+ * Records a settlement in a transaction of its own, marked as forwarding marks it: for a submission settled outside
+ * forwarding's outcome transaction (tests and benchmarks standing in for forwarding). Calling it twice for one
+ * submission enqueues nothing new (each delivery has a dedupe key).
  */
 export function onSubmissionSettled(ctx: GatewayContext, submission: Submission): void {
+  const nowMs = ctx.now().getTime();
+  // Immediate: it reads before it writes, and other processes may write the same database (BullMQ driver).
+  const enqueued = ctx.sqlite
+    .transaction(() => {
+      markSettlementRecorded(ctx, submission.id, nowMs);
+      return recordSettlement(ctx, submission, nowMs);
+    })
+    .immediate();
+  notifyEnqueued(ctx, enqueued, nowMs);
+}
+
+/** Marks a submission's settlement recorded (inside the transaction that records it). */
+export function markSettlementRecorded(ctx: GatewayContext, submissionId: string, nowMs: number): void {
+  statementsFor(ctx).markSettlementRecorded.run(new Date(nowMs).toISOString(), submissionId);
+}
+
+/**
+ * What a settled (forwarded or failed) submission is owed, written synchronously inside the caller's transaction:
+ * its vendor's webhook deliveries, and the records that route later platform events to the vendor (the lead it
+ * sourced, the appointment it booked). Idempotent: deliveries have dedupe keys, the records are upserts.
+ * `subscribedBy`: only subscriptions created by then get a delivery (the start-up repair, long after the fact).
+ * Throws on a database error, so that the caller's transaction, the outcome with it, rolls back.
+ */
+export function recordSettlement(
+  ctx: GatewayContext,
+  submission: Submission,
+  nowMs: number,
+  options: { subscribedBy?: string } = {},
+): Enqueued[] {
   const outcome = submission.status;
-  if (outcome !== "forwarded" && outcome !== "failed") return;
-  try {
-    const nowMs = ctx.now().getTime();
-    // Immediate: it reads before it writes, and with the BullMQ driver other processes write the same database; a
-    // deferred transaction would fail (SQLITE_BUSY, no waiting) whenever another commit came between its read and
-    // its first write, and the deliveries would be lost.
-    const enqueued = ctx.sqlite.transaction(() => settle(ctx, submission, outcome, nowMs)).immediate();
-    notifyEnqueued(ctx, enqueued, nowMs);
-  } catch (error) {
-    ctx.log.error({ err: error, submissionId: submission.id }, "webhook enqueue for a settled submission failed");
-  }
+  if (outcome !== "forwarded" && outcome !== "failed") return [];
+  return settle(ctx, submission, outcome, nowMs, options.subscribedBy);
 }
 
 function settle(
@@ -39,6 +74,7 @@ function settle(
   submission: Submission,
   outcome: "forwarded" | "failed",
   nowMs: number,
+  subscribedBy: string | undefined,
 ): Enqueued[] {
   const key = statementsFor(ctx).vendorKey.get({ id: submission.vendorKeyId });
   if (!key) return [];
@@ -58,7 +94,7 @@ function settle(
   const appointmentId = text(result?.appointmentId);
   if (submission.status === "forwarded" && submission.kind === "appointment" && appointmentId) {
     if (key.partnerType === "booking_vendor") {
-      enqueued.push(...confirmBooking(ctx, submission, key.id, appointmentId, occurredAt, nowMs, nowIso));
+      enqueued.push(...confirmBooking(ctx, submission, key.id, appointmentId, { occurredAt, nowMs, subscribedBy }));
     }
   }
 
@@ -84,6 +120,7 @@ function settle(
           }),
           occurredAt,
           dedupeKey: `submission:${submission.id}:${submission.status}`,
+          subscribedBy,
         },
         nowMs,
       ),
@@ -101,10 +138,10 @@ function confirmBooking(
   submission: Submission,
   vendorKeyId: string,
   appointmentId: string,
-  occurredAt: string,
-  nowMs: number,
-  nowIso: string,
+  at: { occurredAt: string; nowMs: number; subscribedBy: string | undefined },
 ): Enqueued[] {
+  const { occurredAt, nowMs, subscribedBy } = at;
+  const nowIso = new Date(nowMs).toISOString();
   const body = submission.canonicalBody ?? {};
   const leadId = resolveLeadId(ctx, submission.companyId, text(body.leadId));
   ctx.db
@@ -144,6 +181,7 @@ function confirmBooking(
       }),
       occurredAt,
       dedupeKey: `appointment:${appointmentId}:created`,
+      subscribedBy,
     },
     nowMs,
   );

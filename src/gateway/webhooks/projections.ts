@@ -87,3 +87,20 @@ export function submissionView(input: {
   const status = result.status === "merged" ? "merged" : "created";
   return { ...base, status, ...(text(result.leadId) ? { leadId: result.leadId } : {}) };
 }
+
+/** What carries a person in an event's data, the platform's (§6.1 "not shown") and the gateway's views above. */
+const PERSONAL_FIELDS: ReadonlySet<string> = new Set([
+  "customer",
+  "contact",
+  "notes",
+  "fullName",
+  "name",
+  "email",
+  "phone",
+  "address",
+]);
+
+/** An event's data without the person in it (an erasure): ids, times, stages and changes stay. */
+export function withoutPersonalData(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([field]) => !PERSONAL_FIELDS.has(field)));
+}

@@ -28,5 +28,5 @@ export function notifyDue(ctx: GatewayContext, subscriptionId: string, dueAt: nu
 }
 
 export function outboundPolicy(ctx: GatewayContext): OutboundPolicy {
-  return runtimes.get(ctx)?.policy ?? { mode: ctx.settings.mode };
+  return runtimes.get(ctx)?.policy ?? { mode: ctx.settings.mode, loopbackPorts: ctx.settings.webhookLoopbackPorts };
 }

@@ -132,9 +132,8 @@ describe("the safety net: the interpreter checks the compiled path", () => {
     expect(program.compiled).toBe(true);
     expect(await run(program)).toEqual({ n: "Ann" });
     expect(program.compiled).toBe(false);
-    expect(divergences).toEqual([
-      { reason: "the compiled path answered differently", compiled: '{"n":"wrong"}', interpreted: '{"n":"Ann"}' },
-    ]);
+    // The reason only: the two answers are a vendor's mapped payload.
+    expect(divergences).toEqual([{ reason: "the compiled path answered differently" }]);
   });
 
   it("redoes a compiled failure with the interpreter, and pins the version when the interpreter answers", async () => {

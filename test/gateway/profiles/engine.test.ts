@@ -1,5 +1,4 @@
 import { execSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import {
@@ -28,21 +27,7 @@ const input = (expression: string, versionId = "v1"): MapInput => ({
 /** $distinct compares every pair inside one call: a worker busy for as long as its deadline allows. */
 const STUCK = '{"x": $count($distinct([1..90000]))}';
 
-describe("engine: where the worker's code is (tsx, vitest, compiled dist/)", () => {
-  it("loads worker.ts through tsx's loader, resolved from the module, when running from source", () => {
-    const entry = workerEntry(new URL("../../../src/gateway/profiles/pool.ts", import.meta.url).href);
-    expect(entry.modulePath).toBe(new URL("../../../src/gateway/profiles/worker.ts", import.meta.url).pathname);
-    expect(entry.execArgv).toEqual(["--import", expect.stringMatching(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/)]);
-    expect(existsSync(new URL(entry.execArgv[1] ?? "").pathname)).toBe(true);
-  });
-
-  it("loads worker.js with plain node when compiled", () => {
-    expect(workerEntry("file:///app/dist/gateway/profiles/pool.js")).toEqual({
-      modulePath: "/app/dist/gateway/profiles/worker.js",
-      execArgv: [],
-    });
-  });
-
+describe("engine: the evaluator's code, bundled (test/gateway/profiles/evaluator-permissions.test.ts)", () => {
   it("has started its workers from this source tree", () => {
     expect(engine.stats().pool).toMatchObject({ workers: 1, ready: 1, busy: 0, queued: 0 });
   });
@@ -175,6 +160,6 @@ function workerPids(): number[] {
   return execSync(`ps --ppid ${process.pid} -o pid=,args=`)
     .toString()
     .split("\n")
-    .filter((line) => line.includes("profiles/worker."))
+    .filter((line) => line.includes(workerEntry().modulePath))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }

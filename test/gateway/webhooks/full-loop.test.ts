@@ -9,7 +9,7 @@ import { listen, type RunningServer } from "../../../src/http/server.js";
 import { createLogger } from "../../../src/log.js";
 import { createWebhookVerifier } from "../../../src/receiver/index.js";
 import { type RunningSandbox, startSandbox } from "../../../src/sandbox/index.js";
-import { OWNER_PASSWORD, postJson } from "../../helpers/gateway.js";
+import { OWNER_PASSWORD, postJson, TEST_PASSWORD_COST } from "../../helpers/gateway.js";
 import { bearer, ownerApi, type Receiver, sleep, startReceiver, waitFor } from "./support.js";
 
 /**
@@ -42,6 +42,7 @@ beforeAll(async () => {
       timeoutMs: 2_000,
     },
     webhooks: { retrySchedule: [100, 200], jitter: 0 },
+    settings: { passwordCost: TEST_PASSWORD_COST, webhookLoopbackPorts: "any" },
   });
   server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   const ctx = gateway.ctx;

@@ -2,9 +2,11 @@ import { LIMITS } from "../limits.js";
 import { astNode, nestsDeeperThan, Unsupported } from "./ast.js";
 import type { Helpers } from "./calls.js";
 import { NodeCompiler } from "./compile-node.js";
+import { jsonataMismatch } from "./jsonata-version.js";
 import { type Code, checkClock, isSequence, type Run, sequenceOf } from "./runtime.js";
 import { Scope } from "./scope.js";
 
+export { INSTALLED_JSONATA, jsonataMismatch, REPRODUCED_JSONATA } from "./jsonata-version.js";
 export { Bailout, isTimeout, OverBudget, withinBounds } from "./runtime.js";
 
 /** A profile expression compiled to synchronous JavaScript: same result as JSONata's interpreter, or a throw. */
@@ -26,9 +28,12 @@ const MAX_NESTING = Math.floor(LIMITS.stackDepth / 5);
 
 /**
  * Compiles a parsed expression (`jsonata(expression).ast()`) if all of it is in the subset (docs/profiles.md,
- * "Compiled expressions"); otherwise says why not, and the interpreter evaluates it.
+ * "Compiled expressions"); otherwise says why not, and the interpreter evaluates it. Only with the JSONata release
+ * the subset ports (jsonata-version.ts): with any other, nothing is compiled.
  */
 export function compileFast(ast: unknown, helpers: Helpers): FastCompilation {
+  const mismatch = jsonataMismatch();
+  if (mismatch) return { ok: false, reason: mismatch };
   try {
     if (nestsDeeperThan(ast, MAX_NESTING)) throw new Unsupported("nested too deeply");
     const scope = Scope.root();

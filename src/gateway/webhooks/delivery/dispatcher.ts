@@ -351,5 +351,9 @@ export class WebhookDispatcher {
 
 /** Where a context's deliveries may go (SSRF): the mode's rules and the configured allow-list. */
 export function webhookPolicy(ctx: GatewayContext, options: Pick<DispatcherOptions, "allowList">): OutboundPolicy {
-  return { mode: ctx.settings.mode, ...(options.allowList ? { allowList: options.allowList } : {}) };
+  return {
+    mode: ctx.settings.mode,
+    loopbackPorts: ctx.settings.webhookLoopbackPorts,
+    ...(options.allowList ? { allowList: options.allowList } : {}),
+  };
 }

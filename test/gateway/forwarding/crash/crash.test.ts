@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -33,9 +35,26 @@ afterAll(async () => {
   for (const child of children) await kill9(child);
 });
 
-describe("crash safety: kill -9 during a drain (issue #4)", () => {
-  it("forwards every accepted submission once in effect across five SIGKILLs of the gateway", async () => {
+/** A vendor's webhook endpoint: answers 200 to everything (what the test counts is in the gateway's database). */
+async function startReceiver(): Promise<{ url: string; close(): void }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200).end("ok"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe("crash safety: kill -9 during a drain (docs/forwarding.md)", () => {
+  it("forwards every accepted submission once in effect across five SIGKILLs of the gateway, each with its webhook", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pg-crash-"));
+    const receiver = await startReceiver();
     const sandbox = await start<{ url: string; adminToken: string; companies: { id: string; keys: string[] }[] }>(
       "bench/sandbox-server.ts",
       ["50", "100", "200", "1000", "2", "2"],
@@ -53,9 +72,10 @@ describe("crash safety: kill -9 during a drain (issue #4)", () => {
         id: `crash${c}`,
         name: `Crash ${c}`,
         credentials: company.keys.map((value, k) => ({ name: `g${k}`, value })),
+        // One lead source and one booking vendor per company: each is subscribed to every event it may have.
         vendorKeys: company.keys.map((_, k) => ({
           name: `v${k}`,
-          partnerType: "booking_vendor",
+          partnerType: k === 0 ? "lead_source" : "booking_vendor",
           scopes: ["leads:write", "appointments:write"],
           credential: `g${k}`,
           key: vendorKeys[c * 2 + k],
@@ -72,6 +92,7 @@ describe("crash safety: kill -9 during a drain (issue #4)", () => {
         dbPath,
         sandbox.info.url,
         configFile,
+        receiver.url,
       ]);
       children.push(gateway.child);
       url = gateway.info.url;
@@ -164,7 +185,24 @@ describe("crash safety: kill -9 during a drain (issue #4)", () => {
       status: string;
       last_error: string | null;
     }[];
+    // §1: a lead source hears of each of its submissions' outcome, a booking vendor of each appointment it booked
+    // (and of failures, none here). Whatever the crashes, each has exactly one delivery, and nothing else has one.
+    const owed = db
+      .prepare(
+        `select s.id, count(d.id) as deliveries from submissions s join vendor_keys k on k.id = s.vendor_key_id
+         left join webhook_deliveries d on d.dedupe_key = case
+           when k.partner_type = 'lead_source' then 'submission:' || s.id || ':' || s.status
+           else 'appointment:' || json_extract(s.result, '$.appointmentId') || ':created' end
+         where k.partner_type = 'lead_source' or s.kind = 'appointment' group by s.id`,
+      )
+      .all() as { id: string; deliveries: number }[];
+    const deliveries = (db.prepare("select count(*) as n from webhook_deliveries").get() as { n: number }).n;
     db.close();
+    receiver.close();
+    expect(owed.filter((o) => o.deliveries !== 1)).toEqual([]);
+    // Lead source: 250 leads and 250 appointments; booking vendor: 250 appointments.
+    expect(owed).toHaveLength(PAIRS * 1.5);
+    expect(deliveries).toBe(PAIRS * 1.5);
 
     expect([...ids].filter(([, v]) => v.size > 1).map(([k, v]) => `${k} ${[...v].join(" ")}`)).toEqual([]);
     expect(rows.filter((r) => !accepted.has(r.id))).toEqual([]);

@@ -1,20 +1,26 @@
 /**
  * A gateway process for the crash test: a file database, forwarding to the given upstream with per-second limits,
- * the companies and keys of a config file, listening on a free port. Prints `{"url": …}` when listening.
- * usage: gateway-process.ts DB_PATH UPSTREAM_URL CONFIG_FILE
+ * the companies and keys of a config file, each key subscribed to the webhooks its partner type may have at the given
+ * receiver, listening on a free port. Prints `{"url": …}` when listening.
+ * usage: gateway-process.ts DB_PATH UPSTREAM_URL CONFIG_FILE RECEIVER_URL
  */
+import { eq } from "drizzle-orm";
+import { vendorKeys, webhookSubscriptions } from "../../../../src/db/schema/index.js";
 import { applyConfig } from "../../../../src/gateway/config/apply-config.js";
 import { loadConfigFile } from "../../../../src/gateway/config/config-file.js";
 import { createGateway } from "../../../../src/gateway/create-gateway.js";
+import { EVENTS_BY_PARTNER_TYPE } from "../../../../src/gateway/webhooks/index.js";
+import { createSubscription } from "../../../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { listen } from "../../../../src/http/server.js";
 import { createLogger } from "../../../../src/log.js";
 
-const [databasePath = "", upstreamUrl = "", configFile = ""] = process.argv.slice(2);
+const [databasePath = "", upstreamUrl = "", configFile = "", receiverUrl = ""] = process.argv.slice(2);
 const gateway = createGateway({
   databasePath,
   log: createLogger({ level: "silent" }),
   masterKey: "1".repeat(64),
-  settings: { intakeLimit: { ratePerSecond: 100_000, burst: 100_000 } },
+  // Listening on 127.0.0.1, as `serve` derives it from HOST: webhooks may reach any local port.
+  settings: { intakeLimit: { ratePerSecond: 100_000, burst: 100_000 }, webhookLoopbackPorts: "any" },
   forwarding: {
     upstreamUrl,
     limits: {
@@ -26,6 +32,17 @@ const gateway = createGateway({
     retry: { baseMs: 50, capMs: 500, maxAttempts: 20, horizonMs: 120_000 },
   },
 });
-await applyConfig({ ctx: gateway.ctx, loaded: await loadConfigFile(configFile), env: {} });
+const { ctx } = gateway;
+await applyConfig({ ctx, loaded: await loadConfigFile(configFile), env: {} });
+for (const key of ctx.db.select().from(vendorKeys).all()) {
+  const subscribed = ctx.db
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.vendorKeyId, key.id))
+    .get();
+  if (subscribed) continue;
+  const events = [...EVENTS_BY_PARTNER_TYPE[key.partnerType]];
+  createSubscription({ ctx, companyId: key.companyId, input: { vendorKeyId: key.id, url: receiverUrl, events } });
+}
 const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);

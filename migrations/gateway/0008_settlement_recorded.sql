@@ -1,0 +1,2 @@
+ALTER TABLE `submissions` ADD `settlement_recorded_at` text;--> statement-breakpoint
+CREATE INDEX `submissions_settlement_owed_idx` ON `submissions` (`id`) WHERE status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `owner_tokens` ADD `last_used_at` text;

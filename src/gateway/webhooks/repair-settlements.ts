@@ -1,0 +1,56 @@
+import { rowReader } from "../../db/row-reader.js";
+import { submissions } from "../../db/schema/index.js";
+import { idFloor } from "../../ids.js";
+import type { GatewayContext } from "../context.js";
+import { type Enqueued, notifyEnqueued } from "./enqueue.js";
+import { markSettlementRecorded, recordSettlement } from "./on-submission-settled.js";
+
+const DAY_MS = 86_400_000;
+/** Settled submissions recorded per transaction of the repair. */
+const CHUNK = 500;
+
+/**
+ * At start: records what settled submissions are owed but never had recorded — settled before forwarding recorded it
+ * in the outcome's transaction (an older version enqueued the webhooks in a second transaction, which a crash or a
+ * busy database could lose). Idempotent through the deliveries' dedupe keys and the records' upserts, so a delivery
+ * that exists is not made twice. Only subscriptions that existed when the submission settled get one. A submission
+ * settled longer ago than the retention period is only marked: its deliveries may have been purged since, and sending
+ * it again then would be a second delivery, not a repair.
+ *
+ * Reads the partial index of unrecorded settled rows (literally the index's condition), CHUNK at a time, one
+ * immediate transaction each; with several processes on one database, each records and marks a row at most once in
+ * effect. Runs before forwarding starts, and wakes the webhook dispatcher for what it enqueued.
+ */
+export function repairSettlements(ctx: GatewayContext): { recorded: number; deliveries: number } {
+  const nowMs = ctx.now().getTime();
+  const recentFrom = idFloor("sub", nowMs - ctx.settings.retentionDays * DAY_MS);
+  const owed = ctx.sqlite
+    .prepare<[number], string>(
+      `SELECT id FROM submissions INDEXED BY submissions_settlement_owed_idx
+       WHERE status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL ORDER BY id LIMIT ?`,
+    )
+    .pluck();
+  const read = rowReader(ctx.sqlite, submissions);
+  let recorded = 0;
+  let deliveries = 0;
+  for (;;) {
+    const enqueued = ctx.sqlite
+      .transaction((): Enqueued[] | undefined => {
+        const rows = owed.all(CHUNK).flatMap((id) => read(id) ?? []);
+        if (rows.length === 0) return undefined;
+        const made: Enqueued[] = [];
+        for (const row of rows) {
+          if (row.id >= recentFrom) made.push(...recordSettlement(ctx, row, nowMs, { subscribedBy: row.updatedAt }));
+          markSettlementRecorded(ctx, row.id, nowMs);
+        }
+        recorded += rows.length;
+        return made;
+      })
+      .immediate();
+    if (enqueued === undefined) break;
+    deliveries += enqueued.length;
+    notifyEnqueued(ctx, enqueued, nowMs);
+  }
+  if (recorded > 0) ctx.log.info({ recorded, deliveries }, "settlements recorded at start");
+  return { recorded, deliveries };
+}
