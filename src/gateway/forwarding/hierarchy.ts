@@ -29,6 +29,11 @@ export class LimiterHierarchy {
   readonly #credentials = new Map<string, SlidingLog>();
   readonly #companies = new Map<string, SlidingLog>();
   readonly #pausedUntil = new Map<string, number>();
+  /**
+   * A credential coming out of a 429's pause sends one probe first: `due` until it goes, `in_flight` until its answer.
+   * The upstream refused it last time; a burst into a refusing upstream would only be refused again.
+   */
+  readonly #probes = new Map<string, "due" | "in_flight">();
   readonly egress: SlidingLog;
 
   constructor(
@@ -84,6 +89,7 @@ export class LimiterHierarchy {
   routeAllowedAt(route: Route, now: number, fresh = false): number {
     const pausedUntil = this.#pausedUntil.get(route.credentialId) ?? 0;
     if (pausedUntil > now) return pausedUntil;
+    if (this.#probes.get(route.credentialId) === "in_flight") return Number.POSITIVE_INFINITY;
     const credential = this.credential(route);
     const credentialAt = credential.allowedAt(now);
     if (credentialAt > now) return credentialAt;
@@ -110,13 +116,19 @@ export class LimiterHierarchy {
     // A newcomer is decided before anything is recorded, as the levels were asked.
     const newcomer = [false, fresh.credential && credential.idle(at), fresh.company && company.idle(at)];
     const slots = nodes.map((node, i) => node.record(at, newcomer[i]));
+    const probe = this.#probes.get(route.credentialId) === "due";
+    if (probe) this.#probes.set(route.credentialId, "in_flight");
     return (answeredAt) => {
       for (const [i, node] of nodes.entries()) node.complete(slots[i] ?? 0, answeredAt);
+      // Answered: the rest may follow, unless the answer was another 429 and `pause` made a new probe due.
+      if (probe && this.#probes.get(route.credentialId) === "in_flight") this.#probes.delete(route.credentialId);
     };
   }
 
+  /** A 429's retry-after: nothing goes on the credential until `until`, then one probe, then the rest. */
   pause(credentialId: string, until: number): void {
     this.#pausedUntil.set(credentialId, Math.max(until, this.#pausedUntil.get(credentialId) ?? 0));
+    this.#probes.set(credentialId, "due");
   }
 
   /** The history so far, an in-flight send counted as answered at `inFlightBound` (the latest it can arrive). */

@@ -218,3 +218,42 @@ describe("§8 limiter policy: exact at every level whatever the round trip", () 
     }
   });
 });
+
+describe("§7 limiter policy: a credential out of a 429's pause probes before it bursts", () => {
+  const route = { credentialId: "cred_a", companyId: "co_a" };
+  const limits = SPEC_FORWARDING_LIMITS;
+
+  it("sends one request when the pause ends, and the rest once that one is answered", () => {
+    const limiter = new LimiterHierarchy(limits, () => null);
+    const scheduler = new FairScheduler(limiter);
+    for (let i = 0; i < 5; i++) scheduler.enqueue({ submissionId: `sub_${i}`, ...route });
+    limiter.pause(route.credentialId, 1_000);
+    // Paused: nothing goes, and the scheduler wakes at the end of the pause.
+    expect(scheduler.take(500)).toEqual({ wakeAt: 1_000 });
+    const probe = scheduler.take(1_000);
+    if (!("ready" in probe)) throw new Error("the probe did not go");
+    // The probe is in flight: the others wait for its answer, not for a time.
+    expect(scheduler.take(1_001)).toEqual({ wakeAt: Number.POSITIVE_INFINITY });
+    probe.answered(1_020);
+    // Positive control: answered, the rest of the backlog goes at once (the credential's burst allowance).
+    const after = [1, 2, 3, 4].map(() => scheduler.take(1_021));
+    expect(after.every((take) => "ready" in take)).toBe(true);
+  });
+
+  it("probes again when the probe itself is refused", () => {
+    const limiter = new LimiterHierarchy(limits, () => null);
+    const scheduler = new FairScheduler(limiter);
+    for (let i = 0; i < 3; i++) scheduler.enqueue({ submissionId: `sub_${i}`, ...route });
+    limiter.pause(route.credentialId, 1_000);
+    const probe = scheduler.take(1_000);
+    if (!("ready" in probe)) throw new Error("the probe did not go");
+    // The dispatcher's order: the answer closes the slots, then the 429's verdict pauses the credential again.
+    probe.answered(1_020);
+    limiter.pause(route.credentialId, 2_020);
+    scheduler.enqueue(probe.ready, { front: true });
+    expect(scheduler.take(1_500)).toEqual({ wakeAt: 2_020 });
+    const second = scheduler.take(2_020);
+    expect("ready" in second).toBe(true);
+    expect(scheduler.take(2_021)).toEqual({ wakeAt: Number.POSITIVE_INFINITY });
+  });
+});
