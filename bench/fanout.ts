@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fanout`: webhook fan-out under a steady load, with and without faulty endpoints (issue 5).
+ * `npm run bench:fanout`: webhook fan-out under a steady load, with and without faulty endpoints (docs/webhooks-gateway.md).
  *
  * One lead-source key with 10 subscriptions, each at its own receiver on 127.0.0.1 (served by a child process, so
  * the receivers do not share the gateway's event loop). 2,000 events — forwarded submissions, settled through the

@@ -5,7 +5,7 @@ import { loadPlatformSecret, receiverPath } from "../gateway/webhooks/platform/p
 import type { Logger } from "../log.js";
 import type { RunningSandbox } from "../sandbox/index.js";
 
-/** The platform events the gateway fans out to vendors (issue #5: who gets what). */
+/** The platform events the gateway fans out to vendors (who gets what: docs/webhooks-gateway.md). */
 const EVENTS = ["appointment.booked", "quote.sent", "quote.accepted", "project.completed"];
 
 /**

@@ -25,7 +25,7 @@ const USAGE = `usage:
                                                        stdin) and print the canonical body or the errors
 `;
 
-/** `partner-gateway profile test|preview` (issue 3, CLI). Exit code: 0 all good, 1 a sample or the mapping failed, 2 usage. */
+/** `partner-gateway profile test|preview` (docs/profiles.md, CLI). Exit code: 0 all good, 1 a sample or the mapping failed, 2 usage. */
 export async function run(argv: string[]): Promise<void> {
   process.exitCode = await profileCommand(argv, {
     stdout: (text) => process.stdout.write(text),

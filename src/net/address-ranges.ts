@@ -1,7 +1,7 @@
 import { type Cidr, cidrContains, embeddedIpv4, type Ip, parseCidr, parseIp } from "./ip.js";
 
 /**
- * What an address is, for the outbound webhook guard (issue 5, SSRF). Everything but `public` is refused unless the
+ * What an address is, for the outbound webhook guard (SSRF, docs/webhooks-gateway.md). Everything but `public` is refused unless the
  * policy says otherwise (src/net/policy.ts). Ranges follow the IANA special-purpose registries plus the cloud
  * metadata endpoints, which are named on their own because no policy may ever reach them.
  */

@@ -45,7 +45,7 @@ export interface GuardedFetch {
 }
 
 /**
- * The only way webhook deliveries leave the process (issue 5, SSRF guard). The URL is checked first (scheme,
+ * The only way webhook deliveries leave the process (the SSRF guard, docs/webhooks-gateway.md). The URL is checked first (scheme,
  * credentials, port, IP literals); names are checked at connect time by the agents' lookup, so a DNS answer that
  * changes between a check and the connection cannot pass. node:http never follows redirects and ignores proxy
  * variables, so neither can route around the check. Connections are pooled per agent (keep-alive).

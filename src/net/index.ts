@@ -1,4 +1,4 @@
-/** Outbound webhook requests with the SSRF guard (issue 5). */
+/** Outbound webhook requests with the SSRF guard (docs/webhooks-gateway.md). */
 export { type AddressKind, classifyAddress } from "./address-ranges.js";
 export {
   createGuardedFetch,

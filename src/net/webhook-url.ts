@@ -29,7 +29,7 @@ const MAX_URL_LENGTH = 2048;
 const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "instance-data.ec2.internal"]);
 
 /**
- * Checks a subscription endpoint URL when it is created, and again before every delivery (issue 5, SSRF; §6.4.4
+ * Checks a subscription endpoint URL when it is created, and again before every delivery (SSRF, docs/webhooks-gateway.md; §6.4.4
  * leaves the rules open — they are in docs/webhooks.md). What it cannot see — the addresses a name resolves to — is
  * checked when the connection is made (src/net/guarded-lookup.ts).
  *

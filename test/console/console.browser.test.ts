@@ -71,7 +71,7 @@ async function intake(vendorKey: string, body: unknown): Promise<string> {
   return String(((await res.json()) as { submissionId: string }).submissionId);
 }
 
-describe.skipIf(!availability.available)("owner console in a real browser (issue 6)", () => {
+describe.skipIf(!availability.available)("owner console in a real browser", () => {
   beforeAll(async () => {
     rig = await startRig({ perKey: 60, perCompany: 300, egress: 600, windowMs: 60_000, retry: { maxAttempts: 2 } });
     company = rig.addCompany("Sunrise Console");

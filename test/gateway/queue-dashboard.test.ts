@@ -10,7 +10,7 @@ import { redisForTests, SHARED_REDIS_URL } from "../helpers/redis.js";
 
 const available = await redisForTests();
 
-/** Issue 6: in Redis mode the BullMQ dashboard is mounted for admins of the gateway's operator company only. */
+/** In Redis mode the BullMQ dashboard is mounted for admins of the gateway's operator company only. */
 describe.skipIf(!available)("queue dashboard (bull-board) in Redis mode", () => {
   let gateway: Gateway;
   let server: RunningServer;

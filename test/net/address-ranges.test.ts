@@ -75,7 +75,7 @@ const CASES: ReadonlyArray<readonly [string, AddressKind]> = [
   ["2a00:1450:4001::1", "public"],
 ];
 
-describe("SSRF guard: address ranges (issue 5)", () => {
+describe("SSRF guard: address ranges (docs/webhooks-gateway.md)", () => {
   it.each(CASES)("%s is %s", (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });

@@ -9,7 +9,7 @@ const reasonOf = (url: string, policy: OutboundPolicy) => {
   return check.ok ? "ok" : check.reason;
 };
 
-describe("webhook URL rules at subscription creation (issue 5, SSRF; §6.4.4 left open)", () => {
+describe("webhook URL rules at subscription creation (SSRF, docs/webhooks-gateway.md; §6.4.4 left open)", () => {
   it.each([
     "https://hooks.vendor.example/webhooks",
     "https://hooks.vendor.example:8443/in?tenant=1",

@@ -4,7 +4,7 @@ import { profileVersions } from "./profile-versions.js";
 import { vendorKeys } from "./vendor-keys.js";
 
 /**
- * A vendor's webhook subscription (issue 5; §2.10 leaves the record's fields open): it belongs to one vendor key —
+ * A vendor's webhook subscription (docs/webhooks-gateway.md; §2.10 leaves the record's fields open): it belongs to one vendor key —
  * "the vendor" — and receives only events about that vendor's own bookings, leads and submissions (§1). The secrets
  * are a sealed `SecretRingState` (§6.5: versions, current, pending); an optional published outbound profile version
  * maps the §6.1 envelope into the vendor's native body.

@@ -136,7 +136,7 @@ export class Dispatcher {
 
   #admit(row: Admissible, now: number): void {
     if (this.#known.has(row.id)) return;
-    // An appointment naming a lead submission waits until that lead is settled (issue #4, appointment chaining).
+    // An appointment naming a lead submission waits until that lead is settled (appointment chaining, docs/forwarding.md).
     const leadId = chainedLead(row);
     if (leadId && this.#store.holdForLead(row.id, leadId, now)) return;
     this.#known.add(row.id);

@@ -1,7 +1,7 @@
 import type { ForwardingPort } from "../context.js";
 
 /**
- * A forwarding driver (issue #4): the queue behind `ForwardingPort`. Two implement it with the same behaviour —
+ * A forwarding driver: the queue behind `ForwardingPort`. Two implement it with the same behaviour —
  * `Forwarder` (embedded: the gateway's SQLite database, one process) and `BullmqForwarding` (Redis: any number of
  * API and worker processes sharing the queue and the limiter state).
  */

@@ -12,7 +12,7 @@ export type ForwardingOptions = ForwarderOptions & {
   redis?: RedisForwardingOptions;
 };
 
-/** The driver the options ask for (issue #4): both behave the same, see docs/forwarding.md. */
+/** The driver the options ask for: both behave the same, see docs/forwarding.md. */
 export function createForwardingDriver(ctx: GatewayContext, options: ForwardingOptions): ForwardingDriver {
   const { redis, ...rest } = options;
   return redis ? new BullmqForwarding(ctx, { ...rest, redis }) : new Forwarder(ctx, rest);

@@ -27,7 +27,7 @@ export interface GoldenReport {
 const CONCURRENCY = 4;
 
 /**
- * Runs a profile's golden samples (issue 3: saving checks syntax and runs every sample; a version whose samples fail
+ * Runs a profile's golden samples (docs/profiles.md: saving checks syntax and runs every sample; a version whose samples fail
  * cannot be published). Uses the same engine, guardrails and validation as intake, so a sample passes only if the
  * live path would produce exactly that body, or that error. `tooling`: run for the owner API, on the tooling lane
  * (engine.ts).

@@ -3,7 +3,7 @@
  * reshapes one small object: it runs in well under a millisecond, nests a few dozen levels and builds lists of tens.
  */
 export const LIMITS = {
-  /** JSONata's cooperative time limit per evaluation (issue 3: default 50 ms). */
+  /** JSONata's cooperative time limit per evaluation (default 50 ms, docs/profiles.md). */
   timeoutMs: 50,
   /** The time limit of a golden sample's evaluation (samples judge the result; a cold or busy evaluator is slow). */
   sampleTimeoutMs: 250,
@@ -37,7 +37,7 @@ export const LIMITS = {
    * CPU weight of the gateway and the shared evaluators when they compete, and all the spare CPU when they do not. An
    * evaluation that gets under a twentieth of its limit as CPU ends as starved: a version on probation is then tried on
    * the shared pool, a suspect one gets a 503. At 5 (a third of the weight) a runaway at 20 req/s still doubled the p99
-   * of other keys on two cores (issue 3 benchmark).
+   * of other keys on two cores (docs/performance.md).
    */
   suspectNice: 10,
   /**

@@ -22,7 +22,7 @@ const LITERALS = new Set(["string", "number", "value", "regex"]);
 
 /**
  * Which vendor field feeds each canonical field, where the expression makes it plain, so a validation error can name
- * both (issue 3: `400 {error, field, sourcePath?}`). Plain means: the profile's result is an object constructor (at
+ * both (docs/profiles.md: `400 {error, field, sourcePath?}`). Plain means: the profile's result is an object constructor (at
  * the end of a block or of a path like `lead.{…}`) and the field's value is a path of names (`contact.email`,
  * `phones[0]`), a variable bound in that block to such a path, or a function call whose only non-literal argument is
  * one (`$phoneE164(contact.phone, "US")`). Anything else — concatenations, conditions, two-path calls — has no single

@@ -1,4 +1,4 @@
-/** Gateway webhooks (spec §6, issue 5): the platform receiver, vendor subscriptions, fan-out and delivery. */
+/** Gateway webhooks (spec §6, docs/webhooks-gateway.md): the platform receiver, vendor subscriptions, fan-out and delivery. */
 export { EVENTS_BY_PARTNER_TYPE, TEST_EVENT } from "./catalogue.js";
 export { onSubmissionSettled, recordSettlement, settlementRecorder } from "./on-submission-settled.js";
 export { type PurgedWebhookHistory, purgeWebhookHistory } from "./purge-history.js";

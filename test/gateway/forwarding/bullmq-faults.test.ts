@@ -9,7 +9,7 @@ import { postJson } from "../../helpers/gateway.js";
 import { redisForTests, redisServerForTests, startRedisServer } from "../../helpers/redis.js";
 
 /**
- * Issue #4, BullMQ driver: the database is the source of truth, so neither Redis losing everything (FLUSHALL, a
+ * BullMQ driver: the database is the source of truth, so neither Redis losing everything (FLUSHALL, a
  * restart without persistence) nor a worker process dying (SIGKILL) or leaving (SIGTERM) loses a submission, and the
  * limits hold across a change of dispatcher. Flush and restart run on a redis-server of the test's own.
  */

@@ -6,7 +6,7 @@ import { postJson } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
 
 /**
- * Issue #4: one queue interface, two drivers with identical behaviour, one suite run against both — the embedded
+ * One queue interface, two drivers with identical behaviour, one suite run against both — the embedded
  * driver (SQLite, one process) and the BullMQ driver (Redis; here the gateway serves the API only and a separate
  * worker forwards, so every case also crosses the API/worker boundary). The sandbox is the referee.
  */

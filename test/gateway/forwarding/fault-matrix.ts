@@ -20,7 +20,7 @@ const stormBound = (durationMs: number, retryAfterMs: number) =>
   CREDENTIALS * (Math.ceil(durationMs / retryAfterMs) + 1) * 2;
 
 /**
- * Issue #4's upstream fault matrix against one forwarding driver: `driver` is what `startRig` needs to run it (the
+ * The §7 upstream fault matrix against one forwarding driver: `driver` is what `startRig` needs to run it (the
  * embedded driver by default). Each case starts its own sandbox and gateway, injects its faults at the sandbox, sends
  * the same mix of leads and appointments over four credentials of three companies, and checks the §7 outcomes, the
  * attempt log against the retry schedule and the sandbox's own count of the requests it received.

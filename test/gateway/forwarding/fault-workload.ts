@@ -26,7 +26,7 @@ export interface Lane {
 let booking = 0;
 
 /**
- * The fault matrix's traffic (issue #4): three companies, four credentials, and on each credential leads,
+ * The fault matrix's traffic: three companies, four credentials, and on each credential leads,
  * appointments chained to lead submissions (`sub_…`) and appointments naming a platform lead.
  */
 export class Workload {

@@ -1,4 +1,4 @@
 import { faultMatrix } from "./fault-matrix.js";
 
-// Issue #4: the upstream fault matrix against the embedded forwarding driver (the default of startRig).
+// The upstream fault matrix against the embedded forwarding driver (the default of startRig).
 faultMatrix();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compileProfile, MAX_EXPRESSION_LENGTH } from "../../../src/gateway/profiles/index.js";
 import { lineColumn } from "../../../src/gateway/profiles/position.js";
 
-describe("compile: saving a version checks its syntax (issue 3, Profiles)", () => {
+describe("compile: saving a version checks its syntax (docs/profiles.md)", () => {
   it("accepts a valid expression", () => {
     expect(compileProfile('{ "fullName": $joinName(first, last), "email": $normalizeEmail(email) }')).toEqual({
       ok: true,
@@ -37,7 +37,7 @@ describe("compile: saving a version checks its syntax (issue 3, Profiles)", () =
   });
 });
 
-describe("compile: regular expressions must run in linear time (issue 3, guardrails)", () => {
+describe("compile: regular expressions must run in linear time (docs/profiles.md, guardrails)", () => {
   it("accepts the patterns RE2 supports, flags included", () => {
     expect(compileProfile('$replace(phone, /[^0-9+]/, "") & $match(name, /^(\\w+)\\s+(\\w+)$/i).match')).toEqual({
       ok: true,

@@ -21,7 +21,7 @@ const invalidEmail: MappingOutcome = {
 };
 const sample = (expect: GoldenSample["expect"]): GoldenSample => ({ name: "s", payload: {}, expect });
 
-describe("golden samples: what a sample expects (issue 3, Profiles)", () => {
+describe("golden samples: what a sample expects (docs/profiles.md)", () => {
   it("passes a body sample only on an identical canonical body", () => {
     expect(judge(sample({ body }), ok)).toMatchObject({ passed: true, diff: [] });
     const result = judge(sample({ body: { ...body, email: "other@example.com" } }), ok);

@@ -9,7 +9,7 @@ import {
 } from "../../../src/gateway/profiles/index.js";
 
 /**
- * Issue 3: untrusted expressions must never hang, crash or slow the service for other tenants. Each attack is run
+ * Untrusted expressions must never hang, crash or slow the service for other tenants. Each attack is run
  * through the real worker pool; the suspect lane is turned off here (it has its own tests) so each attack meets the
  * guardrail itself.
  */

@@ -9,7 +9,7 @@ import {
   runGoldenSamples,
 } from "../../../src/gateway/profiles/index.js";
 
-/** `npm test` runs every shipped profile's golden samples (issue 3, CLI and configuration). */
+/** `npm test` runs every shipped profile's golden samples (docs/profiles.md). */
 const profiles: LoadedProfile[] = await Promise.all((await findProfileDirs("profiles")).map(loadProfileDir));
 const vendors = profiles.filter((p) => !p.dir.includes("_attacks"));
 
@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => engine.close());
 
-describe("shipped profiles: at least five realistic vendor formats (issue 3, Profiles)", () => {
+describe("shipped profiles: at least five realistic vendor formats (docs/profiles.md)", () => {
   it("ships five or more vendor profiles, appointments among them", () => {
     expect(vendors.length).toBeGreaterThanOrEqual(5);
     expect(vendors.map((p) => p.kind)).toContain("appointment");

@@ -8,7 +8,7 @@ function paths(expression: string): Record<string, string> {
   return Object.fromEntries(sourcePaths(parsed.ast));
 }
 
-describe("source paths: which vendor field feeds a canonical field (issue 3: 400 {error, field, sourcePath})", () => {
+describe("source paths: which vendor field feeds a canonical field (docs/profiles.md: 400 {error, field, sourcePath})", () => {
   it("maps a key to a plain path, to an indexed path, and through $ and $$", () => {
     expect(paths('{"email": contact.email, "phone": phones[0].number, "a": $.x.y, "b": $$.root}')).toEqual({
       email: "contact.email",

@@ -272,7 +272,7 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
   });
 });
 
-describe("issue 5: one slow or dead endpoint does not delay deliveries to others", () => {
+describe("§6 webhooks: one slow or dead endpoint does not delay deliveries to others", () => {
   it("delivers to a healthy endpoint at once while another never answers", async () => {
     const held: Array<() => void> = [];
     const slow = await subscribed((_r, res) => held.push(() => res.end()));
@@ -293,7 +293,7 @@ describe("issue 5: one slow or dead endpoint does not delay deliveries to others
   });
 });
 
-describe("issue 5: deliveries are durable; a restart resumes them", () => {
+describe("§6 webhooks: deliveries are durable; a restart resumes them", () => {
   it("sends deliveries left pending or in flight by a process that stopped", async () => {
     const dir = mkdtempSync(join(tmpdir(), "webhooks-"));
     const databasePath = join(dir, "gateway.db");
@@ -351,7 +351,7 @@ describe("issue 5: deliveries are durable; a restart resumes them", () => {
   });
 });
 
-describe("issue 5: deleting a subscription while a delivery is in flight", () => {
+describe("§6 webhooks: deleting a subscription while a delivery is in flight", () => {
   it("records the other outcomes of the same batch and sends nothing more to the deleted one", async () => {
     const held: Array<() => void> = [];
     const doomed = await subscribed((_r, res) => held.push(() => res.writeHead(200).end()));

@@ -13,7 +13,7 @@ import { OWNER_PASSWORD, postJson, TEST_PASSWORD_COST } from "../../helpers/gate
 import { bearer, ownerApi, type Receiver, sleep, startReceiver, waitFor } from "./support.js";
 
 /**
- * Issue 5 "done when": a vendor books through the gateway and gets one signed confirmation; the appointment is moved
+ * The full loop: a vendor books through the gateway and gets one signed confirmation; the appointment is moved
  * in the platform (the sandbox), the platform delivers appointment.booked to the gateway, and the vendor gets exactly
  * one more. Real processes on 127.0.0.1: the sandbox (upstream and webhook sender), the gateway with forwarding.
  */
@@ -110,7 +110,7 @@ afterAll(async () => {
   await vendor?.close();
 });
 
-describe("issue 5: the full loop (§4.2 rule 2, §6)", () => {
+describe("§6 webhooks: the full loop (§4.2 rule 2, §6)", () => {
   it("confirms a booking once, then relays exactly one delivery for a move made in the platform", async () => {
     const lead = await postJson(
       `${server.url}/api/inbound/leads`,

@@ -69,7 +69,7 @@ function forwarded(keyId: string) {
   );
 }
 
-describe("issue 5: a dead endpoint holds one slot of its own, never a healthy endpoint's", () => {
+describe("§6 webhooks: a dead endpoint holds one slot of its own, never a healthy endpoint's", () => {
   it("delivers to a healthy endpoint at once while dead endpoints with a backlog could fill the global cap", async () => {
     const healthy = await subscribed();
     forwarded(healthy.key.id);

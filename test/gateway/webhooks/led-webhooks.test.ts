@@ -12,7 +12,7 @@ import { until } from "../../helpers/forwarding.js";
 import { dropPrefix, redisForTests, SHARED_REDIS_URL, uniquePrefix } from "../../helpers/redis.js";
 
 /**
- * Issue #4 with issue #5: several API processes share one database with the BullMQ driver; were each to run a
+ * Forwarding with webhooks: several API processes share one database with the BullMQ driver; were each to run a
  * webhook dispatcher, every pending delivery would be sent once per process. One is elected by a Redis lock.
  */
 const reachable = await redisForTests();

@@ -36,7 +36,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe("issue 5: an event's envelope is stored once, whatever its fan-out", () => {
+describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out", () => {
   it("keeps one webhook_events row for an event sent to three subscriptions, and sends its exact bytes to each", async () => {
     const key = acme.issueKey({ partnerType: "lead_source" });
     const ids: string[] = [];
@@ -104,7 +104,7 @@ describe("issue 5: an event's envelope is stored once, whatever its fan-out", ()
   });
 });
 
-describe("issue 5: the owner's delivery log reads one status at a time and merges", () => {
+describe("§6 webhooks: the owner's delivery log reads one status at a time and merges", () => {
   it("pages through every status newest first, and filters by one", async () => {
     const key = acme.issueKey({ partnerType: "lead_source" });
     const endpoint = await startReceiver();

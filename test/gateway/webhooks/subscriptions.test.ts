@@ -63,7 +63,7 @@ function subscribe(api: ReturnType<typeof ownerApi>, company: Company, url: stri
   return api("POST", "/subscriptions", { vendorKeyId: key.id, url, events: ["appointment.booked"] });
 }
 
-describe("issue 5 SSRF guard: endpoint URLs refused at subscription creation in live mode", () => {
+describe("SSRF guard: endpoint URLs refused at subscription creation in live mode", () => {
   const refused: Array<[string, string]> = [
     ["http://hooks.example.com/hooks", "scheme_not_allowed"],
     ["http://93.184.216.34/hooks", "scheme_not_allowed"],

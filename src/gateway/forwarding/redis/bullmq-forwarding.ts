@@ -50,7 +50,7 @@ interface Term {
 }
 
 /**
- * The BullMQ driver (issue #4): any number of API and worker processes share one queue and one set of limits.
+ * The BullMQ driver: any number of API and worker processes share one queue and one set of limits.
  *
  * - Intake commits a submission to the database (the source of truth), then publishes its id. Nothing lives only in
  *   Redis: the dispatcher re-reads the database for whatever is queued and unknown to it (at takeover, every

@@ -47,7 +47,7 @@ interface Lane {
  * Sends the deliveries in webhook_deliveries. One lane per subscription (endpoint). An endpoint that answered its last
  * request with 2xx is healthy: it may have `perEndpoint` requests in flight, all of them together `maxInFlight`. Any
  * other endpoint — failing, or not heard from since this process started — gets a single probe at a time, from a
- * separate pool of `maxProbes`. So a dead endpoint holds one slot, never one of the healthy endpoints' (issue 5: one
+ * separate pool of `maxProbes`. So a dead endpoint holds one slot, never one of the healthy endpoints' (docs/webhooks-gateway.md: one
  * slow or dead endpoint must not delay deliveries to others), even when it was dead before the process started and
  * its backlog is the first thing read. Lanes are served round-robin. A delivery stays `pending` in the database until
  * its outcome is committed (in-flight ones are held in memory), so a crash loses nothing: the next start sends

@@ -8,7 +8,7 @@ import { allowedEvents } from "../catalogue.js";
 import { outboundPolicy } from "../registry.js";
 
 /**
- * The endpoint URL under the mode's policy (issue 5 SSRF: live → https and public addresses; sandbox → loopback too).
+ * The endpoint URL under the mode's policy (SSRF, docs/webhooks-gateway.md: live → https and public addresses; sandbox → loopback too).
  * Names are resolved and checked again at every connection (src/net), which is the check that counts.
  */
 export function checkEndpointUrl(ctx: GatewayContext, url: string): string {
