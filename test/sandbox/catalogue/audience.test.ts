@@ -5,17 +5,19 @@ import { FAST } from "../webhooks/support.js";
 import {
   EXPECTED,
   eventsOfType,
+  forbiddenOf,
   PARTNER_TYPES,
   type PartnerType,
   runScenario,
   type Scenario,
-  VALUES,
+  scenarioValues,
 } from "./scenario.js";
 
 const TOKEN = "admin-token-for-catalogue-tests";
 let sandbox: ReturnType<typeof newSandbox>;
 let scenario: Scenario;
 let raw: string;
+const VALUES = scenarioValues();
 
 beforeAll(async () => {
   sandbox = newSandbox({ adminToken: TOKEN, webhooks: FAST });
@@ -63,47 +65,7 @@ afterAll(async () => {
   await Promise.all(scenario?.receivers.map((r) => r.close()) ?? []);
 });
 
-const money = [VALUES.quotePrice, VALUES.quoteCost, VALUES.quoteMargin, VALUES.depositAmount, VALUES.invoiceAmount];
-const contact = [VALUES.customerName, VALUES.customerEmail, VALUES.customerPhone, VALUES.customerAddress];
-const payment = [VALUES.cardLast4, VALUES.bankLast4, '"last4"'];
-const otherCustomer = [VALUES.otherName, VALUES.otherEmail, VALUES.otherAddress, VALUES.otherQuotePrice];
-const quoteFigures = [
-  VALUES.quotePrice,
-  VALUES.quoteCost,
-  VALUES.quoteMargin,
-  VALUES.otherQuotePrice,
-  '"cost"',
-  '"margin"',
-];
-
-/** §1 "Limits of its view": what each partner type must never receive, as bytes of the scenario's values. */
-const FORBIDDEN: Record<PartnerType, string[]> = {
-  licensee: [...payment],
-  lead_source: [...money, VALUES.rebateAmount, ...contact, ...payment, ...otherCustomer, '"price"'],
-  booking_vendor: [
-    ...money,
-    VALUES.rebateAmount,
-    VALUES.customerEmail,
-    ...payment,
-    ...otherCustomer,
-    "prj_sunrise_0100",
-  ],
-  installer_company: [
-    ...money,
-    VALUES.rebateAmount,
-    VALUES.customerEmail,
-    VALUES.installEmail,
-    VALUES.installPrice,
-    ...payment,
-    ...otherCustomer,
-    '"margin"',
-    '"financing"',
-    '"payments"',
-  ],
-  distributor: [...money, VALUES.rebateAmount, ...contact, ...payment, ...otherCustomer],
-  financing: [...quoteFigures, VALUES.invoiceAmount, ...contact, ...payment, ...otherCustomer],
-  accounting: [...quoteFigures, ...contact, ...payment, ...otherCustomer],
-};
+const { money, contact, payment, FORBIDDEN } = forbiddenOf(VALUES, "prj_sunrise_0100");
 
 describe("§1 × §6.7: every event × every partner type", () => {
   it("the audience table (src/sandbox/events/audience.ts) is §1 read against §6.7", () => {

@@ -54,15 +54,18 @@ export const EXPECTED: Record<string, readonly PartnerType[]> = {
 export const eventsOfType = (type: PartnerType) =>
   Object.keys(EXPECTED).filter((event) => EXPECTED[event]?.includes(type));
 
-/** Distinctive values of the scenario, so a byte scan of a body finds them and nothing else. */
-export const VALUES = {
+/**
+ * Distinctive values of the scenario, so a byte scan of a body finds them and nothing else. `run` makes the
+ * addresses unique when the scenario runs against a shared deployment (leads at one address merge, §3.3).
+ */
+export const scenarioValues = (run = "") => ({
   customerName: "Quinn Forbidden",
   customerEmail: "quinn.forbidden@example.com",
   customerPhone: "+1 602 555 0177",
-  customerAddress: "77 Scan Street, Phoenix, AZ 85004",
+  customerAddress: `77${run} Scan Street, Phoenix, AZ 85004`,
   otherName: "Olive Othercustomer",
   otherEmail: "olive.other@example.com",
-  otherAddress: "33 Elsewhere Road, Mesa, AZ 85201",
+  otherAddress: `33${run} Elsewhere Road, Mesa, AZ 85201`,
   /** Money as schema version 1 renders it (major units). */
   quotePrice: "12345.67",
   quoteCost: "8641.97",
@@ -76,7 +79,8 @@ export const VALUES = {
   bankLast4: '"6789"',
   installEmail: "install.forbidden@example.com",
   installPrice: "9876.54",
-};
+});
+export type ScenarioValues = ReturnType<typeof scenarioValues>;
 
 export interface Scenario {
   bodies: Record<PartnerType, Array<{ event: string; raw: string; schemaVersion: number }>>;
@@ -85,6 +89,7 @@ export interface Scenario {
   projectId: string;
   /** An install job of the scenario, whose company-side record holds the installer-forbidden values. */
   jobId: string;
+  values: ScenarioValues;
   receivers: Receiver[];
 }
 
@@ -98,6 +103,8 @@ export interface ScenarioSetup {
   keys: { leadSource: string; general: string; contractor: string; installer: string };
   /** A sold project of `company` (§3.3). */
   projectId: string;
+  /** A run token for unique addresses on a shared deployment. */
+  run?: string;
 }
 
 export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
@@ -156,7 +163,7 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
     expect(reply.status).toBe(201);
     return String(reply.body.leadId);
   };
-  const v = VALUES;
+  const v = scenarioValues(setup.run);
   const leadId = await newLead(
     setup.keys.leadSource,
     v.customerName,
@@ -296,7 +303,7 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
     ]),
   ) as Scenario["bodies"];
   expect(notOptedIn.received.map((r) => r.envelope.event)).toEqual(["install.test"]);
-  return { bodies, leadId, otherLeadId, projectId: setup.projectId, jobId: job.id, receivers };
+  return { bodies, leadId, otherLeadId, projectId: setup.projectId, jobId: job.id, values: v, receivers };
 }
 
 async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -305,4 +312,42 @@ async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 15_000): Pro
     if (Date.now() > deadline) throw new Error("timed out waiting for the deliveries");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** §1 "Limits of its view": what each partner type must never receive, as bytes of the scenario's values. */
+export function forbiddenOf(values: ScenarioValues, projectId: string) {
+  const money = [values.quotePrice, values.quoteCost, values.quoteMargin, values.depositAmount, values.invoiceAmount];
+  const contact = [values.customerName, values.customerEmail, values.customerPhone, values.customerAddress];
+  const payment = [values.cardLast4, values.bankLast4, '"last4"'];
+  const otherCustomer = [values.otherName, values.otherEmail, values.otherAddress, values.otherQuotePrice];
+  const quoteFigures = [
+    values.quotePrice,
+    values.quoteCost,
+    values.quoteMargin,
+    values.otherQuotePrice,
+    '"cost"',
+    '"margin"',
+  ];
+
+  const FORBIDDEN: Record<PartnerType, string[]> = {
+    licensee: [...payment],
+    lead_source: [...money, values.rebateAmount, ...contact, ...payment, ...otherCustomer, '"price"'],
+    booking_vendor: [...money, values.rebateAmount, values.customerEmail, ...payment, ...otherCustomer, projectId],
+    installer_company: [
+      ...money,
+      values.rebateAmount,
+      values.customerEmail,
+      values.installEmail,
+      values.installPrice,
+      ...payment,
+      ...otherCustomer,
+      '"margin"',
+      '"financing"',
+      '"payments"',
+    ],
+    distributor: [...money, values.rebateAmount, ...contact, ...payment, ...otherCustomer],
+    financing: [...quoteFigures, values.invoiceAmount, ...contact, ...payment, ...otherCustomer],
+    accounting: [...quoteFigures, ...contact, ...payment, ...otherCustomer],
+  };
+  return { money, contact, payment, FORBIDDEN };
 }
