@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIENCE, eventsOf } from "../../../src/sandbox/events/audience.js";
 import { type Json, newSandbox, send } from "../support.js";
@@ -143,5 +144,48 @@ describe("§1 × §6.7: every event × every partner type", () => {
       ["invoice", 11111.11],
     ]);
     expect(journal[3]).toMatchObject({ projectId: "prj_sunrise_0100", invoiceId: expect.stringMatching(/^inv_/) });
+  });
+});
+
+/** docs/sandbox.md "Event catalogue and partner types": event → partner type → documented top-level data fields. */
+function documentedTable(): Map<string, Map<string, string[]>> {
+  const docs = readFileSync(new URL("../../../docs/sandbox.md", import.meta.url), "utf8");
+  const start = docs.indexOf("### Event catalogue and partner types");
+  const section = docs.slice(start, docs.indexOf("\n### ", start + 10));
+  const table = new Map<string, Map<string, string[]>>();
+  for (const line of section.split("\n")) {
+    const cells = line.split(" | ");
+    const event = /^\| `([a-z_.]+)`/.exec(line)?.[1];
+    const audience = cells[2];
+    if (!event || !audience) continue;
+    const types = new Map<string, string[]>();
+    for (const part of audience.split(" · ")) {
+      const fields = (/`([^`]*)`/.exec(part)?.[1] ?? "").split(", ");
+      const head = part.slice(0, part.indexOf("`"));
+      for (const type of head.matchAll(/\*\*([a-z_]+)\*\*/g)) types.set(type[1] ?? "", fields);
+    }
+    table.set(event, types);
+  }
+  return table;
+}
+
+describe("docs/sandbox.md event table", () => {
+  it("names every event, exactly the partner types that receive it, and the fields they get", () => {
+    const table = documentedTable();
+    expect([...table.keys()].sort()).toEqual(Object.keys(EXPECTED).sort());
+    for (const [event, types] of table) {
+      expect([event, [...types.keys()].sort()]).toEqual([event, [...(EXPECTED[event] ?? [])].sort()]);
+      for (const [type, fields] of types) {
+        const observed = new Set(
+          scenario.bodies[type as PartnerType]
+            .filter((b) => b.event === event)
+            .flatMap((b) => Object.keys(JSON.parse(b.raw).data as object)),
+        );
+        const required = fields.filter((f) => !f.endsWith("?"));
+        const allowed = new Set(fields.map((f) => f.replace(/\?$/, "")));
+        expect([event, type, required.filter((f) => !observed.has(f))]).toEqual([event, type, []]);
+        expect([event, type, [...observed].filter((f) => !allowed.has(f))]).toEqual([event, type, []]);
+      }
+    }
   });
 });
