@@ -46,6 +46,7 @@ beforeAll(async () => {
     },
     projectId: fixtures.soldProjectId,
     run: RUN,
+    receiverHost: process.env.CONFORMANCE_RECEIVER_HOST,
   });
 }, 60_000);
 
@@ -61,6 +62,8 @@ describe.runIf(HAS_COMPANY_SIDE)("§6.7 event catalogue: every event, to the par
     expect(reached).toEqual([...(EXPECTED[event] ?? [])]);
     for (const type of reached) {
       for (const body of scenario.bodies[type].filter((b) => b.event === event)) {
+        // §6.3: signed with the subscription's secret.
+        expect([type, body.verified]).toEqual([type, true]);
         // §6.1 envelope.
         expect(JSON.parse(body.raw)).toMatchObject({
           id: expect.stringMatching(/^evt_/),

@@ -83,7 +83,7 @@ export const scenarioValues = (run = "") => ({
 export type ScenarioValues = ReturnType<typeof scenarioValues>;
 
 export interface Scenario {
-  bodies: Record<PartnerType, Array<{ event: string; raw: string; schemaVersion: number }>>;
+  bodies: Record<PartnerType, Array<{ event: string; raw: string; schemaVersion: number; verified: boolean }>>;
   leadId: string;
   otherLeadId: string;
   projectId: string;
@@ -105,6 +105,8 @@ export interface ScenarioSetup {
   projectId: string;
   /** A run token for unique addresses on a shared deployment. */
   run?: string;
+  /** Where the receivers listen; the target must reach it (loopback by default). */
+  receiverHost?: string;
 }
 
 export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
@@ -129,7 +131,7 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
     return String(reply.body.id);
   };
   const subscribe = async (type: PartnerType, bearer: string, extra: Record<string, unknown>) => {
-    const hook = await startReceiver();
+    const hook = await startReceiver({ host: setup.receiverHost });
     receivers.push(hook);
     const reply = await http("POST", "/partner-api/webhooks", {
       bearer,
@@ -299,6 +301,7 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
         event: r.envelope.event,
         raw: r.rawBody.toString("utf8"),
         schemaVersion: r.envelope.schemaVersion,
+        verified: r.verification.ok,
       })),
     ]),
   ) as Scenario["bodies"];
