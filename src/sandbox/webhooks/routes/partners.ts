@@ -1,7 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { jsonBody } from "../../../http/json-body.js";
 import type { SandboxEnv } from "../../env.js";
-import { createPartner, listPartners, setPartnerOptIn } from "../services/partners.js";
+import { createPartner } from "../services/create-partner.js";
+import { listPartners } from "../services/list-partners.js";
+import { setPartnerOptIn } from "../services/set-partner-opt-in.js";
 import { consoleAuth } from "../session/console-auth.js";
 import { type ConsoleDeps, consoleCtx } from "./console-deps.js";
 import { newPartnerSchema, partnerOptInSchema, pathParams } from "./schemas.js";

@@ -1,18 +1,10 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { badRequest, notFound } from "../../../http/errors.js";
+import { and, eq, inArray } from "drizzle-orm";
+import { badRequest } from "../../../http/errors.js";
 import { isoAt } from "../../clock.js";
 import { apiKeys, type PartnerRecordType, type PartnerRow, partners } from "../../db/schema/index.js";
 import { newId } from "../../ids.js";
 import type { ConsoleCtx } from "../console-ctx.js";
-
-export interface PartnerView {
-  id: string;
-  name: string;
-  type: PartnerRecordType;
-  keyIds: string[];
-  completedProjectsOptIn: boolean;
-  createdAt: string;
-}
+import { type PartnerView, partnerView } from "./partner-view.js";
 
 /**
  * `POST /partner-api/partners` (§1 partner types; the sandbox's console, not shown by the spec): the company records
@@ -55,57 +47,4 @@ export function createPartner({
     if (keyIds.length > 0) tx.update(apiKeys).set({ partnerId: row.id }).where(inArray(apiKeys.keyId, keyIds)).run();
     return partnerView(row, keyIds);
   });
-}
-
-export function listPartners({ ctx }: { ctx: ConsoleCtx }): PartnerView[] {
-  const rows = ctx.db
-    .select()
-    .from(partners)
-    .where(eq(partners.companyId, ctx.owner.companyId))
-    .orderBy(asc(partners.id))
-    .all();
-  return rows.map((row) => partnerView(row, keysOf(ctx, row.id)));
-}
-
-/** §1 distributor: the company opts in (or out) of telling it about completed projects. The type never changes. */
-export function setPartnerOptIn({
-  ctx,
-  input,
-}: {
-  ctx: ConsoleCtx;
-  input: { id: string; completedProjectsOptIn: boolean };
-}): PartnerView {
-  const row = ctx.db
-    .select()
-    .from(partners)
-    .where(and(eq(partners.id, input.id), eq(partners.companyId, ctx.owner.companyId)))
-    .get();
-  if (!row) throw notFound("partner not found");
-  ctx.db
-    .update(partners)
-    .set({ completedProjectsOptIn: input.completedProjectsOptIn })
-    .where(eq(partners.id, row.id))
-    .run();
-  return partnerView({ ...row, completedProjectsOptIn: input.completedProjectsOptIn }, keysOf(ctx, row.id));
-}
-
-function keysOf(ctx: ConsoleCtx, partnerId: string): string[] {
-  return ctx.db
-    .select({ keyId: apiKeys.keyId })
-    .from(apiKeys)
-    .where(eq(apiKeys.partnerId, partnerId))
-    .orderBy(asc(apiKeys.keyId))
-    .all()
-    .map((k) => k.keyId);
-}
-
-function partnerView(row: PartnerRow, keyIds: string[]): PartnerView {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    keyIds,
-    completedProjectsOptIn: row.completedProjectsOptIn,
-    createdAt: row.createdAt,
-  };
 }
