@@ -103,6 +103,36 @@ describe("§1 partners: the type and the keys belong to the partner", () => {
     expect((await call("GET", "/partner-api/partners", undefined, other)).body.partners).toEqual([]);
   });
 
+  it("a key issued to the partner later counts: the lead source hears about the leads it creates", async () => {
+    const partner = await call("POST", "/partner-api/partners", { name: "Late Leads", type: "lead_source" });
+    const partnerId = String(partner.body.id);
+    const hook = await subscribe({ partnerId, events: ["quote.sent"] });
+    const issued = await send(sandbox.app, "POST", "/sandbox/admin/keys", {
+      token: TOKEN,
+      json: { companyId: "org_sunrise", kind: "general", partnerId },
+    });
+    expect(issued.body).toMatchObject({ partnerId });
+    const refused = await send(sandbox.app, "POST", "/sandbox/admin/keys", {
+      token: TOKEN,
+      json: { companyId: "org_brightline", kind: "general", partnerId },
+    });
+    expect([refused.status, refused.body.field]).toEqual([400, "partnerId"]);
+    const lead = await send(sandbox.app, "POST", "/api/inbound/leads", {
+      key: String(issued.body.key),
+      json: {
+        fullName: "Late Lead",
+        email: "late@example.com",
+        phone: "+1 602 555 0111",
+        address: "8 Late Lane, Phoenix, AZ 85004",
+      },
+    });
+    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent" });
+    sandbox.admin.emitLeadEvent({ leadId: String(lead.body.leadId), event: "quote.sent" });
+    await waitFor("the delivery", () => hook.received.length === 1);
+    await waitFor("nothing pending", () => sandbox.admin.stats().webhooks.deliveries.pending === 0);
+    expect(hook.received.map((r) => r.envelope.data)).toEqual([{ leadId: lead.body.leadId, stage: "QUOTE_SENT" }]);
+  });
+
   it("a distributor hears project.completed only while the company opts it in", async () => {
     const partner = await call("POST", "/partner-api/partners", { name: "Panels Co", type: "distributor" });
     const id = String(partner.body.id);

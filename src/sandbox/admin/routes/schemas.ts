@@ -22,6 +22,7 @@ export const newKeySchema = z
     scopes: z.array(z.enum(SCOPES)).optional(),
     personId: z.string().optional(),
     contractorId: z.string().optional(),
+    partnerId: z.string().optional(),
   })
   .openapi("AdminNewKey");
 
