@@ -9,9 +9,10 @@ import { issueSession, type OwnerSession } from "../webhooks/session/sessions.js
 import { InstallJobsAdmin } from "./install-jobs-admin.js";
 import { type CreatedCompany, createCompany, type NewCompany } from "./services/create-company.js";
 import { type CreatedKey, createKey, type NewKey } from "./services/create-key.js";
-import { type EmittedLeadEvent, emitLeadEvent, type LeadEventName } from "./services/emit-lead-event.js";
 import { type EventEnvelope, listEvents } from "./services/list-events.js";
 import { type MovedAppointment, moveAppointment } from "./services/move-appointment.js";
+import { type ChangedPipeline, changePipeline } from "./services/pipeline/change-pipeline.js";
+import type { PipelineChange } from "./services/pipeline/changes.js";
 import { readLead } from "./services/read-lead.js";
 import { readStats, type SandboxStats } from "./services/read-stats.js";
 import { resetToSeed } from "./services/reset-to-seed.js";
@@ -74,11 +75,17 @@ export class SandboxAdmin {
     return moved;
   }
 
-  /** Records quote.sent, quote.accepted or project.completed for a lead, as the platform's pipeline would (§6.7). */
-  emitLeadEvent(input: { leadId: string; event: LeadEventName; projectId?: string }): EmittedLeadEvent {
-    const emitted = emitLeadEvent({ ctx: this.ctx, input });
+  /** One change of a lead's sales pipeline with its §6.7 event(s), as the platform's sales app would record it. */
+  changePipeline(leadId: string, change: PipelineChange): ChangedPipeline {
+    const changed = changePipeline({ ctx: this.ctx, input: { leadId, change } });
     this.webhooks.wake();
-    return emitted;
+    return changed;
+  }
+
+  /** Shorthand of changePipeline for tests: `{leadId, event, …fields}`. */
+  emitLeadEvent(input: { leadId: string } & PipelineChange): ChangedPipeline {
+    const { leadId, ...change } = input;
+    return this.changePipeline(leadId, change);
   }
 
   /** An owner session for a company without its password (§5.7; embedding code and tests). */

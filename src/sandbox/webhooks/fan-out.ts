@@ -1,6 +1,7 @@
 import { buildEnvelope } from "../../contract/webhook-envelope.js";
 import type { Clock } from "../clock.js";
 import type { SandboxTx } from "../db/client.js";
+import { dataFor, schemaVersionFor } from "../events/audience.js";
 import { enqueueDelivery } from "./enqueue-delivery.js";
 import { recipientsOf } from "./routing.js";
 
@@ -11,29 +12,42 @@ export interface RecordedEvent {
   originKeyId: string | null;
   event: string;
   resource: { type: string; id: string; version: number };
+  /** The platform's full record of the event; each recipient gets its partner type's view of it (§1). */
   data: Record<string, unknown>;
   occurredAt: string;
 }
 
 /**
  * Turns an outbox event into one pending delivery per subscription that is to receive it (routing.ts decides which),
- * in the transaction that records the event: the change, its event and its deliveries commit together. The envelope
- * is serialised once; every delivery and every attempt sends those bytes (§6.3.4).
+ * in the transaction that records the event: the change, its event and its deliveries commit together. Each
+ * recipient's `data` is its partner type's view at the schema version it opted into (events/audience.ts); the
+ * envelope is serialised once per view and every delivery and attempt sends those bytes (§6.3.4).
  */
 export function fanOut(tx: SandboxTx, clock: Clock, event: RecordedEvent): number {
   const recipients = recipientsOf(tx, event);
-  if (recipients.length === 0) return 0;
-  const body = JSON.stringify(
-    buildEnvelope({
-      id: event.id,
-      event: event.event,
-      occurredAt: event.occurredAt,
-      resource: event.resource,
-      data: event.data,
-    }),
-  );
+  const bodies = new Map<string, string>();
+  let queued = 0;
   for (const subscription of recipients) {
+    const schemaVersion = schemaVersionFor(event.event, subscription.schemaVersions);
+    const cacheKey = `${subscription.partnerType}:${schemaVersion}`;
+    let body = bodies.get(cacheKey);
+    if (body === undefined) {
+      const data = dataFor(event.event, subscription.partnerType, schemaVersion, event.data);
+      if (data === undefined) continue;
+      body = JSON.stringify(
+        buildEnvelope({
+          id: event.id,
+          event: event.event,
+          occurredAt: event.occurredAt,
+          resource: event.resource,
+          data,
+          schemaVersion,
+        }),
+      );
+      bodies.set(cacheKey, body);
+    }
     enqueueDelivery(tx, clock, { subscriptionId: subscription.id, eventId: event.id, event: event.event, body });
+    queued++;
   }
-  return recipients.length;
+  return queued;
 }

@@ -138,28 +138,76 @@ describe("§4.3 POST /partner-api/webhooks: create a subscription", () => {
   });
 
   it("§1: 400 naming the events outside the partner type's groups", async () => {
+    const partner = async (type: string) =>
+      String((await call("POST", "/partner-api/partners", { name: `a ${type}`, type })).body.id);
     const vendor = await create({
       url: receiverUrl,
       events: ["appointment.booked", "quote.sent"],
-      partnerType: "booking_vendor",
+      partnerId: await partner("booking_vendor"),
     });
     expect(vendor.status).toBe(400);
     expect(vendor.body.error).toBe("events: not open to partner type booking_vendor: quote.sent");
     const source = await create({
       url: receiverUrl,
       events: ["quote.sent", "quote.accepted", "project.completed"],
-      partnerType: "lead_source",
+      partnerId: await partner("lead_source"),
     });
     expect(source.status).toBe(201);
-    const installer = await create({
-      url: receiverUrl,
-      events: ["install.job_assigned", "deposit.paid"],
-      partnerType: "installer_company",
-    });
-    expect(installer.body.notAllowed).toEqual(["deposit.paid"]);
-    expect((await create({ url: receiverUrl, events: ["appointment.booked"], partnerType: "accounting" })).status).toBe(
-      400,
+    expect(source.body).toMatchObject({ partnerType: "lead_source" });
+    const installerSession = sandbox.admin.ownerSession("org_voltworks").sessionToken;
+    const installer = await create(
+      { url: receiverUrl, events: ["install.job_assigned", "deposit.paid"] },
+      installerSession,
     );
+    expect(installer.body.notAllowed).toEqual(["deposit.paid"]);
+    const accounting = await create({
+      url: receiverUrl,
+      events: ["appointment.booked"],
+      partnerId: await partner("accounting"),
+    });
+    expect(accounting.body.notAllowed).toEqual(["appointment.booked"]);
+  });
+
+  it("§1: the type belongs to the partner — a subscription inherits it and cannot choose or widen it", async () => {
+    const partner = await call("POST", "/partner-api/partners", { name: "Leads Inc", type: "lead_source" });
+    expect(partner.status).toBe(201);
+    const partnerId = String(partner.body.id);
+    const widened = await create({ url: receiverUrl, events: ["quote.sent"], partnerId, partnerType: "licensee" });
+    expect(widened.status).toBe(400);
+    expect(widened.body).toMatchObject({ field: "partnerType", partnerType: "lead_source" });
+    const chosen = await create({ url: receiverUrl, events: ["quote.sent"], partnerType: "lead_source" });
+    expect(chosen.status).toBe(400);
+    expect(chosen.body.field).toBe("partnerType");
+    const inherited = await create({ url: receiverUrl, events: ["quote.sent"], partnerId, partnerType: "lead_source" });
+    expect(inherited.status).toBe(201);
+    expect(inherited.body).toMatchObject({ partnerType: "lead_source", partnerId });
+    const installer = sandbox.admin.ownerSession("org_voltworks").sessionToken;
+    const asLicensee = await create(
+      { url: receiverUrl, events: ["install.job_assigned"], partnerType: "licensee" },
+      installer,
+    );
+    expect(asLicensee.status).toBe(400);
+    // Another company's partner is not found (§7), and a key of another partner is refused.
+    const other = sandbox.admin.ownerSession("org_brightline").sessionToken;
+    expect((await create({ url: receiverUrl, events: ["quote.sent"], partnerId }, other)).status).toBe(404);
+    const keyed = await create({
+      url: receiverUrl,
+      events: ["quote.sent"],
+      partnerId,
+      partnerKeyIds: ["svc_test_SUNgn0001"],
+    });
+    expect(keyed.body.field).toBe("partnerKeyIds");
+  });
+
+  it("§1: the company's own subscription keeps the body the gateway sends (licensee with its own keys)", async () => {
+    const own = await create({
+      url: receiverUrl,
+      partnerType: "licensee",
+      events: ["appointment.booked", "quote.sent", "quote.accepted", "project.completed"],
+      partnerKeyIds: ["svc_test_SUNgn0001"],
+    });
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({ partnerType: "licensee", partnerId: null, partnerKeyIds: ["svc_test_SUNgn0001"] });
   });
 
   it("400 for bad URLs: not absolute, other schemes, credentials, private and metadata addresses, low ports", async () => {
@@ -292,10 +340,12 @@ describe("§4.3 GET /partner-api/webhook-events", () => {
         "install.job_assigned",
       ]),
     );
-    expect(names).toHaveLength(20);
+    // §6.7's twenty, the journal event of accounting partners and the contractor note (docs/decisions.md).
+    expect(names).toHaveLength(22);
     expect(reply.body.partnerTypes).toMatchObject({
-      booking_vendor: ["appointment.booked"],
-      lead_source: ["quote.sent", "quote.accepted", "project.completed"],
+      booking_vendor: ["appointment.booked", "install.test"],
+      lead_source: ["quote.sent", "quote.accepted", "project.completed", "install.test"],
+      accounting: ["install.test", "journal.entry_posted"],
     });
   });
 });

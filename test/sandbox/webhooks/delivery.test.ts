@@ -36,6 +36,13 @@ async function receiver(options: Parameters<typeof startReceiver>[0] = {}): Prom
 
 const call = (method: string, path: string, json?: unknown) => consoleCall(sandbox, method, path, { session, json });
 
+/** Records a partner of the company with its type (§1), handing it the named keys. */
+async function partner(type: string, keyIds: string[] = []): Promise<string> {
+  const created = await call("POST", "/partner-api/partners", { name: `${type} partner`, type, keyIds });
+  expect(created.status).toBe(201);
+  return String(created.body.id);
+}
+
 /** Subscribes `to` and loads the shown secret into it as version 1 (§6.5.2). */
 async function subscribe(to: Receiver, body: Record<string, unknown> = {}): Promise<string> {
   const created = await call("POST", "/partner-api/webhooks", { url: to.url, events: ["appointment.booked"], ...body });
@@ -79,6 +86,7 @@ describe("§6.1 envelope of appointment.booked", () => {
         endsAt: ENDS_AT,
         customer: {
           name: "Dana Whitfield",
+          email: "dana.whitfield@example.com",
           phone: "+1 (602) 555-0101",
           address: expect.stringContaining("Canyon View"),
         },
@@ -288,7 +296,7 @@ describe("§4.2 rule 2 and §6.7: who receives appointment.booked", () => {
   it("a booking reaches other subscribers, not the one naming the booking key; a move reaches both, version 2", async () => {
     const own = await receiver();
     const other = await receiver();
-    await subscribe(own, { partnerType: "booking_vendor", partnerKeyIds: ["svc_test_SUNgn0001"] });
+    await subscribe(own, { partnerId: await partner("booking_vendor", ["svc_test_SUNgn0001"]) });
     await subscribe(other);
     const appointmentId = await book();
     await waitFor("the other subscriber's delivery", () => other.received.length === 1);
@@ -312,7 +320,7 @@ describe("§4.2 rule 2 and §6.7: who receives appointment.booked", () => {
 
   it("§1: a booking vendor naming its keys hears only about appointments those keys booked", async () => {
     const vendor = await receiver();
-    await subscribe(vendor, { partnerType: "booking_vendor", partnerKeyIds: ["svc_test_SUNgn0001"] });
+    await subscribe(vendor, { partnerId: await partner("booking_vendor", ["svc_test_SUNgn0001"]) });
     const other = sandbox.admin.createKey({ companyId: "org_sunrise", kind: "general" });
     const theirs = await book(other.key);
     const mine = await book();
@@ -341,17 +349,33 @@ describe("§4.2 rule 2 and §6.7: who receives appointment.booked", () => {
   });
 });
 
+/** A lead created with the lead source's key (`sunrise-leads-only`): one it sourced (§1). */
+async function sourceLead(): Promise<string> {
+  const created = await send(sandbox.app, "POST", "/api/inbound/leads", {
+    key: sandbox.key("sunrise-leads-only"),
+    json: {
+      fullName: "S Person",
+      email: "s@example.com",
+      phone: "+1 602 555 0142",
+      address: "12 Source Street, Phoenix, AZ 85004",
+    },
+  });
+  expect(created.status).toBe(201);
+  return String(created.body.leadId);
+}
+
 describe("§6.7 sales events the sandbox can produce (admin)", () => {
   it("quote.sent, quote.accepted, project.completed reach a lead source with lead id and stage only", async () => {
     const source = await receiver();
     const vendor = await receiver();
     await subscribe(source, {
-      partnerType: "lead_source",
+      partnerId: await partner("lead_source", ["svc_test_SUNld0001"]),
       events: ["quote.sent", "quote.accepted", "project.completed"],
     });
-    await subscribe(vendor, { partnerType: "booking_vendor" });
+    await subscribe(vendor, { partnerId: await partner("booking_vendor") });
+    const leadId = await sourceLead();
     for (const event of ["quote.sent", "quote.accepted", "project.completed"]) {
-      const emitted = await send(sandbox.app, "POST", "/sandbox/admin/leads/lead_sunrise_0001/events", {
+      const emitted = await send(sandbox.app, "POST", `/sandbox/admin/leads/${leadId}/events`, {
         token: "admin-token-for-webhook-tests",
         json: { event },
       });
@@ -360,10 +384,10 @@ describe("§6.7 sales events the sandbox can produce (admin)", () => {
     await waitFor("three deliveries", () => source.received.length === 3);
     const byEvent = Object.fromEntries(source.received.map((r) => [r.envelope.event, r.envelope]));
     expect(byEvent["quote.sent"]).toMatchObject({
-      resource: { type: "lead", id: "lead_sunrise_0001", version: 1 },
-      data: { leadId: "lead_sunrise_0001", stage: "QUOTE_SENT" },
+      resource: { type: "lead", id: leadId, version: 1 },
+      data: { leadId, stage: "QUOTE_SENT" },
     });
-    expect(byEvent["quote.accepted"]?.data).toEqual({ leadId: "lead_sunrise_0001", stage: "QUOTE_ACCEPTED" });
+    expect(byEvent["quote.accepted"]?.data).toEqual({ leadId, stage: "QUOTE_ACCEPTED" });
     expect(byEvent["project.completed"]).toMatchObject({ resource: { version: 3 }, data: { stage: "COMPLETED" } });
     expect(source.received.every((r) => r.verification.ok)).toBe(true);
     expect(vendor.received).toEqual([]);
@@ -372,20 +396,10 @@ describe("§6.7 sales events the sandbox can produce (admin)", () => {
   it("a lead source naming its keys hears only about leads those keys sourced; unknown leads are 404", async () => {
     const source = await receiver();
     await subscribe(source, {
-      partnerType: "lead_source",
+      partnerId: await partner("lead_source", ["svc_test_SUNld0001"]),
       events: ["quote.sent"],
-      partnerKeyIds: ["svc_test_SUNld0001"],
     });
-    const created = await send(sandbox.app, "POST", "/api/inbound/leads", {
-      key: sandbox.key("sunrise-leads-only"),
-      json: {
-        fullName: "S Person",
-        email: "s@example.com",
-        phone: "+1 602 555 0142",
-        address: "12 Source Street, Phoenix, AZ 85004",
-      },
-    });
-    const sourced = String(created.body.leadId);
+    const sourced = await sourceLead();
     sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent" });
     sandbox.admin.emitLeadEvent({ leadId: sourced, event: "quote.sent" });
     await waitFor("one delivery", () => source.received.length === 1);

@@ -30,7 +30,9 @@ export interface Receiver {
  * A real local receiver (127.0.0.1, free port) verifying with the vendor helper, as a vendor would. It answers 2xx
  * only to a verified delivery unless `respond` says otherwise, and marks an event processed only when it answered 2xx.
  */
-export async function startReceiver(options: { secrets?: Record<number, string>; respond?: Responder } = {}) {
+export async function startReceiver(
+  options: { secrets?: Record<number, string>; respond?: Responder; host?: string } = {},
+) {
   const secrets = new Map<number, string>(Object.entries(options.secrets ?? {}).map(([v, s]) => [Number(v), s]));
   const verifier = createWebhookVerifier({ secrets: { secretFor: (version) => secrets.get(version) } });
   const received: Received[] = [];
@@ -56,10 +58,11 @@ export async function startReceiver(options: { secrets?: Record<number, string>;
     }
     res.writeHead(status, { "content-type": "application/json" }).end("{}");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(receiver, {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/hooks`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -18,13 +18,14 @@ const move = createRoute({
 const leadEvent = createRoute({
   method: "post",
   path: "/sandbox/admin/leads/{lead_id}/events",
-  summary: "Record quote.sent, quote.accepted or project.completed for a lead (§6.7)",
+  summary:
+    "Change a lead's sales pipeline, recording its §6.7 event (quote, stage, deposit, invoice, rebate, completion)",
   middleware: [jsonBody()] as const,
   request: {
     params: idParam("lead_id"),
     body: { content: { "application/json": { schema: leadEventSchema } }, required: true },
   },
-  responses: { 201: { description: "{eventId, event, leadId, version}" } },
+  responses: { 201: { description: "{eventId, event, leadId, version, stage, events}" } },
 });
 const events = createRoute({
   method: "get",
@@ -50,7 +51,7 @@ export function recordRoutes(app: OpenAPIHono<SandboxEnv>, admin: SandboxAdmin):
   });
   app.openapi(leadEvent, (c) => {
     const leadId = c.req.valid("param").lead_id ?? "";
-    return c.json(admin.emitLeadEvent({ leadId, ...c.req.valid("json") }), 201);
+    return c.json(admin.changePipeline(leadId, c.req.valid("json")), 201);
   });
   app.openapi(events, (c) => {
     const { after, companyId, limit } = c.req.valid("query");

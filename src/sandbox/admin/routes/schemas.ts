@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { utcTimestamp } from "../../../contract/appointment.js";
 import { KEY_KINDS, SCOPES } from "../../db/schema/index.js";
-import { LEAD_EVENT_STAGES, type LeadEventName } from "../services/emit-lead-event.js";
+import { PIPELINE_EVENTS, REBATE_STATUSES } from "../services/pipeline/changes.js";
 
 export const newCompanySchema = z
   .object({
@@ -22,6 +22,7 @@ export const newKeySchema = z
     scopes: z.array(z.enum(SCOPES)).optional(),
     personId: z.string().optional(),
     contractorId: z.string().optional(),
+    partnerId: z.string().optional(),
   })
   .openapi("AdminNewKey");
 
@@ -30,10 +31,27 @@ export const moveSchema = z
   .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), { path: ["endsAt"], message: "must be after startsAt" })
   .openapi("AdminMoveAppointment");
 
-const LEAD_EVENTS = Object.keys(LEAD_EVENT_STAGES) as [LeadEventName, ...LeadEventName[]];
-
+/** One change of a lead's sales pipeline (§6.7); every field but `event` has a default (docs/sandbox.md). */
 export const leadEventSchema = z
-  .object({ event: z.enum(LEAD_EVENTS), projectId: z.string().min(1).optional() })
+  .object({
+    event: z.enum(PIPELINE_EVENTS),
+    projectId: z.string().min(1).optional(),
+    option: z.string().min(1).max(200).optional(),
+    amountCents: z.number().int().min(0).max(1_000_000_000).optional(),
+    costCents: z.number().int().min(0).max(1_000_000_000).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+    stage: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{0,49}$/, "must be an upper-case stage name")
+      .optional(),
+    method: z.enum(["card", "bank_transfer"]).optional(),
+    status: z.enum(REBATE_STATUSES).optional(),
+    program: z.string().min(1).max(200).optional(),
+  })
+  .strict()
   .openapi("AdminLeadEvent");
 
 export const eventsQuerySchema = z.object({

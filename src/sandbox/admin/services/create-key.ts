@@ -4,7 +4,7 @@ import { badRequest, notFound } from "../../../http/errors.js";
 import { KIND_SCOPES, scopesFitKind } from "../../auth/key-kinds.js";
 import { isoAt } from "../../clock.js";
 import type { SandboxCtx } from "../../context.js";
-import { apiKeys, companies, contractors, type KeyKind, people, type Scope } from "../../db/schema/index.js";
+import { apiKeys, companies, contractors, type KeyKind, partners, people, type Scope } from "../../db/schema/index.js";
 
 export interface NewKey {
   companyId: string;
@@ -13,6 +13,8 @@ export interface NewKey {
   scopes?: Scope[];
   personId?: string;
   contractorId?: string;
+  /** §1: the partner the key is issued to (a general key): what it creates is what that partner sourced or booked. */
+  partnerId?: string;
 }
 
 export interface CreatedKey {
@@ -25,6 +27,7 @@ export interface CreatedKey {
   scopes: Scope[];
   personId: string | null;
   contractorId: string | null;
+  partnerId: string | null;
 }
 
 /**
@@ -69,6 +72,21 @@ export function createKey({ ctx, input }: { ctx: SandboxCtx; input: NewKey }): C
     contractorId = contractor.id;
   }
 
+  let partnerId: string | null = null;
+  if (input.partnerId !== undefined) {
+    const partner = ctx.db
+      .select({ id: partners.id })
+      .from(partners)
+      .where(and(eq(partners.companyId, company.id), eq(partners.id, input.partnerId)))
+      .get();
+    if (!partner || input.kind !== "general") {
+      throw badRequest("partnerId: a general key can be issued to a partner of the company only", {
+        field: "partnerId",
+      });
+    }
+    partnerId = partner.id;
+  }
+
   const keyId = newKeyId("test");
   const secret = newKeySecret();
   const name = input.name ?? `${input.kind}-${keyId.slice(-6)}`;
@@ -83,6 +101,7 @@ export function createKey({ ctx, input }: { ctx: SandboxCtx; input: NewKey }): C
       secretDigest: digestSecret(secret),
       personId,
       contractorId,
+      partnerId,
       revokedAt: null,
       createdAt: isoAt(ctx.clock),
     })
@@ -96,5 +115,6 @@ export function createKey({ ctx, input }: { ctx: SandboxCtx; input: NewKey }): C
     scopes,
     personId,
     contractorId,
+    partnerId,
   };
 }

@@ -1,6 +1,7 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
 import { contractors } from "./contractors.js";
+import { partners } from "./partners.js";
 import { people } from "./people.js";
 
 export const KEY_KINDS = ["general", "installer-contractor", "installer-company"] as const;
@@ -37,12 +38,16 @@ export const apiKeys = sqliteTable(
     personId: text("person_id").references(() => people.id),
     /** §4.2: the contractor record an installer-contractor key is bound to. */
     contractorId: text("contractor_id").references(() => contractors.id),
+    /** §1: the partner the company issued the key to; what the key creates is what that partner sourced or booked. */
+    partnerId: text("partner_id").references(() => partners.id),
     revokedAt: text("revoked_at"),
     createdAt: text("created_at").notNull(),
   },
   (t) => [
     // Serves the admin listing of one owner's keys (stats, benchmarks creating credentials per company).
     index("api_keys_company_idx").on(t.companyId),
+    // Serves "the keys of one partner" (event routing of lead sources and booking vendors, §1).
+    index("api_keys_partner_idx").on(t.partnerId),
   ],
 );
 

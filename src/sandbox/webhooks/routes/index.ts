@@ -3,6 +3,7 @@ import type { SandboxEnv } from "../../env.js";
 import { catalogueRoutes } from "./catalogue.js";
 import type { ConsoleDeps } from "./console-deps.js";
 import { deliveryRoutes } from "./deliveries.js";
+import { partnerRoutes } from "./partners.js";
 import { secretRoutes } from "./secrets.js";
 import { sessionRoutes } from "./session.js";
 import { subscriptionRoutes } from "./subscriptions.js";
@@ -13,6 +14,7 @@ export type { ConsoleDeps } from "./console-deps.js";
 export function consoleRoutes(app: OpenAPIHono<SandboxEnv>, deps: ConsoleDeps): void {
   sessionRoutes(app);
   catalogueRoutes(app);
+  partnerRoutes(app, deps);
   subscriptionRoutes(app, deps);
   secretRoutes(app, deps);
   deliveryRoutes(app, deps);

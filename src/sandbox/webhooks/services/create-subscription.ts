@@ -1,20 +1,25 @@
-import { eq } from "drizzle-orm";
 import { SecretRing } from "../../../contract/secret-ring.js";
 import { badRequest } from "../../../http/errors.js";
 import { newId } from "../../../ids.js";
 import { validateWebhookUrl } from "../../../net/index.js";
 import { isoAt } from "../../clock.js";
-import { apiKeys, type PartnerType, webhookSubscriptions } from "../../db/schema/index.js";
+import { type PartnerType, webhookSubscriptions } from "../../db/schema/index.js";
+import { audienceOf } from "../../events/audience.js";
 import { isCatalogueEvent, PARTNER_EVENTS } from "../catalogue.js";
 import type { ConsoleCtx } from "../console-ctx.js";
 import { newWebhookSecret } from "../secrets.js";
+import { subscriptionParty } from "./subscription-type.js";
 import { type SubscriptionView, subscriptionView } from "./subscription-view.js";
 
 export interface NewSubscription {
   url: string;
   events: string[];
-  partnerType: PartnerType;
+  /** Accepted only when it is the inherited type (subscription-type.ts). */
+  partnerType?: PartnerType;
+  partnerId?: string;
   partnerKeyIds: string[];
+  /** §9.4: event name → the schema version this subscription opts into. */
+  schemaVersions?: Record<string, number>;
 }
 
 export interface CreatedSubscription extends SubscriptionView {
@@ -24,9 +29,9 @@ export interface CreatedSubscription extends SubscriptionView {
 }
 
 /**
- * §4.3 `POST /partner-api/webhooks`. The URL must pass the delivery rules (sandbox policy: loopback allowed); every
- * event must be in the catalogue (§6.7) and open to the subscription's partner type (§1). The partner's keys must be
- * the company's own: events they cause are not sent back (§4.2 rule 2).
+ * §4.3 `POST /partner-api/webhooks`. The URL must pass the delivery rules (sandbox policy: loopback allowed); the
+ * partner type is inherited (subscription-type.ts); every event must be in the catalogue (§6.7) and open to that type
+ * (§1); a schema version opted into must exist for its event (§9.4).
  */
 export function createSubscription({ ctx, input }: { ctx: ConsoleCtx; input: NewSubscription }): CreatedSubscription {
   const check = validateWebhookUrl(input.url, { mode: "sandbox", allowList: ctx.webhooks.allowList });
@@ -36,25 +41,21 @@ export function createSubscription({ ctx, input }: { ctx: ConsoleCtx; input: New
   if (unknown.length > 0) {
     throw badRequest(`events: unknown events: ${unknown.join(", ")}`, { field: "events", unknown });
   }
-  const allowed = PARTNER_EVENTS[input.partnerType];
+  const party = subscriptionParty(ctx, input);
+  const allowed = PARTNER_EVENTS[party.partnerType];
   const notAllowed = input.events.filter((name) => !allowed.includes(name));
   if (notAllowed.length > 0) {
-    throw badRequest(`events: not open to partner type ${input.partnerType}: ${notAllowed.join(", ")}`, {
+    throw badRequest(`events: not open to partner type ${party.partnerType}: ${notAllowed.join(", ")}`, {
       field: "events",
       notAllowed,
     });
   }
-  const ownKeys = new Set(
-    ctx.db
-      .select({ keyId: apiKeys.keyId })
-      .from(apiKeys)
-      .where(eq(apiKeys.companyId, ctx.owner.companyId))
-      .all()
-      .map((k) => k.keyId),
-  );
-  const foreign = input.partnerKeyIds.filter((keyId) => !ownKeys.has(keyId));
-  if (foreign.length > 0) {
-    throw badRequest(`partnerKeyIds: not keys of this company: ${foreign.join(", ")}`, { field: "partnerKeyIds" });
+  const schemaVersions = input.schemaVersions ?? {};
+  for (const [event, version] of Object.entries(schemaVersions)) {
+    const latest = audienceOf(event)?.latestSchemaVersion;
+    if (latest === undefined || version > latest) {
+      throw badRequest(`schemaVersions: ${event} has no schema version ${version}`, { field: "schemaVersions" });
+    }
   }
 
   const secret = newWebhookSecret();
@@ -64,8 +65,10 @@ export function createSubscription({ ctx, input }: { ctx: ConsoleCtx; input: New
     companyId: ctx.owner.companyId,
     url: check.url.href,
     events: [...new Set(input.events)],
-    partnerType: input.partnerType,
-    partnerKeyIds: [...new Set(input.partnerKeyIds)],
+    partnerType: party.partnerType,
+    partnerId: party.partnerId,
+    partnerKeyIds: party.partnerKeyIds,
+    schemaVersions,
     secrets: SecretRing.first(secret).toState(),
     version: 1,
     createdAt: now,

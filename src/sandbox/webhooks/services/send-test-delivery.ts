@@ -1,5 +1,6 @@
 import { buildEnvelope, newEventId } from "../../../contract/webhook-envelope.js";
 import { isoAt } from "../../clock.js";
+import { dataFor } from "../../events/audience.js";
 import { TEST_EVENT } from "../catalogue.js";
 import type { ConsoleCtx } from "../console-ctx.js";
 import { enqueueDelivery } from "../enqueue-delivery.js";
@@ -18,7 +19,11 @@ export function sendTestDelivery({ ctx, input }: { ctx: ConsoleCtx; input: { id:
     event: TEST_EVENT,
     occurredAt: isoAt(ctx.clock),
     resource: { type: "subscription", id: subscription.id, version: subscription.version },
-    data: { subscriptionId: subscription.id, message: "test delivery; safe to ignore" },
+    // Every partner type's view of the test (events/audience.ts) is the same two fields.
+    data: dataFor(TEST_EVENT, subscription.partnerType, 1, {
+      subscriptionId: subscription.id,
+      message: "test delivery; safe to ignore",
+    }) ?? { subscriptionId: subscription.id },
   });
   const row = enqueueDelivery(ctx.db, ctx.clock, {
     subscriptionId: subscription.id,

@@ -11,7 +11,9 @@ export interface SubscriptionView {
   url: string;
   events: string[];
   partnerType: PartnerType;
+  partnerId: string | null;
   partnerKeyIds: string[];
+  schemaVersions: Record<string, number>;
   currentSecretVersion: number;
   pendingSecretVersion: number | null;
   version: number;
@@ -26,7 +28,9 @@ export function subscriptionView(row: WebhookSubscriptionRow): SubscriptionView 
     url: row.url,
     events: row.events,
     partnerType: row.partnerType,
+    partnerId: row.partnerId,
     partnerKeyIds: row.partnerKeyIds,
+    schemaVersions: row.schemaVersions,
     currentSecretVersion: ring.currentVersion ?? 1,
     pendingSecretVersion: ring.pendingVersion ?? null,
     version: row.version,
