@@ -60,7 +60,13 @@ async function book(key = sandbox.key("sunrise-general"), leadId = "lead_sunrise
   return String(reply.body.appointmentId);
 }
 
-type Delivery = { id: string; status: string; eventId: string; attempts: Array<Record<string, unknown>> };
+type Delivery = {
+  id: string;
+  status: string;
+  eventId: string;
+  nextAttemptAt: string | null;
+  attempts: Array<Record<string, unknown>>;
+};
 async function deliveries(id: string, query = ""): Promise<Delivery[]> {
   return (await call("GET", `/partner-api/webhooks/${id}/deliveries${query}`)).body.deliveries as Delivery[];
 }
@@ -173,13 +179,13 @@ describe("§6.4 acknowledgement, retries with backoff, dead letter", () => {
       [4, 500, "answered 500"],
     ]);
     expect(dead?.attempts.map((a) => a.deliveryId)).toEqual(hook.received.map((r) => r.headers["x-svc-delivery-id"]));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(hook.received).toHaveLength(4);
+    // Nothing is pending any more, so nothing more can be sent: the state, not a wait, says so.
     expect(sandbox.admin.stats().webhooks).toEqual({
       subscriptions: 1,
       deliveries: { pending: 0, succeeded: 0, dead_lettered: 1 },
       attempts: 4,
     });
+    expect(hook.received).toHaveLength(4);
   });
 
   it("a 2xx settles the delivery: after two failures the third attempt succeeds and nothing more is sent", async () => {
@@ -191,7 +197,7 @@ describe("§6.4 acknowledgement, retries with backoff, dead letter", () => {
       return found.length > 0 && found;
     });
     expect(done).toMatchObject({ attemptCount: 3, nextAttemptAt: null });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sandbox.admin.stats().webhooks.deliveries).toMatchObject({ pending: 0, succeeded: 1 });
     expect(hook.received).toHaveLength(3);
   });
 
@@ -320,20 +326,21 @@ describe("§4.2 rule 2 and §6.7: who receives appointment.booked", () => {
 
   it("§1: a booking vendor naming its keys hears only about appointments those keys booked", async () => {
     const vendor = await receiver();
-    await subscribe(vendor, { partnerId: await partner("booking_vendor", ["svc_test_SUNgn0001"]) });
+    const id = await subscribe(vendor, { partnerId: await partner("booking_vendor", ["svc_test_SUNgn0001"]) });
     const other = sandbox.admin.createKey({ companyId: "org_sunrise", kind: "general" });
     const theirs = await book(other.key);
     const mine = await book();
     sandbox.admin.moveAppointment({ appointmentId: theirs, startsAt: STARTS_AT, endsAt: "2026-10-01T17:00:00Z" });
     sandbox.admin.moveAppointment({ appointmentId: mine, startsAt: STARTS_AT, endsAt: "2026-10-01T17:00:00Z" });
     await waitFor("one delivery", () => vendor.received.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Routing decides when the event is recorded: one delivery row is all there will ever be.
+    expect(await deliveries(id)).toHaveLength(1);
     expect(vendor.received.map((r) => r.envelope.resource.id)).toEqual([mine]);
   });
 
   it("another company's events never reach a subscription", async () => {
     const hook = await receiver();
-    await subscribe(hook);
+    const id = await subscribe(hook);
     const lead = await send(sandbox.app, "POST", "/api/inbound/leads", {
       key: sandbox.key("brightline-general"),
       json: {
@@ -344,8 +351,11 @@ describe("§4.2 rule 2 and §6.7: who receives appointment.booked", () => {
       },
     });
     await book(sandbox.key("brightline-general"), String(lead.body.leadId));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(hook.received).toEqual([]);
+    // Positive control: the company's own booking, made after the other's, arrives; and it is the only delivery.
+    const mine = await book();
+    await waitFor("the company's own booking", () => hook.received.length === 1);
+    expect(await deliveries(id)).toHaveLength(1);
+    expect(hook.received.map((r) => r.envelope.resource.id)).toEqual([mine]);
   });
 });
 
@@ -395,7 +405,7 @@ describe("§6.7 sales events the sandbox can produce (admin)", () => {
 
   it("a lead source naming its keys hears only about leads those keys sourced; unknown leads are 404", async () => {
     const source = await receiver();
-    await subscribe(source, {
+    const id = await subscribe(source, {
       partnerId: await partner("lead_source", ["svc_test_SUNld0001"]),
       events: ["quote.sent"],
     });
@@ -403,7 +413,7 @@ describe("§6.7 sales events the sandbox can produce (admin)", () => {
     sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent" });
     sandbox.admin.emitLeadEvent({ leadId: sourced, event: "quote.sent" });
     await waitFor("one delivery", () => source.received.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await deliveries(id)).toHaveLength(1);
     expect(source.received.map((r) => r.envelope.data.leadId)).toEqual([sourced]);
     const missing = await send(sandbox.app, "POST", "/sandbox/admin/leads/lead_nope/events", {
       token: "admin-token-for-webhook-tests",
@@ -439,11 +449,17 @@ describe("durability and shutdown", () => {
 
   it("close() stops the dispatcher: nothing is sent after it", async () => {
     const hook = await receiver({ respond: () => 500 });
-    await subscribe(hook);
+    const id = await subscribe(hook);
     await book();
     await waitFor("first attempt", () => hook.received.length === 1);
+    // The retry is due at nextAttemptAt: wait past it (and a few polls), which would have sent it.
+    const [pending] = await waitFor("the retry scheduled", async () => {
+      const found = await deliveries(id, "?status=pending");
+      return found[0]?.nextAttemptAt ? found : false;
+    });
+    const dueAt = Date.parse(String(pending?.nextAttemptAt));
     sandbox.close();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor("the retry's time", () => Date.now() > dueAt + 5 * FAST.pollIntervalMs, 5_000);
     expect(hook.received).toHaveLength(1);
     sandbox = webhookSandbox();
   });
