@@ -219,17 +219,20 @@ async function startSandboxProcess(dbPath: string): Promise<Server> {
     process.execPath,
     ["--import", "tsx", "src/main.ts", "sandbox", "--host", "127.0.0.1", "--port", "0", "--db", dbPath],
     {
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: "warn" },
     },
   );
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  // The banner goes to stderr when stdout is not a terminal (src/cli/terminal.ts): read both, pass stderr on.
   const url = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`sandbox on ${dbPath} exited with ${code}`)));
-    lines.on("line", (line) => {
-      const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (match?.[1]) resolve(match[1]);
-    });
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream as NodeJS.ReadableStream }).on("line", (line) => {
+        const match = /listening on (http:\/\/\S+)/.exec(line);
+        if (match?.[1]) resolve(match[1]);
+        else if (stream === child.stderr) process.stderr.write(`${line}\n`);
+      });
+    }
   });
   child.removeAllListeners("exit");
   const limits = await fetch(`${url}/sandbox/admin/limits`, {
