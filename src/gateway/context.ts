@@ -3,12 +3,12 @@ import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
 import type { TrustedProxy } from "../net/client-address.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
-import type { SubmissionRow } from "./intake/submission-view.js";
-import type { SubmissionWriter } from "./intake/submission-writer.js";
 import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
+import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
+import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -47,8 +47,10 @@ export interface GatewayContext {
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
-  /** Group-committing writer of accepted submissions (the intake hot path). */
-  submissionWriter: SubmissionWriter;
+  /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */
+  submissions: SubmissionStore;
+  /** The upstream credentials record. */
+  credentials: UpstreamCredentialStore;
   /** Immutable profile versions, read once. */
   versions: VersionCache;
   /** Owner password hashing, a couple at a time. */

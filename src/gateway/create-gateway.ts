@@ -7,13 +7,14 @@ import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
 import { DEFAULT_PREFIX } from "./forwarding/redis/keys.js";
-import { SubmissionWriter } from "./intake/submission-writer.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
+import { UpstreamCredentialStore } from "./storage/credentials/index.js";
+import { SubmissionStore } from "./storage/submissions/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -66,7 +67,8 @@ export function openGatewayContext(
     sealer,
     engine,
     settings,
-    submissionWriter: new SubmissionWriter(database.sqlite),
+    submissions: new SubmissionStore(database),
+    credentials: new UpstreamCredentialStore(database),
     versions: new VersionCache(database.db),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { ConfigError } from "../../config.js";
 import { digestSecret, parseApiKey } from "../../contract/api-key.js";
-import { profiles, upstreamCredentials, vendorKeys } from "../../db/schema/index.js";
+import { profiles, vendorKeys } from "../../db/schema/index.js";
 import type { StoredSample } from "../../db/schema/profile-versions.js";
 import type { GatewayContext } from "../context.js";
 import {
@@ -51,11 +51,7 @@ export async function applyConfig({
     const credentialIds = new Map<string, string>();
     for (const credential of company.credentials) {
       const value = resolveSecret(credential, env, `${where}, credential ${credential.name}`);
-      const existing = ctx.db
-        .select()
-        .from(upstreamCredentials)
-        .where(and(eq(upstreamCredentials.companyId, companyId), eq(upstreamCredentials.name, credential.name)))
-        .get();
+      const existing = ctx.credentials.findByName(companyId, credential.name);
       if (!existing) {
         credentialIds.set(
           credential.name,

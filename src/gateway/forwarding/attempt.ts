@@ -1,10 +1,7 @@
-import { eq } from "drizzle-orm";
-import { upstreamCredentials } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
-import type { SubmissionRow } from "../intake/submission-view.js";
+import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 import { classify, DEFAULT_RETRY, nextAttemptAt, type Outcome, type RetryPolicy } from "./retry-policy.js";
-import { SubmissionStore } from "./submission-store.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
 
@@ -86,7 +83,7 @@ export class SubmissionAttempt {
     private readonly options: AttemptOptions,
   ) {
     this.#ctx = ctx;
-    this.#store = new SubmissionStore(ctx);
+    this.#store = ctx.submissions;
     this.#retry = options.retry ?? DEFAULT_RETRY;
     this.#random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -170,7 +167,7 @@ export class SubmissionAttempt {
   }
 
   #apiKey(credentialId: string): { value: string; version: number } | { paused: string } {
-    const row = this.#ctx.db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, credentialId)).get();
+    const row = this.#ctx.credentials.get(credentialId);
     if (!row) return { paused: "credential deleted" };
     if (row.status !== "active") return { paused: row.pausedReason ?? "paused" };
     const cached = this.#keys.get(credentialId);
@@ -178,6 +175,19 @@ export class SubmissionAttempt {
     const key = { value: openUpstreamCredential(this.#ctx, row), version: row.version };
     this.#keys.set(credentialId, key);
     return key;
+  }
+
+  /**
+   * Pauses a credential refused with its key `version`, and its submissions wait, in one transaction. False (nothing
+   * changed) when the credential was rotated since that key was sent: a late 401 of the old key says nothing about
+   * the new one.
+   */
+  #pauseCredential(credentialId: string, reason: string, now: number, version: number): boolean {
+    return this.#store.transaction(() => {
+      if (!this.#ctx.credentials.pause(credentialId, reason, version)) return false;
+      this.#store.waitOnCredential(credentialId, reason, now);
+      return true;
+    });
   }
 
   #handle(
@@ -219,7 +229,7 @@ export class SubmissionAttempt {
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;
-        if (!this.#store.pauseCredential(row.credentialId, reason, now, keyVersion)) {
+        if (!this.#pauseCredential(row.credentialId, reason, now, keyVersion)) {
           // Rotated while this request was in flight (the owner put the new key in, then revoked the old one): the
           // new key was not refused, so the submission goes again with it; no attempt consumed.
           this.#store.settle(row.id, now, {
@@ -264,7 +274,7 @@ export class SubmissionAttempt {
   }
 
   /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
-  #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): Handled {
+  #finish(row: SubmissionRow, change: SubmissionChange, now: number): Handled {
     const recorder = this.options.settlement;
     const { settled, released } = this.#store.settleReleasing(row.id, now, {
       ...change,

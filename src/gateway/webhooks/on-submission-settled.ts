@@ -1,17 +1,13 @@
 import { and, eq } from "drizzle-orm";
-import {
-  bookedAppointments,
-  sourcedLeads,
-  type submissions,
-  submissions as submissionsTable,
-} from "../../db/schema/index.js";
+import { bookedAppointments, sourcedLeads } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import type { SettlementRecorder } from "../forwarding/attempt.js";
+import type { SubmissionRow } from "../storage/submissions/index.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
-import { appointmentView, contactOfLead, submissionView } from "./projections.js";
+import { appointmentView, contactOfLead, submissionOutcomeView } from "./projections.js";
 import { statementsFor } from "./statements.js";
 
-type Submission = typeof submissions.$inferSelect;
+type Submission = SubmissionRow;
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
@@ -48,7 +44,7 @@ export function onSubmissionSettled(ctx: GatewayContext, submission: Submission)
 
 /** Marks a submission's settlement recorded (inside the transaction that records it). */
 export function markSettlementRecorded(ctx: GatewayContext, submissionId: string, nowMs: number): void {
-  statementsFor(ctx).markSettlementRecorded.run(new Date(nowMs).toISOString(), submissionId);
+  ctx.submissions.markSettlementRecorded(submissionId, nowMs);
 }
 
 /**
@@ -110,7 +106,7 @@ function settle(
           vendorKeyId: key.id,
           event,
           resource: { type: "submission", id: submission.id, version: 1 },
-          data: submissionView({
+          data: submissionOutcomeView({
             submissionId: submission.id,
             kind: submission.kind,
             outcome,
@@ -193,23 +189,17 @@ function confirmBooking(
  */
 function resolveLeadId(ctx: GatewayContext, companyId: string, ref: string | undefined): string | undefined {
   if (ref === undefined || !ref.startsWith("sub_")) return ref;
-  const row = ctx.db
-    .select({ result: submissionsTable.result })
-    .from(submissionsTable)
-    .where(and(eq(submissionsTable.id, ref), eq(submissionsTable.companyId, companyId)))
-    .get();
-  return text(row?.result?.leadId);
+  return text(ctx.submissions.getOfCompany(ref, companyId)?.result?.leadId);
 }
 
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
 function visitContact(ctx: GatewayContext, companyId: string, leadId: string) {
-  const row = ctx.db
-    .select({ body: submissionsTable.canonicalBody })
+  const sourced = ctx.db
+    .select({ submissionId: sourcedLeads.contactSubmissionId })
     .from(sourcedLeads)
-    .innerJoin(submissionsTable, eq(submissionsTable.id, sourcedLeads.contactSubmissionId))
     .where(and(eq(sourcedLeads.companyId, companyId), eq(sourcedLeads.leadId, leadId)))
     .get();
-  return contactOfLead(row?.body);
+  return contactOfLead(sourced ? ctx.submissions.read(sourced.submissionId)?.canonicalBody : undefined);
 }
 
 function rememberLead(

@@ -53,8 +53,6 @@ function prepare(ctx: GatewayContext) {
          contact_submission_id = max(sourced_leads.contact_submission_id, excluded.contact_submission_id),
          updated_at = excluded.updated_at, vendor_key_id = coalesce(sourced_leads.vendor_key_id, excluded.vendor_key_id)`,
     ),
-    /** A settled submission's settlement recorded (on-submission-settled.ts, the start-up repair). */
-    markSettlementRecorded: sqlite.prepare("UPDATE submissions SET settlement_recorded_at = ? WHERE id = ?"),
     insertDelivery: sqlite.prepare(
       `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, source_event_id,
          status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)

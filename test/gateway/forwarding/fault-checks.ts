@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { expect } from "vitest";
 import { submissionAttempts } from "../../../src/db/schema/index.js";
 import type { RetryPolicy } from "../../../src/gateway/forwarding/retry-policy.js";
-import type { SubmissionRow } from "../../../src/gateway/intake/submission-view.js";
+import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import type { RunningSandbox } from "../../../src/sandbox/index.js";
 import { type Rig, until } from "../../helpers/forwarding.js";
 import type { Workload } from "./fault-workload.js";

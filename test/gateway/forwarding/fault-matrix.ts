@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RetryPolicy } from "../../../src/gateway/forwarding/retry-policy.js";
-import type { SubmissionRow } from "../../../src/gateway/intake/submission-view.js";
+import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { type FaultSpecInput, faultSpecSchema } from "../../../src/sandbox/faults/fault-spec.js";
 import { type Rig, type RigOptions, startRig, until } from "../../helpers/forwarding.js";
 import { type Bounds, checkAttempts, checkOutcomes, upstreamRequests } from "./fault-checks.js";

@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { GatewayContext } from "../../context.js";
-import type { SubmissionRow } from "../../intake/submission-view.js";
+import type { SubmissionRow, SubmissionStore } from "../../storage/submissions/index.js";
 import { SubmissionAttempt } from "../attempt.js";
 import { Dispatcher } from "../dispatcher.js";
 import type { ForwardingDriver } from "../driver.js";
 import type { ForwarderOptions } from "../forwarder.js";
 import type { LimiterHistory } from "../hierarchy.js";
-import { SubmissionStore } from "../submission-store.js";
 import { SettlementWaiters } from "../waiters.js";
 import { ready, redisConnection } from "./connections.js";
 import { DEFAULT_PREFIX, type ForwardingKeys, forwardingKeys, webhookDueMessage } from "./keys.js";
@@ -91,7 +90,7 @@ export class BullmqForwarding implements ForwardingDriver {
     private readonly options: ForwarderOptions & { redis: RedisForwardingOptions },
   ) {
     this.#ctx = ctx;
-    this.#store = new SubmissionStore(ctx);
+    this.#store = ctx.submissions;
     this.#prefix = options.redis.prefix ?? DEFAULT_PREFIX;
     this.#keys = forwardingKeys(this.#prefix);
     this.#lockTtlMs = options.redis.lockTtlMs ?? 6_000;
