@@ -9,6 +9,7 @@ import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security
 import type { Sealer } from "./security/sealer.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
+import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -49,6 +50,8 @@ export interface GatewayContext {
   settings: GatewaySettings;
   /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */
   submissions: SubmissionStore;
+  /** The vendor keys record (intake's cached key lookup). */
+  vendorKeys: VendorKeyStore;
   /** The upstream credentials record. */
   credentials: UpstreamCredentialStore;
   /** Immutable profile versions, read once. */

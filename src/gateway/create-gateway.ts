@@ -5,8 +5,8 @@ import type { Logger } from "../log.js";
 import { createGatewayApp, createOpsApp } from "./app.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
+import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
-import { DEFAULT_PREFIX } from "./forwarding/redis/keys.js";
 import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
@@ -15,6 +15,7 @@ import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import { SubmissionStore } from "./storage/submissions/index.js";
+import { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -69,6 +70,7 @@ export function openGatewayContext(
     settings,
     submissions: new SubmissionStore(database),
     credentials: new UpstreamCredentialStore(database),
+    vendorKeys: new VendorKeyStore(database),
     versions: new VersionCache(database.db),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),

@@ -16,6 +16,7 @@ const RECORDS: Record<string, { module: string; tables: string[] }> = {
     tables: ["submissions", "submission_attempts", "mapping_failures"],
   },
   credentials: { module: "src/gateway/storage/credentials/", tables: ["upstream_credentials"] },
+  vendorKeys: { module: "src/gateway/storage/vendor-keys/", tables: ["vendor_keys"] },
 };
 
 /** Tables still read and written by their capabilities directly: the next storage modules to make. */
@@ -23,7 +24,6 @@ const NOT_YET_MOVED = [
   "companies",
   "owners",
   "owner_tokens",
-  "vendor_keys",
   "profiles",
   "profile_versions",
   "webhook_subscriptions",

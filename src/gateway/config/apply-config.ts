@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { ConfigError } from "../../config.js";
 import { digestSecret, parseApiKey } from "../../contract/api-key.js";
-import { profiles, vendorKeys } from "../../db/schema/index.js";
+import { profiles } from "../../db/schema/index.js";
 import type { StoredSample } from "../../db/schema/profile-versions.js";
 import type { GatewayContext } from "../context.js";
 import {
@@ -96,22 +96,18 @@ export async function applyConfig({
         appointmentProfileVersionId: profileVersion(key.appointmentProfile),
         responseMode: key.responseMode ?? ("async" as const),
       };
-      const existing = ctx.db.select().from(vendorKeys).where(eq(vendorKeys.id, parsed.keyId)).get();
+      const existing = ctx.vendorKeys.get(parsed.keyId);
       if (existing && existing.companyId !== companyId) {
         throw new ConfigError(`${keyWhere}: key id ${parsed.keyId.slice(0, 14)}… belongs to another company`);
       }
       if (existing) {
         updateVendorKey({ ctx, companyId, keyId: existing.id, input: bindings });
-        ctx.db
-          .update(vendorKeys)
-          .set({
-            secretDigest: digestSecret(parsed.secret),
-            scopes: key.scopes,
-            partnerType: key.partnerType,
-            revokedAt: null,
-          })
-          .where(eq(vendorKeys.id, existing.id))
-          .run();
+        ctx.vendorKeys.update(existing.id, {
+          secretDigest: digestSecret(parsed.secret),
+          scopes: key.scopes,
+          partnerType: key.partnerType,
+          revokedAt: null,
+        });
       } else {
         createVendorKey({
           ctx,

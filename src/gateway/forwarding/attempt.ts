@@ -1,4 +1,5 @@
 import type { GatewayContext } from "../context.js";
+import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 import { classify, DEFAULT_RETRY, nextAttemptAt, type Outcome, type RetryPolicy } from "./retry-policy.js";
@@ -55,13 +56,6 @@ export interface AttemptOptions {
    * it.
    */
   pauses?: PauseBoard;
-}
-
-/** 429 pauses by credential, visible to every sender. */
-export interface PauseBoard {
-  /** Until when (ms) the credential is paused, if it is. */
-  pausedUntil(credentialId: string): Promise<number | undefined>;
-  pause(credentialId: string, until: number): Promise<void>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { profiles, profileVersions, vendorKeys } from "../../db/schema/index.js";
+import { profiles, profileVersions } from "../../db/schema/index.js";
 import type { StoredSample } from "../../db/schema/profile-versions.js";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
@@ -58,7 +58,7 @@ export function createProfile({
 
 export function listProfiles({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
   const rows = ctx.db.select().from(profiles).where(eq(profiles.companyId, companyId)).all();
-  const keys = ctx.db.select().from(vendorKeys).where(eq(vendorKeys.companyId, companyId)).all();
+  const keys = ctx.vendorKeys.listOfCompany(companyId);
   return rows.map((profile) => {
     const latest = ctx.db
       .select()

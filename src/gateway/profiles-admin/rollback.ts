@@ -1,5 +1,5 @@
-import { eq, inArray, or } from "drizzle-orm";
-import { profileVersions, vendorKeys } from "../../db/schema/index.js";
+import { eq } from "drizzle-orm";
+import { profileVersions } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { getProfileRow, getVersionRow } from "./profiles.js";
@@ -34,17 +34,7 @@ export function rollbackProfile({
     .where(eq(profileVersions.profileId, profileId))
     .all()
     .map((v) => v.id);
-  const column = profile.kind === "lead" ? vendorKeys.leadProfileVersionId : vendorKeys.appointmentProfileVersionId;
-  const keys = ctx.db
-    .select({ id: vendorKeys.id })
-    .from(vendorKeys)
-    .where(or(inArray(column, versionIds)))
-    .all()
-    .map((k) => k.id);
-  if (keys.length > 0) {
-    const set =
-      profile.kind === "lead" ? { leadProfileVersionId: versionId } : { appointmentProfileVersionId: versionId };
-    ctx.db.update(vendorKeys).set(set).where(inArray(vendorKeys.id, keys)).run();
-  }
+  const keys = ctx.vendorKeys.boundTo(profile.kind, versionIds);
+  ctx.vendorKeys.rebind(profile.kind, keys, versionId);
   return { profileId, versionId, reboundKeys: keys };
 }

@@ -36,6 +36,9 @@ export interface Enqueued {
  */
 export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowMs: number): Enqueued[] {
   const statements = statementsFor(ctx);
+  // A revoked key's subscriptions get nothing (read now: another process may have revoked it).
+  const key = ctx.vendorKeys.get(input.vendorKeyId);
+  if (!key || key.revokedAt) return [];
   const targets = statements.targets
     .all({ vendorKeyId: input.vendorKeyId, companyId: input.companyId })
     .filter(

@@ -72,7 +72,7 @@ function settle(
   nowMs: number,
   subscribedBy: string | undefined,
 ): Enqueued[] {
-  const key = statementsFor(ctx).vendorKey.get({ id: submission.vendorKeyId });
+  const key = ctx.vendorKeys.get(submission.vendorKeyId);
   if (!key) return [];
   const nowIso = new Date(nowMs).toISOString();
   const occurredAt = submission.forwardedAt ?? submission.updatedAt;

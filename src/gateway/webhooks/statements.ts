@@ -1,5 +1,5 @@
-import { and, asc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
-import { vendorKeys, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../db/schema/index.js";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../db/schema/index.js";
 import type { WebhookDeliveryRow } from "../../db/schema/webhook-deliveries.js";
 import type { GatewayContext } from "../context.js";
 
@@ -17,7 +17,7 @@ export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
 function prepare(ctx: GatewayContext) {
   const { db, sqlite } = ctx;
   return {
-    /** Active subscriptions of a vendor key whose own key is not revoked (fan-out). */
+    /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked). */
     targets: db
       .select({
         id: webhookSubscriptions.id,
@@ -25,21 +25,13 @@ function prepare(ctx: GatewayContext) {
         createdAt: webhookSubscriptions.createdAt,
       })
       .from(webhookSubscriptions)
-      .innerJoin(vendorKeys, eq(vendorKeys.id, webhookSubscriptions.vendorKeyId))
       .where(
         and(
           eq(webhookSubscriptions.vendorKeyId, sql.placeholder("vendorKeyId")),
           eq(webhookSubscriptions.companyId, sql.placeholder("companyId")),
           eq(webhookSubscriptions.status, "active"),
-          isNull(vendorKeys.revokedAt),
         ),
       )
-      .prepare(),
-    /** The vendor key of a settled submission (forwarding's hook). */
-    vendorKey: db
-      .select({ id: vendorKeys.id, partnerType: vendorKeys.partnerType })
-      .from(vendorKeys)
-      .where(eq(vendorKeys.id, sql.placeholder("id")))
       .prepare(),
     /**
      * Lead → source and latest contact submission (forwarding's hook): the first key that created the lead stays its
