@@ -10,6 +10,8 @@ import type { Sealer } from "./security/sealer.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
+import type { WebhookRuntime } from "./webhooks/registry.js";
+import type { WebhookStatements } from "./webhooks/statements.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -58,6 +60,10 @@ export interface GatewayContext {
   versions: VersionCache;
   /** Owner password hashing, a couple at a time. */
   passwords: PasswordHasher;
+  /** The webhooks' prepared statements (the delivery hot path). */
+  webhookStatements: WebhookStatements;
+  /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */
+  webhookRuntime?: WebhookRuntime | undefined;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
   forwarding?: ForwardingPort;
   now: () => Date;

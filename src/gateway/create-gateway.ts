@@ -18,6 +18,7 @@ import { SubmissionStore } from "./storage/submissions/index.js";
 import { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
+import { prepareWebhookStatements } from "./webhooks/statements.js";
 
 export interface GatewayOptions {
   databasePath: string;
@@ -71,6 +72,7 @@ export function openGatewayContext(
     submissions: new SubmissionStore(database),
     credentials: new UpstreamCredentialStore(database),
     vendorKeys: new VendorKeyStore(database),
+    webhookStatements: prepareWebhookStatements(database),
     versions: new VersionCache(database.db),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),

@@ -5,7 +5,6 @@ import type { SettlementRecorder } from "../forwarding/attempt.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
 import { appointmentView, contactOfLead, submissionOutcomeView } from "./projections.js";
-import { statementsFor } from "./statements.js";
 
 type Submission = SubmissionRow;
 
@@ -208,5 +207,5 @@ function rememberLead(
   nowIso: string,
 ): void {
   // Prepared once (statements.ts): this runs for every forwarded lead.
-  statementsFor(ctx).rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, nowIso, nowIso);
+  ctx.webhookStatements.rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, nowIso, nowIso);
 }

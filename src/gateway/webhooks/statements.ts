@@ -1,7 +1,8 @@
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
+import type { GatewayDb } from "../../db/client.js";
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../db/schema/index.js";
 import type { WebhookDeliveryRow } from "../../db/schema/webhook-deliveries.js";
-import type { GatewayContext } from "../context.js";
+import type { SqliteDatabase } from "../../db/sqlite.js";
 
 /**
  * The statements of the delivery hot path, prepared once per database: building a query costs more than running
@@ -13,9 +14,8 @@ import type { GatewayContext } from "../context.js";
  */
 export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
 
-/** @internal */
-function prepare(ctx: GatewayContext) {
-  const { db, sqlite } = ctx;
+/** @internal Prepared once, when the context is built (create-gateway.ts): `ctx.webhookStatements`. */
+export function prepareWebhookStatements({ db, sqlite }: { db: GatewayDb; sqlite: SqliteDatabase }) {
   return {
     /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked). */
     targets: db
@@ -98,19 +98,7 @@ function prepare(ctx: GatewayContext) {
 }
 
 /** @internal The webhooks' own statements, left out of the published declarations (drizzle's prepared-query types name better-sqlite3 types a declaration cannot). */
-export type WebhookStatements = ReturnType<typeof prepare>;
+export type WebhookStatements = ReturnType<typeof prepareWebhookStatements>;
 
 /** A delivery as the dispatcher sends it: the row and its event's envelope. */
 export type DeliveryToSend = WebhookDeliveryRow & { envelope: string };
-
-const cache = new WeakMap<object, WebhookStatements>();
-
-/** @internal */
-export function statementsFor(ctx: GatewayContext): WebhookStatements {
-  let statements = cache.get(ctx.sqlite);
-  if (!statements) {
-    statements = prepare(ctx);
-    cache.set(ctx.sqlite, statements);
-  }
-  return statements;
-}

@@ -5,7 +5,7 @@ import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscrip
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
 import { purgePlatformDeliveries } from "../platform/db-replay-store.js";
-import { type DeliveryToSend, PENDING, statementsFor, type WebhookStatements } from "../statements.js";
+import { type DeliveryToSend, PENDING, type WebhookStatements } from "../statements.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import { applyAttempt, DEFAULT_DISABLE_POLICY, type DisablePolicy, type RecordedOutcome } from "./record-attempt.js";
 import { DEFAULT_JITTER, DEFAULT_RETRY_SCHEDULE_MS, MAX_RETRY_AFTER_MS, type RetryPolicy } from "./retry-policy.js";
@@ -100,7 +100,7 @@ export class WebhookDispatcher {
     this.#perEndpoint = Math.max(1, Math.min(options.perEndpoint ?? 8, this.#maxInFlight));
     this.#maxProbes = Math.max(1, options.maxProbes ?? this.#maxInFlight);
     this.#pollMs = options.pollMs ?? 5_000;
-    this.#statements = statementsFor(ctx);
+    this.#statements = ctx.webhookStatements;
   }
 
   /** Resumes what a previous process left (crash included) and starts sending. */
