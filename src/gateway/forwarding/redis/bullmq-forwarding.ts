@@ -55,7 +55,7 @@ interface Term {
  *   exact limiter as the embedded driver, mirroring the limiter's history into Redis so that a successor resumes
  *   from the real sends. It hands each allowed send to the BullMQ "send" queue.
  * - Worker processes run the one attempt implementation and return its verdict on the queue's events; the time the
- *   answer came closes the send's limiter slots (answer-time slots, see SlidingLog).
+ *   answer came closes the send's limiter slots (answer-time slots, see SendWindow).
  * - A settled submission's id is published, so a sync answer waiting in an API process wakes (and the API process
  *   also re-reads the row every 500 ms in case the notice is lost).
  */
