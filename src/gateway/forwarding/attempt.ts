@@ -2,7 +2,7 @@ import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
-import { classify, DEFAULT_RETRY, nextAttemptAt, type Outcome, type RetryPolicy } from "./retry-policy.js";
+import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
 
@@ -42,7 +42,7 @@ export interface SettlementRecorder {
 
 export interface AttemptOptions {
   upstreamUrl: string;
-  retry?: RetryPolicy;
+  retry?: SendRetryPolicy;
   /** How long one upstream call may take. */
   timeoutMs?: number;
   /** Writes what a settled submission is owed, in its outcome's transaction (the gateway's webhooks). */
@@ -65,7 +65,7 @@ export interface AttemptOptions {
 export class SubmissionAttempt {
   readonly #ctx: GatewayContext;
   readonly #store: SubmissionStore;
-  readonly #retry: RetryPolicy;
+  readonly #retry: SendRetryPolicy;
   readonly #random: () => number;
   readonly #keys = new Map<string, { version: number; value: string }>();
   /** 429 pauses this process received, by credential: until when (ms). */
@@ -78,7 +78,7 @@ export class SubmissionAttempt {
   ) {
     this.#ctx = ctx;
     this.#store = ctx.submissions;
-    this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#retry = options.retry ?? DEFAULT_SEND_RETRY;
     this.#random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
@@ -141,7 +141,7 @@ export class SubmissionAttempt {
       // replays its idempotency key, §4.2), and its outcome is recorded then.
       this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
       this.#store.unclaim(row.id, row.firstSentAt);
-      const at = nextAttemptAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
+      const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
     return this.#announce(handled);
@@ -241,7 +241,7 @@ export class SubmissionAttempt {
       }
       case "retryable": {
         const attempts = row.attempts + 1;
-        const at = nextAttemptAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
+        const at = nextSendAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
         if (at === null) {
           return this.#finish(
             row,

@@ -7,11 +7,16 @@ import type { GatewayContext } from "../../context.js";
 import { purgePlatformDeliveries } from "../platform/db-replay-store.js";
 import { type DeliveryToSend, PENDING, type WebhookStatements } from "../statements.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
+import {
+  DEFAULT_JITTER,
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type DeliveryRetryPolicy,
+  MAX_RETRY_AFTER_MS,
+} from "./delivery-retry.js";
 import { applyAttempt, DEFAULT_DISABLE_POLICY, type DisablePolicy, type RecordedOutcome } from "./record-attempt.js";
-import { DEFAULT_JITTER, DEFAULT_RETRY_SCHEDULE_MS, MAX_RETRY_AFTER_MS, type RetryPolicy } from "./retry-policy.js";
 
 export interface DispatcherOptions {
-  /** Delays before attempts 2, 3, … (ms); the default is the documented schedule (retry-policy.ts). */
+  /** Delays before attempts 2, 3, … (ms); the default is the documented schedule (delivery-retry.ts). */
   retrySchedule?: readonly number[];
   jitter?: number;
   maxRetryAfterMs?: number;
@@ -57,7 +62,7 @@ interface Lane {
 export class WebhookDispatcher {
   readonly #ctx: GatewayContext;
   readonly #fetch: GuardedFetch;
-  readonly #retry: RetryPolicy;
+  readonly #retry: DeliveryRetryPolicy;
   readonly #disable: DisablePolicy;
   readonly #maxInFlight: number;
   readonly #perEndpoint: number;

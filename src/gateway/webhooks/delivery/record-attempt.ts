@@ -5,7 +5,7 @@ import { newId } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
 import type { WebhookStatements } from "../statements.js";
 import type { AttemptResult } from "./attempt.js";
-import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
+import { type DeliveryRetryPolicy, nextDeliveryAt } from "./delivery-retry.js";
 
 /** Sustained failure: disabled when an endpoint has failed this many times in a row for at least this long. */
 export interface DisablePolicy {
@@ -31,7 +31,7 @@ export type RecordedOutcome =
 export function applyAttempt(
   ctx: GatewayContext,
   statements: WebhookStatements,
-  policy: { retry: RetryPolicy; disable: DisablePolicy },
+  policy: { retry: DeliveryRetryPolicy; disable: DisablePolicy },
   row: WebhookDeliveryRow,
   result: AttemptResult,
   nowMs: number,
@@ -83,7 +83,7 @@ export function applyAttempt(
     return { kind: "disabled", reason };
   }
 
-  const next = result.permanent ? undefined : nextAttemptAt(policy.retry, row.retryIndex, nowMs, result.retryAfterMs);
+  const next = result.permanent ? undefined : nextDeliveryAt(policy.retry, row.retryIndex, nowMs, result.retryAfterMs);
   if (next === undefined) setDelivery("failed");
   else setDelivery("pending", { retryIndex: row.retryIndex + 1, nextAttemptAt: next });
   if (!result.sent) return next === undefined ? { kind: "dead" } : { kind: "retry", at: next };
