@@ -17,7 +17,7 @@ export interface ProfileEngineOptions {
   /** How far past the time limit a worker still burning CPU is killed (default 100 ms). */
   deadlineGraceMs?: number;
   /** Heap per worker in MB (default 96). */
-  workerHeapMb?: number;
+  evaluatorHeapMb?: number;
   /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane and its worker off). */
   suspectForMs?: number;
   /** Time limit of a suspect version's evaluations (default 10 ms). */
@@ -89,7 +89,7 @@ export class ProfileEngine {
       size: Math.max(1, options.poolSize ?? 2),
       maxQueue: options.maxQueue ?? 256,
       deadlineGraceMs: options.deadlineGraceMs ?? LIMITS.deadlineGraceMs,
-      heapMb: options.workerHeapMb ?? LIMITS.workerHeapMb,
+      heapMb: options.evaluatorHeapMb ?? LIMITS.evaluatorHeapMb,
       compiledCacheSize: LIMITS.compiledCacheSize,
       ...(options.log ? { log: options.log } : {}),
     };

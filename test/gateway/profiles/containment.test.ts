@@ -16,7 +16,7 @@ import {
 let engine: ProfileEngine;
 beforeAll(async () => {
   // A small heap makes the out-of-memory attacks fail fast.
-  engine = new ProfileEngine({ poolSize: 2, suspectForMs: 0, workerHeapMb: 48 });
+  engine = new ProfileEngine({ poolSize: 2, suspectForMs: 0, evaluatorHeapMb: 48 });
   await engine.ready();
 });
 afterAll(() => engine.close());

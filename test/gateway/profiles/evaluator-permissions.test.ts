@@ -75,7 +75,7 @@ describe("an evaluator process reads nothing but its own code", () => {
   it("is how the pool starts its evaluators, which then map as before", async () => {
     const messages: EvaluatorMessage[] = [];
     const worker = new EvaluatorProcess({
-      heapMb: LIMITS.workerHeapMb,
+      heapMb: LIMITS.evaluatorHeapMb,
       compiledCacheSize: 10,
       onMessage: (message) => messages.push(message),
       onExit: () => {},

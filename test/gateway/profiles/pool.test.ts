@@ -14,7 +14,7 @@ function newPool(pipelineDepth?: number) {
     size: 1,
     maxQueue: 64,
     deadlineGraceMs: LIMITS.deadlineGraceMs,
-    heapMb: LIMITS.workerHeapMb,
+    heapMb: LIMITS.evaluatorHeapMb,
     compiledCacheSize: 10,
     ...(pipelineDepth ? { pipelineDepth } : {}),
   });
@@ -77,7 +77,7 @@ async function twoWorkers(): Promise<EvaluatorPool> {
     size: 2,
     maxQueue: 64,
     deadlineGraceMs: LIMITS.deadlineGraceMs,
-    heapMb: LIMITS.workerHeapMb,
+    heapMb: LIMITS.evaluatorHeapMb,
     compiledCacheSize: 10,
   });
   pools.push(pool);
