@@ -9,6 +9,7 @@ import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security
 import type { Sealer } from "./security/sealer.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
+import type { TenantStore } from "./storage/tenants/index.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import type { WebhookRuntime } from "./webhooks/registry.js";
 import type { WebhookStatements } from "./webhooks/statements.js";
@@ -54,6 +55,8 @@ export interface GatewayContext {
   submissions: SubmissionStore;
   /** The vendor keys record (intake's cached key lookup). */
   vendorKeys: VendorKeyStore;
+  /** The tenants record: companies, owners, their sessions and tokens. */
+  tenants: TenantStore;
   /** The upstream credentials record. */
   credentials: UpstreamCredentialStore;
   /** Immutable profile versions, read once. */

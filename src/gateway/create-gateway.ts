@@ -15,6 +15,7 @@ import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import { SubmissionStore } from "./storage/submissions/index.js";
+import { TenantStore } from "./storage/tenants/index.js";
 import { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
@@ -71,6 +72,7 @@ export function openGatewayContext(
     settings,
     submissions: new SubmissionStore(database),
     credentials: new UpstreamCredentialStore(database),
+    tenants: new TenantStore(database),
     vendorKeys: new VendorKeyStore(database),
     webhookStatements: prepareWebhookStatements(database),
     versions: new VersionCache(database.db),

@@ -17,13 +17,11 @@ const RECORDS: Record<string, { module: string; tables: string[] }> = {
   },
   credentials: { module: "src/gateway/storage/credentials/", tables: ["upstream_credentials"] },
   vendorKeys: { module: "src/gateway/storage/vendor-keys/", tables: ["vendor_keys"] },
+  tenants: { module: "src/gateway/storage/tenants/", tables: ["companies", "owners", "owner_tokens"] },
 };
 
 /** Tables still read and written by their capabilities directly: the next storage modules to make. */
 const NOT_YET_MOVED = [
-  "companies",
-  "owners",
-  "owner_tokens",
   "profiles",
   "profile_versions",
   "webhook_subscriptions",
@@ -36,6 +34,13 @@ const NOT_YET_MOVED = [
   "sourced_leads",
   "booked_appointments",
 ];
+
+/**
+ * Crossings still to remove, each named: the webhooks record is not in its storage module yet, and its retention purge
+ * walks platform events per company on the (company_id, received_at) index through `company_id IN (SELECT id FROM
+ * companies)`.
+ */
+const KNOWN_CROSSINGS: Touch[] = [{ file: "src/gateway/webhooks/purge-history.ts", table: "companies", how: "sql" }];
 
 /** The gateway's code: everything under src/ but the schema itself and the sandbox (a database of its own). */
 const FILES = sourceFiles(SRC).filter((f) => !f.startsWith("src/db/") && !f.startsWith("src/sandbox/"));
@@ -52,7 +57,7 @@ describe("storage boundary: one storage module per record", () => {
       const owner = OWNER.get(t.table);
       return owner !== undefined && !t.file.startsWith(owner);
     });
-    expect(outside).toEqual([]);
+    expect(outside).toEqual(KNOWN_CROSSINGS);
   });
 
   it("finds the storage modules' own imports and SQL (positive control)", () => {

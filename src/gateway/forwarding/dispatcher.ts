@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { companies } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import type { UpstreamCredentialStore } from "../storage/credentials/index.js";
 import type { Admissible, SubmissionStore } from "../storage/submissions/index.js";
@@ -85,9 +83,7 @@ export class Dispatcher {
     this.#credentials = ctx.credentials;
     this.#log = ctx.log;
     this.#maxInFlight = options.maxInFlight ?? 64;
-    const companyLimits = (companyId: string) =>
-      ctx.db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, companyId)).get()?.limits ??
-      null;
+    const companyLimits = (companyId: string) => ctx.tenants.companyLimits(companyId);
     this.#limiter = new LimiterHierarchy(options.limits ?? SPEC_FORWARDING_LIMITS, companyLimits, options.history);
     this.#scheduler = new FairScheduler(this.#limiter);
   }

@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { companies } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import { companyRule, type LimitRule } from "../forwarding/limits.js";
 
@@ -16,9 +14,9 @@ export interface LevelUse {
  */
 export function limiterHeadroom({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
   const limits = ctx.settings.upstreamLimits;
-  const own = ctx.db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, companyId)).get();
-  const credentialRule = companyRule(limits.perCredential, own?.limits?.perCredential);
-  const companyLevel = companyRule(limits.perCompany, own?.limits?.perCompany);
+  const own = ctx.tenants.companyLimits(companyId);
+  const credentialRule = companyRule(limits.perCredential, own?.perCredential);
+  const companyLevel = companyRule(limits.perCompany, own?.perCompany);
   const now = ctx.now().getTime();
 
   const sendsByCredential = (rule: LimitRule) => ctx.submissions.sendsByCredential(companyId, now - rule.windowMs);
