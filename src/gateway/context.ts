@@ -3,11 +3,11 @@ import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
 import type { TrustedProxy } from "../net/client-address.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
-import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
+import type { ProfileStore } from "./storage/profiles/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
 import type { TenantStore } from "./storage/tenants/index.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
@@ -59,8 +59,8 @@ export interface GatewayContext {
   tenants: TenantStore;
   /** The upstream credentials record. */
   credentials: UpstreamCredentialStore;
-  /** Immutable profile versions, read once. */
-  versions: VersionCache;
+  /** The profiles record: profiles and their immutable versions (read once each for intake). */
+  profiles: ProfileStore;
   /** Owner password hashing, a couple at a time. */
   passwords: PasswordHasher;
   /** The webhooks' prepared statements (the delivery hot path). */

@@ -7,13 +7,13 @@ import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
-import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { UpstreamCredentialStore } from "./storage/credentials/index.js";
+import { ProfileStore } from "./storage/profiles/index.js";
 import { SubmissionStore } from "./storage/submissions/index.js";
 import { TenantStore } from "./storage/tenants/index.js";
 import { VendorKeyStore } from "./storage/vendor-keys/index.js";
@@ -73,9 +73,9 @@ export function openGatewayContext(
     submissions: new SubmissionStore(database),
     credentials: new UpstreamCredentialStore(database),
     tenants: new TenantStore(database),
+    profiles: new ProfileStore(database),
     vendorKeys: new VendorKeyStore(database),
     webhookStatements: prepareWebhookStatements(database),
-    versions: new VersionCache(database.db),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };

@@ -18,12 +18,11 @@ const RECORDS: Record<string, { module: string; tables: string[] }> = {
   credentials: { module: "src/gateway/storage/credentials/", tables: ["upstream_credentials"] },
   vendorKeys: { module: "src/gateway/storage/vendor-keys/", tables: ["vendor_keys"] },
   tenants: { module: "src/gateway/storage/tenants/", tables: ["companies", "owners", "owner_tokens"] },
+  profiles: { module: "src/gateway/storage/profiles/", tables: ["profiles", "profile_versions"] },
 };
 
 /** Tables still read and written by their capabilities directly: the next storage modules to make. */
 const NOT_YET_MOVED = [
-  "profiles",
-  "profile_versions",
   "webhook_subscriptions",
   "webhook_events",
   "webhook_deliveries",

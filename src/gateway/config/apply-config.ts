@@ -1,9 +1,6 @@
 import { resolve } from "node:path";
-import { and, eq } from "drizzle-orm";
 import { ConfigError } from "../../config.js";
 import { digestSecret, parseApiKey } from "../../contract/api-key.js";
-import { profiles } from "../../db/schema/index.js";
-import type { StoredSample } from "../../db/schema/profile-versions.js";
 import type { GatewayContext } from "../context.js";
 import {
   createUpstreamCredential,
@@ -13,6 +10,7 @@ import {
 import { createVendorKey, updateVendorKey } from "../keys/vendor-keys.js";
 import { loadProfileDir } from "../profiles/index.js";
 import { createProfile, listVersions, publishProfileVersion, saveProfileVersion } from "../profiles-admin/profiles.js";
+import type { StoredSample } from "../storage/profiles/index.js";
 import { createCompany } from "../tenants/create-company.js";
 import { createOwner } from "../tenants/create-owner.js";
 import type { LoadedConfig } from "./config-file.js";
@@ -131,11 +129,7 @@ async function applyProfile(
   },
   where: string,
 ): Promise<string> {
-  const existing = ctx.db
-    .select()
-    .from(profiles)
-    .where(and(eq(profiles.companyId, companyId), eq(profiles.name, loaded.name)))
-    .get();
+  const existing = ctx.profiles.profileByName(companyId, loaded.name);
   const profile =
     existing ??
     createProfile({ ctx, companyId, input: { name: loaded.name, kind: loaded.kind, description: loaded.description } });

@@ -149,7 +149,7 @@ function mapPayload(ctx: GatewayContext, key: VendorKey, input: AcceptInput): Ma
     if (!parsed.success) throw validationError(parsed.error);
     return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
   }
-  const version = ctx.versions.get(key.companyId, versionId);
+  const version = ctx.profiles.expressionOf(key.companyId, versionId);
   const mapInput: MapInput = {
     versionId,
     kind: input.kind,

@@ -1,6 +1,5 @@
 import type jsonata from "jsonata";
 import { canonicalJson } from "../../canonical-json.js";
-import type { StoredSample } from "../../db/schema/profile-versions.js";
 import { badRequest } from "../../http/errors.js";
 import { MAX_JSON_DEPTH, textNestsDeeper } from "../../http/json-depth.js";
 import type { GatewayContext } from "../context.js";
@@ -12,6 +11,7 @@ import {
   parseProfile,
   runGoldenSamples,
 } from "../profiles/index.js";
+import type { StoredSample } from "../storage/profiles/index.js";
 import { getProfileRow } from "./profiles.js";
 
 /**

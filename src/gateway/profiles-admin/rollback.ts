@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { profileVersions } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { getProfileRow, getVersionRow } from "./profiles.js";
@@ -28,12 +26,7 @@ export function rollbackProfile({
     throw badRequest("versionId: only a published version can be bound", { field: "versionId" });
   }
   if (profile.kind === "outbound") return { profileId, versionId, reboundKeys: [] as string[] };
-  const versionIds = ctx.db
-    .select({ id: profileVersions.id })
-    .from(profileVersions)
-    .where(eq(profileVersions.profileId, profileId))
-    .all()
-    .map((v) => v.id);
+  const versionIds = ctx.profiles.versionIdsOf(profileId);
   const keys = ctx.vendorKeys.boundTo(profile.kind, versionIds);
   ctx.vendorKeys.rebind(profile.kind, keys, versionId);
   return { profileId, versionId, reboundKeys: keys };
