@@ -11,6 +11,7 @@ import type { ProfileStore } from "./storage/profiles/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
 import type { TenantStore } from "./storage/tenants/index.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
+import type { WebhookStore } from "./storage/webhooks/index.js";
 import type { WebhookRuntime } from "./webhooks/registry.js";
 import type { WebhookStatements } from "./webhooks/statements.js";
 
@@ -63,6 +64,8 @@ export interface GatewayContext {
   profiles: ProfileStore;
   /** Owner password hashing, a couple at a time. */
   passwords: PasswordHasher;
+  /** The webhooks record (so far: platform events received, their secrets, the retention purge). */
+  webhooks: WebhookStore;
   /** The webhooks' prepared statements (the delivery hot path). */
   webhookStatements: WebhookStatements;
   /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */

@@ -17,6 +17,7 @@ import { ProfileStore } from "./storage/profiles/index.js";
 import { SubmissionStore } from "./storage/submissions/index.js";
 import { TenantStore } from "./storage/tenants/index.js";
 import { VendorKeyStore } from "./storage/vendor-keys/index.js";
+import { WebhookStore } from "./storage/webhooks/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 import { prepareWebhookStatements } from "./webhooks/statements.js";
@@ -75,6 +76,7 @@ export function openGatewayContext(
     tenants: new TenantStore(database),
     profiles: new ProfileStore(database),
     vendorKeys: new VendorKeyStore(database),
+    webhooks: new WebhookStore(database),
     webhookStatements: prepareWebhookStatements(database),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),

@@ -2,9 +2,9 @@ import { checkpointTruncate } from "../../db/sqlite.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { eraseFromSamples } from "../profiles-admin/erase-samples.js";
+import type { PurgedWebhookHistory } from "../storage/webhooks/index.js";
 import { notifyEnqueued } from "../webhooks/enqueue.js";
 import { type ErasedWebhookCopies, eraseWebhookCopies } from "../webhooks/erase-person.js";
-import { type PurgedWebhookHistory, purgeWebhookHistory } from "../webhooks/index.js";
 import { eraseSubmissions } from "./erase-submissions.js";
 import { personMatch } from "./person-match.js";
 
@@ -19,7 +19,7 @@ export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged
   const now = ctx.now();
   const cutoffMs = now.getTime() - ctx.settings.retentionDays * DAY_MS;
   const purged = ctx.submissions.purgePayloadsBefore(cutoffMs, now.toISOString());
-  return { purged, ...purgeWebhookHistory({ ctx, cutoffMs }) };
+  return { purged, ...ctx.webhooks.purgeHistory(cutoffMs) };
 }
 
 export { ERASURE_CHUNK } from "../storage/submissions/index.js";

@@ -102,40 +102,16 @@ async function erasePlatformEvents(
 ): Promise<number> {
   const appointments = new Set(refs.appointmentIds);
   const leads = new Set(refs.leadIds);
-  const select = ctx.sqlite.prepare<
-    [string, string, number, number],
-    { rowid: number; receivedAt: string; resourceType: string; resourceId: string; body: string }
-  >(
-    `SELECT rowid, received_at AS receivedAt, resource_type AS resourceType, resource_id AS resourceId, body
-     FROM platform_events WHERE company_id = ? AND (received_at, rowid) < (?, ?)
-     ORDER BY received_at DESC, rowid DESC LIMIT ?`,
-  );
-  const setBody = ctx.sqlite.prepare("UPDATE platform_events SET body = ? WHERE rowid = ?");
   const about = (row: { resourceType: string; resourceId: string; body: string }) =>
     (row.resourceType === "appointment" && appointments.has(row.resourceId)) ||
     (row.resourceType === "lead" && leads.has(row.resourceId)) ||
     [...leads].some((id) => row.body.includes(id)) ||
     mentions(row.body);
-  let erased = 0;
-  let before = { receivedAt: "\uffff", rowid: 0 };
-  for (;;) {
-    const step = ctx.sqlite
-      .transaction(() => {
-        const rows = select.all(companyId, before.receivedAt, before.rowid, PLATFORM_EVENTS_PER_STEP);
-        for (const row of rows) {
-          if (!about(row)) continue;
-          const redacted = redactEnvelope(row.body, mentions);
-          if (redacted === row.body) continue;
-          setBody.run(redacted, row.rowid);
-          erased++;
-        }
-        return { scanned: rows.length, last: rows.at(-1) };
-      })
-      .immediate();
-    if (step.scanned < PLATFORM_EVENTS_PER_STEP || step.last === undefined) return erased;
-    before = step.last;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  return ctx.webhooks.platformEvents.rewriteBodies(companyId, PLATFORM_EVENTS_PER_STEP, (row) => {
+    if (!about(row)) return undefined;
+    const redacted = redactEnvelope(row.body, mentions);
+    return redacted === row.body ? undefined : redacted;
+  });
 }
 
 /**

@@ -4,7 +4,6 @@ import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/inde
 import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
-import { purgePlatformDeliveries } from "../platform/db-replay-store.js";
 import { type DeliveryToSend, PENDING, type WebhookStatements } from "../statements.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import {
@@ -166,7 +165,7 @@ export class WebhookDispatcher {
     if (this.#closed) return;
     try {
       this.#reloadBacklog();
-      purgePlatformDeliveries({ ctx: this.#ctx, nowSeconds: unixSeconds(Date.now()) });
+      this.#ctx.webhooks.purgePlatformDeliveries(unixSeconds(Date.now()));
     } catch (error) {
       this.#ctx.log.error({ err: error }, "webhook dispatcher maintenance failed");
     }

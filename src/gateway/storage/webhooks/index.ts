@@ -1,0 +1,3 @@
+export { type NewPlatformEvent, PlatformEventStore } from "./platform-events.js";
+export type { PurgedWebhookHistory } from "./retention.js";
+export { WebhookStore } from "./store.js";
