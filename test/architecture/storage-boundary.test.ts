@@ -21,19 +21,18 @@ const RECORDS: Record<string, { module: string; tables: string[] }> = {
   profiles: { module: "src/gateway/storage/profiles/", tables: ["profiles", "profile_versions"] },
   webhooks: {
     module: "src/gateway/storage/webhooks/",
-    tables: ["platform_events", "platform_deliveries", "platform_webhook_secrets"],
+    tables: [
+      "platform_events",
+      "platform_deliveries",
+      "platform_webhook_secrets",
+      "sourced_leads",
+      "booked_appointments",
+    ],
   },
 };
 
 /** Tables still read and written by their capabilities directly: the next storage modules to make. */
-const NOT_YET_MOVED = [
-  "webhook_subscriptions",
-  "webhook_events",
-  "webhook_deliveries",
-  "webhook_attempts",
-  "sourced_leads",
-  "booked_appointments",
-];
+const NOT_YET_MOVED = ["webhook_subscriptions", "webhook_events", "webhook_deliveries", "webhook_attempts"];
 
 /**
  * Crossings between two records' modules, each named: the webhooks' retention purge walks platform events per company

@@ -66,11 +66,7 @@ export async function eraseSubmissions(
     return true;
   });
   // Booked through the gateway for one of the person's leads, whatever became of the submission since.
-  const booked = ctx.sqlite
-    .prepare<[string], { appointmentId: string; leadId: string | null }>(
-      "SELECT appointment_id AS appointmentId, lead_id AS leadId FROM booked_appointments WHERE company_id = ?",
-    )
-    .all(companyId);
+  const booked = ctx.webhooks.routing.bookingsOf(companyId);
   for (const b of booked) if (b.leadId !== null && leadRefs.has(b.leadId)) found.appointmentIds.push(b.appointmentId);
   found.appointmentIds = [...new Set(found.appointmentIds)];
   return found;

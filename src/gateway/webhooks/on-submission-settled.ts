@@ -1,5 +1,3 @@
-import { and, eq } from "drizzle-orm";
-import { bookedAppointments, sourcedLeads } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import type { SettlementRecorder } from "../forwarding/attempt.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
@@ -139,26 +137,15 @@ function confirmBooking(
   const nowIso = new Date(nowMs).toISOString();
   const body = submission.canonicalBody ?? {};
   const leadId = resolveLeadId(ctx, submission.companyId, text(body.leadId));
-  ctx.db
-    .insert(bookedAppointments)
-    .values({
-      companyId: submission.companyId,
-      appointmentId,
-      vendorKeyId,
-      submissionId: submission.id,
-      leadId: leadId ?? null,
-      createdAt: nowIso,
-    })
-    .onConflictDoNothing()
-    .run();
-  const owner = ctx.db
-    .select({ vendorKeyId: bookedAppointments.vendorKeyId })
-    .from(bookedAppointments)
-    .where(
-      and(eq(bookedAppointments.companyId, submission.companyId), eq(bookedAppointments.appointmentId, appointmentId)),
-    )
-    .get();
-  if (owner?.vendorKeyId !== vendorKeyId) return [];
+  ctx.webhooks.routing.rememberBooking({
+    companyId: submission.companyId,
+    appointmentId,
+    vendorKeyId,
+    submissionId: submission.id,
+    leadId: leadId ?? null,
+    createdAt: nowIso,
+  });
+  if (ctx.webhooks.routing.bookerOf(submission.companyId, appointmentId) !== vendorKeyId) return [];
   return enqueueVendorEvent(
     ctx,
     {
@@ -193,12 +180,8 @@ function resolveLeadId(ctx: GatewayContext, companyId: string, ref: string | und
 
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
 function visitContact(ctx: GatewayContext, companyId: string, leadId: string) {
-  const sourced = ctx.db
-    .select({ submissionId: sourcedLeads.contactSubmissionId })
-    .from(sourcedLeads)
-    .where(and(eq(sourcedLeads.companyId, companyId), eq(sourcedLeads.leadId, leadId)))
-    .get();
-  return contactOfLead(sourced ? ctx.submissions.read(sourced.submissionId)?.canonicalBody : undefined);
+  const submissionId = ctx.webhooks.routing.contactSubmissionOf(companyId, leadId);
+  return contactOfLead(submissionId ? ctx.submissions.read(submissionId)?.canonicalBody : undefined);
 }
 
 function rememberLead(
@@ -206,6 +189,5 @@ function rememberLead(
   lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
   nowIso: string,
 ): void {
-  // Prepared once (statements.ts): this runs for every forwarded lead.
-  ctx.webhookStatements.rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, nowIso, nowIso);
+  ctx.webhooks.routing.rememberLead(lead, nowIso);
 }

@@ -33,18 +33,6 @@ export function prepareWebhookStatements({ db, sqlite }: { db: GatewayDb; sqlite
         ),
       )
       .prepare(),
-    /**
-     * Lead → source and latest contact submission (forwarding's hook): the first key that created the lead stays its
-     * source; the contact follows the latest submission (ids are time-ordered), so recording an older submission
-     * again (the start-up repair) never takes the contact back.
-     */
-    rememberLead: sqlite.prepare(
-      `INSERT INTO sourced_leads (company_id, lead_id, vendor_key_id, contact_submission_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (company_id, lead_id) DO UPDATE SET
-         contact_submission_id = max(sourced_leads.contact_submission_id, excluded.contact_submission_id),
-         updated_at = excluded.updated_at, vendor_key_id = coalesce(sourced_leads.vendor_key_id, excluded.vendor_key_id)`,
-    ),
     insertDelivery: sqlite.prepare(
       `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, source_event_id,
          status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)

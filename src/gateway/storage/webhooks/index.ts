@@ -1,3 +1,4 @@
 export { type NewPlatformEvent, PlatformEventStore } from "./platform-events.js";
 export type { PurgedWebhookHistory } from "./retention.js";
+export { EventRoutingStore, type NewBookedAppointment } from "./routing.js";
 export { WebhookStore } from "./store.js";
