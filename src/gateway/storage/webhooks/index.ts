@@ -2,3 +2,4 @@ export { type NewPlatformEvent, PlatformEventStore } from "./platform-events.js"
 export type { PurgedWebhookHistory } from "./retention.js";
 export { EventRoutingStore, type NewBookedAppointment } from "./routing.js";
 export { WebhookStore } from "./store.js";
+export { SubscriptionStore, type WebhookSubscriptionRow } from "./subscriptions.js";

@@ -3,6 +3,7 @@ import { PlatformEventStore } from "./platform-events.js";
 import { DbReplayStore, purgePlatformDeliveries } from "./replay-store.js";
 import { type PurgedWebhookHistory, purgeWebhookHistory } from "./retention.js";
 import { EventRoutingStore } from "./routing.js";
+import { SubscriptionStore } from "./subscriptions.js";
 
 /**
  * The webhooks record, as far as it is moved here: the platform events received (their secrets, the §6.6 replay
@@ -15,11 +16,14 @@ export class WebhookStore {
   readonly platformEvents: PlatformEventStore;
   /** Sourced leads and booked appointments: who hears of later platform events. */
   readonly routing: EventRoutingStore;
+  /** Vendors' webhook subscriptions. */
+  readonly subscriptions: SubscriptionStore;
 
   constructor(handles: StorageHandles) {
     this.#handles = handles;
     this.platformEvents = new PlatformEventStore(handles);
     this.routing = new EventRoutingStore(handles);
+    this.subscriptions = new SubscriptionStore(handles);
   }
 
   /** §6.6 for one company's receiver. */

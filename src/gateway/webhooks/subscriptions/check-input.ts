@@ -1,7 +1,7 @@
-import type { PartnerType } from "../../../db/schema/vendor-keys.js";
 import { badRequest, notFound } from "../../../http/errors.js";
 import { validateWebhookUrl } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
+import type { PartnerType } from "../../storage/vendor-keys/index.js";
 import { allowedEvents } from "../catalogue.js";
 import { outboundPolicy } from "../registry.js";
 
