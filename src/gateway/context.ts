@@ -13,7 +13,6 @@ import type { TenantStore } from "./storage/tenants/index.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import type { WebhookStore } from "./storage/webhooks/index.js";
 import type { WebhookRuntime } from "./webhooks/registry.js";
-import type { WebhookStatements } from "./webhooks/statements.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -64,10 +63,8 @@ export interface GatewayContext {
   profiles: ProfileStore;
   /** Owner password hashing, a couple at a time. */
   passwords: PasswordHasher;
-  /** The webhooks record (so far: platform events received, their secrets, the retention purge). */
+  /** The webhooks record: subscriptions, events, deliveries, platform events and their routing. */
   webhooks: WebhookStore;
-  /** The webhooks' prepared statements (the delivery hot path). */
-  webhookStatements: WebhookStatements;
   /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */
   webhookRuntime?: WebhookRuntime | undefined;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */

@@ -20,7 +20,6 @@ import { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import { WebhookStore } from "./storage/webhooks/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
-import { prepareWebhookStatements } from "./webhooks/statements.js";
 
 export interface GatewayOptions {
   databasePath: string;
@@ -77,7 +76,6 @@ export function openGatewayContext(
     profiles: new ProfileStore(database),
     vendorKeys: new VendorKeyStore(database),
     webhooks: new WebhookStore(database),
-    webhookStatements: prepareWebhookStatements(database),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };

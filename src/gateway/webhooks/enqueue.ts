@@ -34,7 +34,7 @@ export interface Enqueued {
  * dispatcher after commit with `notifyEnqueued`.
  */
 export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowMs: number): Enqueued[] {
-  const statements = ctx.webhookStatements;
+  const statements = ctx.webhooks.statements;
   // A revoked key's subscriptions get nothing (read now: another process may have revoked it).
   const key = ctx.vendorKeys.get(input.vendorKeyId);
   if (!key || key.revokedAt) return [];

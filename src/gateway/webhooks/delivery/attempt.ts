@@ -1,10 +1,9 @@
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../contract/signing.js";
-import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { type GuardedFetch, OutboundError } from "../../../net/index.js";
 import { parseRetryAfter } from "../../../net/retry-after.js";
 import type { GatewayContext } from "../../context.js";
+import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { openRing } from "../secrets.js";
-import type { DeliveryToSend } from "../statements.js";
 
 export interface AttemptResult {
   deliveryId: string;

@@ -1,10 +1,7 @@
-import { and, eq, inArray, min } from "drizzle-orm";
 import { unixSeconds } from "../../../contract/signing.js";
-import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
-import { type DeliveryToSend, PENDING, type WebhookStatements } from "../statements.js";
+import type { DeliveryToSend, WebhookStatements, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import {
   DEFAULT_JITTER,
@@ -104,26 +101,13 @@ export class WebhookDispatcher {
     this.#perEndpoint = Math.max(1, Math.min(options.perEndpoint ?? 8, this.#maxInFlight));
     this.#maxProbes = Math.max(1, options.maxProbes ?? this.#maxInFlight);
     this.#pollMs = options.pollMs ?? 5_000;
-    this.#statements = ctx.webhookStatements;
+    this.#statements = ctx.webhooks.statements;
   }
 
   /** Resumes what a previous process left (crash included) and starts sending. */
   start(): void {
-    // `delivering` is not written by this dispatcher; a row in that state is taken as pending. Per subscription, so
-    // the (subscription, status, id) index finds them without reading the whole table.
-    this.#ctx.db
-      .update(webhookDeliveries)
-      .set({ status: "pending" })
-      .where(
-        and(
-          inArray(
-            webhookDeliveries.subscriptionId,
-            this.#ctx.db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions),
-          ),
-          eq(webhookDeliveries.status, "delivering"),
-        ),
-      )
-      .run();
+    // `delivering` is not written by this dispatcher; a row in that state is taken as pending.
+    this.#ctx.webhooks.deliveries.resumeDelivering();
     this.#reloadBacklog();
     this.#poll = setInterval(() => this.#maintain(), this.#pollMs);
     this.#poll.unref();
@@ -173,12 +157,7 @@ export class WebhookDispatcher {
 
   /** The earliest due time of every subscription with pending work (start, and the periodic safety net). */
   #reloadBacklog(): void {
-    const rows = this.#ctx.db
-      .select({ subscriptionId: webhookDeliveries.subscriptionId, due: min(webhookDeliveries.nextAttemptAt) })
-      .from(webhookDeliveries)
-      .where(PENDING)
-      .groupBy(webhookDeliveries.subscriptionId)
-      .all();
+    const rows = this.#ctx.webhooks.deliveries.backlog();
     for (const row of rows) if (row.due !== null) this.notify(row.subscriptionId, row.due);
   }
 

@@ -1,9 +1,6 @@
-import { and, eq } from "drizzle-orm";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
 import { newId } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
-import type { WebhookStatements } from "../statements.js";
+import type { WebhookDeliveryRow, WebhookStatements } from "../../storage/webhooks/index.js";
 import type { AttemptResult } from "./attempt.js";
 import { type DeliveryRetryPolicy, nextDeliveryAt } from "./delivery-retry.js";
 
@@ -108,10 +105,6 @@ export function applyAttempt(
 }
 
 function disable(ctx: GatewayContext, subscriptionId: string, reason: string, nowIso: string): void {
-  ctx.db
-    .update(webhookSubscriptions)
-    .set({ status: "disabled", disabledReason: reason, disabledAt: nowIso, updatedAt: nowIso })
-    .where(and(eq(webhookSubscriptions.id, subscriptionId), eq(webhookSubscriptions.status, "active")))
-    .run();
+  ctx.webhooks.deliveries.disableSubscription(subscriptionId, reason, nowIso);
   ctx.log.warn({ subscriptionId, reason }, "webhook subscription disabled");
 }

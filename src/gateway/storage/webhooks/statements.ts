@@ -1,8 +1,8 @@
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
-import type { GatewayDb } from "../../db/client.js";
-import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../db/schema/index.js";
-import type { WebhookDeliveryRow } from "../../db/schema/webhook-deliveries.js";
-import type { SqliteDatabase } from "../../db/sqlite.js";
+import type { GatewayDb } from "../../../db/client.js";
+import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../../db/schema/index.js";
+import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
+import type { SqliteDatabase } from "../../../db/sqlite.js";
 
 /**
  * The statements of the delivery hot path, prepared once per database: building a query costs more than running
