@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 /**
  * Drops raw payloads older than the retention period. Only finished submissions are purged: a queued one still
  * needs its payload for a redrive with another profile version. The webhook history of the same age goes too
- * (finished deliveries, their events, the platform events received: purge-history.ts).
+ * (finished deliveries, their events, the platform events received: storage/webhooks/retention.ts).
  */
 export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged: number } & PurgedWebhookHistory {
   const now = ctx.now();
