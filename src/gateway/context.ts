@@ -10,6 +10,7 @@ import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { ProfileStore } from "./storage/profiles/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
 import type { TenantStore } from "./storage/tenants/index.js";
+import type { Transaction } from "./storage/transaction.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import type { WebhookStore } from "./storage/webhooks/index.js";
 import type { WebhookRuntime } from "./webhooks/registry.js";
@@ -51,6 +52,8 @@ export interface GatewayContext {
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
+  /** One transaction across records' storage modules (storage/transaction.ts). */
+  transaction: Transaction;
   /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */
   submissions: SubmissionStore;
   /** The vendor keys record (intake's cached key lookup). */

@@ -16,6 +16,7 @@ import { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import { ProfileStore } from "./storage/profiles/index.js";
 import { SubmissionStore } from "./storage/submissions/index.js";
 import { TenantStore } from "./storage/tenants/index.js";
+import { sqliteTransaction } from "./storage/transaction.js";
 import { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import { WebhookStore } from "./storage/webhooks/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
@@ -70,6 +71,7 @@ export function openGatewayContext(
     sealer,
     engine,
     settings,
+    transaction: sqliteTransaction(database.sqlite),
     submissions: new SubmissionStore(database),
     credentials: new UpstreamCredentialStore(database),
     tenants: new TenantStore(database),

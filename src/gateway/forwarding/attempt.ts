@@ -90,7 +90,7 @@ export class SubmissionAttempt {
     const request = upstreamRequest(this.#store, row);
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
-      return this.#announce(this.#ctx.sqlite.transaction(() => this.#finish(row, failed, now)).immediate());
+      return this.#announce(this.#ctx.transaction(() => this.#finish(row, failed, now), "immediate"));
     }
     const key = this.#apiKey(row.credentialId);
     if ("paused" in key) {
@@ -133,9 +133,10 @@ export class SubmissionAttempt {
     // (other processes write too).
     let handled: Handled;
     try {
-      handled = this.#ctx.sqlite
-        .transaction(() => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version))
-        .immediate();
+      handled = this.#ctx.transaction(
+        () => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version),
+        "immediate",
+      );
     } catch (error) {
       // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment
       // replays its idempotency key, §4.2), and its outcome is recorded then.
@@ -177,7 +178,7 @@ export class SubmissionAttempt {
    * the new one.
    */
   #pauseCredential(credentialId: string, reason: string, now: number, version: number): boolean {
-    return this.#store.transaction(() => {
+    return this.#ctx.transaction(() => {
       if (!this.#ctx.credentials.pause(credentialId, reason, version)) return false;
       this.#store.waitOnCredential(credentialId, reason, now);
       return true;

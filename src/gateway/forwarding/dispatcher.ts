@@ -64,6 +64,7 @@ export interface DispatcherOptions {
 export class Dispatcher {
   readonly #store: SubmissionStore;
   readonly #credentials: UpstreamCredentialStore;
+  readonly #transaction: GatewayContext["transaction"];
   readonly #log: GatewayContext["log"];
   readonly #limiter: LimiterHierarchy;
   readonly #scheduler: FairScheduler;
@@ -81,6 +82,7 @@ export class Dispatcher {
   ) {
     this.#store = ctx.submissions;
     this.#credentials = ctx.credentials;
+    this.#transaction = ctx.transaction;
     this.#log = ctx.log;
     this.#maxInFlight = options.maxInFlight ?? 64;
     const companyLimits = (companyId: string) => ctx.tenants.companyLimits(companyId);
@@ -105,7 +107,7 @@ export class Dispatcher {
    * transaction: a rotation committed meanwhile cannot leave its submissions parked after it resumed them.
    */
   #parkOnPausedCredentials(now: number, credentialId?: string): void {
-    this.#store.transaction(() => {
+    this.#transaction(() => {
       for (const paused of this.#credentials.inactive(credentialId)) {
         this.#store.parkOnCredential(paused.id, paused.reason, now);
       }

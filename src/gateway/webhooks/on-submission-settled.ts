@@ -30,12 +30,10 @@ export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
 export function onSubmissionSettled(ctx: GatewayContext, submission: Submission): void {
   const nowMs = ctx.now().getTime();
   // Immediate: it reads before it writes, and other processes may write the same database (BullMQ driver).
-  const enqueued = ctx.sqlite
-    .transaction(() => {
-      markSettlementRecorded(ctx, submission.id, nowMs);
-      return recordSettlement(ctx, submission, nowMs);
-    })
-    .immediate();
+  const enqueued = ctx.transaction(() => {
+    markSettlementRecorded(ctx, submission.id, nowMs);
+    return recordSettlement(ctx, submission, nowMs);
+  }, "immediate");
   notifyEnqueued(ctx, enqueued, nowMs);
 }
 

@@ -25,19 +25,17 @@ export function repairSettlements(ctx: GatewayContext): { recorded: number; deli
   let recorded = 0;
   let deliveries = 0;
   for (;;) {
-    const enqueued = ctx.sqlite
-      .transaction((): Enqueued[] | undefined => {
-        const rows = ctx.submissions.settlementsOwed(CHUNK);
-        if (rows.length === 0) return undefined;
-        const made: Enqueued[] = [];
-        for (const row of rows) {
-          if (row.id >= recentFrom) made.push(...recordSettlement(ctx, row, nowMs, { subscribedBy: row.updatedAt }));
-          markSettlementRecorded(ctx, row.id, nowMs);
-        }
-        recorded += rows.length;
-        return made;
-      })
-      .immediate();
+    const enqueued = ctx.transaction((): Enqueued[] | undefined => {
+      const rows = ctx.submissions.settlementsOwed(CHUNK);
+      if (rows.length === 0) return undefined;
+      const made: Enqueued[] = [];
+      for (const row of rows) {
+        if (row.id >= recentFrom) made.push(...recordSettlement(ctx, row, nowMs, { subscribedBy: row.updatedAt }));
+        markSettlementRecorded(ctx, row.id, nowMs);
+      }
+      recorded += rows.length;
+      return made;
+    }, "immediate");
     if (enqueued === undefined) break;
     deliveries += enqueued.length;
     notifyEnqueued(ctx, enqueued, nowMs);

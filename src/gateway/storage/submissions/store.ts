@@ -106,12 +106,6 @@ export class SubmissionStore {
       .pluck();
   }
 
-  /** Runs `work` in one transaction (immediate: it reads before it writes and other processes may write). */
-  transaction<T>(work: () => T, mode: "deferred" | "immediate" = "deferred"): T {
-    const run = this.#sqlite.transaction(work);
-    return mode === "immediate" ? run.immediate() : run();
-  }
-
   /** Intake's durable accept: resolves once the row is committed (group commit, writer.ts). */
   insert(row: NewSubmission): Promise<void> {
     return this.#writer.insert(row);

@@ -276,13 +276,13 @@ export class WebhookDispatcher {
       applyAttempt(this.#ctx, this.#statements, policy, d.row, d.result, d.at);
     let outcomes: Array<RecordedOutcome | undefined>;
     try {
-      outcomes = this.#ctx.sqlite.transaction(() => batch.map(apply))();
+      outcomes = this.#ctx.transaction(() => batch.map(apply));
     } catch {
       // One outcome the database refuses must not hold back the others: each on its own. One still refused stays
       // pending and is sent again (at least once; the event id lets the vendor see the repeat).
       outcomes = batch.map((d) => {
         try {
-          return this.#ctx.sqlite.transaction(() => apply(d))();
+          return this.#ctx.transaction(() => apply(d));
         } catch (error) {
           this.#ctx.log.error({ err: error, deliveryRowId: d.row.id }, "webhook outcome could not be recorded");
           return undefined;

@@ -48,7 +48,7 @@ export async function receivePlatformDelivery({
 
   const envelope = verified.body;
   const nowMs = ctx.now().getTime();
-  const enqueued = ctx.sqlite.transaction((): Enqueued[] | undefined => {
+  const enqueued = ctx.transaction((): Enqueued[] | undefined => {
     const stored = ctx.webhooks.platformEvents.insert({
       companyId,
       id: envelope.id,
@@ -69,7 +69,7 @@ export async function receivePlatformDelivery({
       ctx.webhooks.platformEvents.setFannedOut(companyId, envelope.id, fanned.length);
     }
     return fanned;
-  })();
+  });
   if (enqueued === undefined) return { status: 200, body: { received: true, duplicate: true } };
   notifyEnqueued(ctx, enqueued, nowMs);
   ctx.log.info(
