@@ -1,4 +1,4 @@
-export { redisReachable } from "../../src/gateway/forwarding/redis/connections.js";
+export { redisReachable } from "../../src/gateway/coordination/redis-connections.js";
 
 import { Redis } from "ioredis";
 

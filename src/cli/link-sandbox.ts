@@ -1,4 +1,3 @@
-import { upstreamCredentials } from "../db/schema/index.js";
 import type { GatewayContext } from "../gateway/context.js";
 import { openUpstreamCredential } from "../gateway/credentials/upstream-credentials.js";
 import { loadPlatformSecret, receiverPath } from "../gateway/webhooks/platform/platform-secrets.js";
@@ -22,7 +21,7 @@ export async function linkEmbeddedSandbox(input: {
 }): Promise<void> {
   const { ctx, sandbox } = input;
   const byCompany = new Map<string, { gatewayCompanyId: string; keyIds: string[] }>();
-  for (const credential of ctx.db.select().from(upstreamCredentials).all()) {
+  for (const credential of ctx.credentials.listAll()) {
     const value = openUpstreamCredential(ctx, credential);
     const fixture = sandbox.testKeys.find((k) => k.key === value);
     if (!fixture) continue;

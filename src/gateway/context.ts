@@ -3,12 +3,17 @@ import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
 import type { TrustedProxy } from "../net/client-address.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
-import type { SubmissionRow } from "./intake/submission-view.js";
-import type { SubmissionWriter } from "./intake/submission-writer.js";
-import type { VersionCache } from "./intake/version-cache.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
+import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
+import type { ProfileStore } from "./storage/profiles/index.js";
+import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
+import type { TenantStore } from "./storage/tenants/index.js";
+import type { Transaction } from "./storage/transaction.js";
+import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
+import type { WebhookStore } from "./storage/webhooks/index.js";
+import type { WebhookRuntime } from "./webhooks/registry.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -47,12 +52,24 @@ export interface GatewayContext {
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
-  /** Group-committing writer of accepted submissions (the intake hot path). */
-  submissionWriter: SubmissionWriter;
-  /** Immutable profile versions, read once. */
-  versions: VersionCache;
+  /** One transaction across records' storage modules (storage/transaction.ts). */
+  transaction: Transaction;
+  /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */
+  submissions: SubmissionStore;
+  /** The vendor keys record (intake's cached key lookup). */
+  vendorKeys: VendorKeyStore;
+  /** The tenants record: companies, owners, their sessions and tokens. */
+  tenants: TenantStore;
+  /** The upstream credentials record. */
+  credentials: UpstreamCredentialStore;
+  /** The profiles record: profiles and their immutable versions (read once each for intake). */
+  profiles: ProfileStore;
   /** Owner password hashing, a couple at a time. */
   passwords: PasswordHasher;
+  /** The webhooks record: subscriptions, events, deliveries, platform events and their routing. */
+  webhooks: WebhookStore;
+  /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */
+  webhookRuntime?: WebhookRuntime | undefined;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
   forwarding?: ForwardingPort;
   now: () => Date;

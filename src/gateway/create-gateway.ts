@@ -5,15 +5,20 @@ import type { Logger } from "../log.js";
 import { createGatewayApp, createOpsApp } from "./app.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
+import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
-import { DEFAULT_PREFIX } from "./forwarding/redis/keys.js";
-import { SubmissionWriter } from "./intake/submission-writer.js";
-import { VersionCache } from "./intake/version-cache.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
+import { UpstreamCredentialStore } from "./storage/credentials/index.js";
+import { ProfileStore } from "./storage/profiles/index.js";
+import { SubmissionStore } from "./storage/submissions/index.js";
+import { TenantStore } from "./storage/tenants/index.js";
+import { sqliteTransaction } from "./storage/transaction.js";
+import { VendorKeyStore } from "./storage/vendor-keys/index.js";
+import { WebhookStore } from "./storage/webhooks/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -66,8 +71,13 @@ export function openGatewayContext(
     sealer,
     engine,
     settings,
-    submissionWriter: new SubmissionWriter(database.sqlite),
-    versions: new VersionCache(database.db),
+    transaction: sqliteTransaction(database.sqlite),
+    submissions: new SubmissionStore(database),
+    credentials: new UpstreamCredentialStore(database),
+    tenants: new TenantStore(database),
+    profiles: new ProfileStore(database),
+    vendorKeys: new VendorKeyStore(database),
+    webhooks: new WebhookStore(database),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };

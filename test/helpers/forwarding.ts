@@ -6,7 +6,7 @@ import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js
 import { createForwardingWorker, type ForwardingWorker } from "../../src/gateway/create-worker.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import type { ForwardingLimits } from "../../src/gateway/forwarding/limits.js";
-import type { RetryPolicy } from "../../src/gateway/forwarding/retry-policy.js";
+import type { SendRetryPolicy } from "../../src/gateway/forwarding/send-retry.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.js";
@@ -24,7 +24,7 @@ export interface RigOptions {
   perCompany: number;
   egress: number;
   windowMs: number;
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<SendRetryPolicy>;
   timeoutMs?: number;
   databasePath?: string;
   /** `bullmq`: the gateway serves the API only and a separate worker (its own database and Redis connections) forwards. */

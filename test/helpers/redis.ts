@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
-import { redisReachable } from "../../src/gateway/forwarding/redis/connections.js";
+import { redisReachable } from "../../src/gateway/coordination/redis-connections.js";
 
 /** The machine's shared Redis: tests use it only under a prefix of their own, and never flush or stop it. */
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,6 +1,6 @@
 import { submissionAttempts, submissions } from "../../src/db/schema/index.js";
 import type { GatewayContext } from "../../src/gateway/context.js";
-import { type SubmissionRow, submissionRow } from "../../src/gateway/intake/submission-view.js";
+import { type SubmissionRow, submissionRow } from "../../src/gateway/storage/submissions/index.js";
 import { newId } from "../../src/ids.js";
 
 export interface SeedSpec {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/sandbox/clock.js";
+import { AdmissionLog } from "../../src/sandbox/limits/admission-log.js";
 import { resolveLimits } from "../../src/sandbox/limits/config.js";
 import { rateLimitHeaders } from "../../src/sandbox/limits/headers.js";
 import { RateLimiter } from "../../src/sandbox/limits/limiter.js";
-import { SlidingLog } from "../../src/sandbox/limits/sliding-log.js";
 
 /** A clock the test moves by hand, so window edges are hit to the millisecond. */
 function manualClock(start = 1_000_000): Clock & { set(t: number): void; advance(ms: number): void } {
@@ -20,7 +20,7 @@ function manualClock(start = 1_000_000): Clock & { set(t: number): void; advance
 }
 
 /** Admits at t if the log allows it, like the limiter does. */
-function tryAdmit(log: SlidingLog, subject: string, t: number): boolean {
+function tryAdmit(log: AdmissionLog, subject: string, t: number): boolean {
   if (log.peek(subject, t).available <= 0) return false;
   log.record(subject, t);
   return true;
@@ -28,13 +28,13 @@ function tryAdmit(log: SlidingLog, subject: string, t: number): boolean {
 
 describe("§8 limits: an exact sliding window log", () => {
   it("admits N requests in a window and refuses the next", () => {
-    const log = new SlidingLog(5, 1000);
+    const log = new AdmissionLog(5, 1000);
     const admitted = [0, 1, 2, 3, 4, 5].map((i) => tryAdmit(log, "k", 10_000 + i));
     expect(admitted).toEqual([true, true, true, true, true, false]);
   });
 
   it("frees a slot exactly one window after the oldest admission, not a millisecond before", () => {
-    const log = new SlidingLog(3, 1000);
+    const log = new AdmissionLog(3, 1000);
     for (const t of [0, 100, 200]) expect(tryAdmit(log, "k", t)).toBe(true);
     expect(tryAdmit(log, "k", 999)).toBe(false);
     expect(tryAdmit(log, "k", 1000)).toBe(true);
@@ -43,7 +43,7 @@ describe("§8 limits: an exact sliding window log", () => {
   });
 
   it("never admits 2N across a fixed window's edge, as a fixed-window counter would", () => {
-    const log = new SlidingLog(5, 1000);
+    const log = new AdmissionLog(5, 1000);
     // Five at the end of one would-be fixed window [0, 1000)…
     for (let i = 0; i < 5; i++) expect(tryAdmit(log, "k", 990 + i)).toBe(true);
     // …and none at the start of the next one: they are inside the same sliding window.
@@ -59,7 +59,7 @@ describe("§8 limits: an exact sliding window log", () => {
     };
     const N = 7;
     const W = 1000;
-    const log = new SlidingLog(N, W);
+    const log = new AdmissionLog(N, W);
     const admitted: number[] = [];
     let t = 0;
     for (let i = 0; i < 5000; i++) {
@@ -77,7 +77,7 @@ describe("§8 limits: an exact sliding window log", () => {
   });
 
   it("reports the wait until the oldest admission leaves the window", () => {
-    const log = new SlidingLog(2, 1000);
+    const log = new AdmissionLog(2, 1000);
     tryAdmit(log, "k", 100);
     tryAdmit(log, "k", 400);
     expect(log.peek("k", 700)).toEqual({ available: 0, retryAfterMs: 400, resetMs: 400 });
@@ -85,14 +85,14 @@ describe("§8 limits: an exact sliding window log", () => {
   });
 
   it("keeps subjects apart", () => {
-    const log = new SlidingLog(1, 1000);
+    const log = new AdmissionLog(1, 1000);
     expect(tryAdmit(log, "a", 0)).toBe(true);
     expect(tryAdmit(log, "b", 0)).toBe(true);
     expect(tryAdmit(log, "a", 1)).toBe(false);
   });
 
   it("forgets idle subjects so one-off callers do not accumulate", () => {
-    const log = new SlidingLog(1, 10);
+    const log = new AdmissionLog(1, 10);
     for (let i = 0; i < 100; i++) tryAdmit(log, `ip-${i}`, 0);
     expect(log.trackedSubjects).toBe(100);
     for (let i = 0; i < 4096; i++) log.peek("probe", 1000);

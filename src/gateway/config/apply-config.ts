@@ -1,9 +1,6 @@
 import { resolve } from "node:path";
-import { and, eq } from "drizzle-orm";
 import { ConfigError } from "../../config.js";
 import { digestSecret, parseApiKey } from "../../contract/api-key.js";
-import { profiles, upstreamCredentials, vendorKeys } from "../../db/schema/index.js";
-import type { StoredSample } from "../../db/schema/profile-versions.js";
 import type { GatewayContext } from "../context.js";
 import {
   createUpstreamCredential,
@@ -13,6 +10,7 @@ import {
 import { createVendorKey, updateVendorKey } from "../keys/vendor-keys.js";
 import { loadProfileDir } from "../profiles/index.js";
 import { createProfile, listVersions, publishProfileVersion, saveProfileVersion } from "../profiles-admin/profiles.js";
+import type { StoredSample } from "../storage/profiles/index.js";
 import { createCompany } from "../tenants/create-company.js";
 import { createOwner } from "../tenants/create-owner.js";
 import type { LoadedConfig } from "./config-file.js";
@@ -51,11 +49,7 @@ export async function applyConfig({
     const credentialIds = new Map<string, string>();
     for (const credential of company.credentials) {
       const value = resolveSecret(credential, env, `${where}, credential ${credential.name}`);
-      const existing = ctx.db
-        .select()
-        .from(upstreamCredentials)
-        .where(and(eq(upstreamCredentials.companyId, companyId), eq(upstreamCredentials.name, credential.name)))
-        .get();
+      const existing = ctx.credentials.findByName(companyId, credential.name);
       if (!existing) {
         credentialIds.set(
           credential.name,
@@ -100,22 +94,18 @@ export async function applyConfig({
         appointmentProfileVersionId: profileVersion(key.appointmentProfile),
         responseMode: key.responseMode ?? ("async" as const),
       };
-      const existing = ctx.db.select().from(vendorKeys).where(eq(vendorKeys.id, parsed.keyId)).get();
+      const existing = ctx.vendorKeys.get(parsed.keyId);
       if (existing && existing.companyId !== companyId) {
         throw new ConfigError(`${keyWhere}: key id ${parsed.keyId.slice(0, 14)}… belongs to another company`);
       }
       if (existing) {
         updateVendorKey({ ctx, companyId, keyId: existing.id, input: bindings });
-        ctx.db
-          .update(vendorKeys)
-          .set({
-            secretDigest: digestSecret(parsed.secret),
-            scopes: key.scopes,
-            partnerType: key.partnerType,
-            revokedAt: null,
-          })
-          .where(eq(vendorKeys.id, existing.id))
-          .run();
+        ctx.vendorKeys.update(existing.id, {
+          secretDigest: digestSecret(parsed.secret),
+          scopes: key.scopes,
+          partnerType: key.partnerType,
+          revokedAt: null,
+        });
       } else {
         createVendorKey({
           ctx,
@@ -139,11 +129,7 @@ async function applyProfile(
   },
   where: string,
 ): Promise<string> {
-  const existing = ctx.db
-    .select()
-    .from(profiles)
-    .where(and(eq(profiles.companyId, companyId), eq(profiles.name, loaded.name)))
-    .get();
+  const existing = ctx.profiles.profileByName(companyId, loaded.name);
   const profile =
     existing ??
     createProfile({ ctx, companyId, input: { name: loaded.name, kind: loaded.kind, description: loaded.description } });

@@ -1,12 +1,11 @@
-import { and, eq } from "drizzle-orm";
-import { upstreamCredentials } from "../../db/schema/index.js";
 import { badRequest, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import { keyPrefix } from "../../log.js";
 import type { GatewayContext } from "../context.js";
+import type { UpstreamCredentialRow } from "../storage/credentials/index.js";
 
 /** What the owner API shows of a credential: never the value, only its first 14 characters (§5.9). */
-export function publicCredential(row: typeof upstreamCredentials.$inferSelect) {
+export function publicCredential(row: UpstreamCredentialRow) {
   return {
     id: row.id,
     name: row.name,
@@ -51,7 +50,7 @@ export function createUpstreamCredential({
     status: "active" as const,
     createdAt: ctx.now().toISOString(),
   };
-  ctx.db.insert(upstreamCredentials).values(row).run();
+  ctx.credentials.insert(row);
   return publicCredential({ ...row, pausedReason: null, rotatedAt: null });
 }
 
@@ -77,31 +76,22 @@ export function rotateUpstreamCredential({
     pausedReason: null,
     rotatedAt: ctx.now().toISOString(),
   };
-  ctx.db.update(upstreamCredentials).set(updated).where(eq(upstreamCredentials.id, row.id)).run();
+  ctx.credentials.update(row.id, updated);
   ctx.forwarding?.credentialRotated(row.id);
   return publicCredential({ ...row, ...updated });
 }
 
 export function getCredentialRow(ctx: GatewayContext, companyId: string, credentialId: string) {
-  const row = ctx.db
-    .select()
-    .from(upstreamCredentials)
-    .where(and(eq(upstreamCredentials.id, credentialId), eq(upstreamCredentials.companyId, companyId)))
-    .get();
+  const row = ctx.credentials.getOfCompany(credentialId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
 export function listUpstreamCredentials({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  return ctx.db
-    .select()
-    .from(upstreamCredentials)
-    .where(eq(upstreamCredentials.companyId, companyId))
-    .all()
-    .map(publicCredential);
+  return ctx.credentials.listOfCompany(companyId).map(publicCredential);
 }
 
 /** The credential's value, for the forwarding client only. */
-export function openUpstreamCredential(ctx: GatewayContext, row: typeof upstreamCredentials.$inferSelect): string {
+export function openUpstreamCredential(ctx: GatewayContext, row: UpstreamCredentialRow): string {
   return ctx.sealer.open(row.sealed, row.id);
 }

@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
-import { upstreamCredentials } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
+import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
-import type { SubmissionRow } from "../intake/submission-view.js";
-import { classify, DEFAULT_RETRY, nextAttemptAt, type Outcome, type RetryPolicy } from "./retry-policy.js";
-import { SubmissionStore } from "./submission-store.js";
+import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
+import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
 
@@ -44,7 +42,7 @@ export interface SettlementRecorder {
 
 export interface AttemptOptions {
   upstreamUrl: string;
-  retry?: RetryPolicy;
+  retry?: SendRetryPolicy;
   /** How long one upstream call may take. */
   timeoutMs?: number;
   /** Writes what a settled submission is owed, in its outcome's transaction (the gateway's webhooks). */
@@ -60,13 +58,6 @@ export interface AttemptOptions {
   pauses?: PauseBoard;
 }
 
-/** 429 pauses by credential, visible to every sender. */
-export interface PauseBoard {
-  /** Until when (ms) the credential is paused, if it is. */
-  pausedUntil(credentialId: string): Promise<number | undefined>;
-  pause(credentialId: string, until: number): Promise<void>;
-}
-
 /**
  * One attempt to forward one submission, and everything its outcome changes in the database (§7). Both drivers run
  * exactly this; they differ only in how the attempt is scheduled and where its verdict goes.
@@ -74,7 +65,7 @@ export interface PauseBoard {
 export class SubmissionAttempt {
   readonly #ctx: GatewayContext;
   readonly #store: SubmissionStore;
-  readonly #retry: RetryPolicy;
+  readonly #retry: SendRetryPolicy;
   readonly #random: () => number;
   readonly #keys = new Map<string, { version: number; value: string }>();
   /** 429 pauses this process received, by credential: until when (ms). */
@@ -86,8 +77,8 @@ export class SubmissionAttempt {
     private readonly options: AttemptOptions,
   ) {
     this.#ctx = ctx;
-    this.#store = new SubmissionStore(ctx);
-    this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#store = ctx.submissions;
+    this.#retry = options.retry ?? DEFAULT_SEND_RETRY;
     this.#random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
@@ -99,7 +90,7 @@ export class SubmissionAttempt {
     const request = upstreamRequest(this.#store, row);
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
-      return this.#announce(this.#ctx.sqlite.transaction(() => this.#finish(row, failed, now)).immediate());
+      return this.#announce(this.#ctx.transaction(() => this.#finish(row, failed, now), "immediate"));
     }
     const key = this.#apiKey(row.credentialId);
     if ("paused" in key) {
@@ -142,15 +133,16 @@ export class SubmissionAttempt {
     // (other processes write too).
     let handled: Handled;
     try {
-      handled = this.#ctx.sqlite
-        .transaction(() => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version))
-        .immediate();
+      handled = this.#ctx.transaction(
+        () => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version),
+        "immediate",
+      );
     } catch (error) {
       // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment
       // replays its idempotency key, §4.2), and its outcome is recorded then.
       this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
       this.#store.unclaim(row.id, row.firstSentAt);
-      const at = nextAttemptAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
+      const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
     return this.#announce(handled);
@@ -170,7 +162,7 @@ export class SubmissionAttempt {
   }
 
   #apiKey(credentialId: string): { value: string; version: number } | { paused: string } {
-    const row = this.#ctx.db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, credentialId)).get();
+    const row = this.#ctx.credentials.get(credentialId);
     if (!row) return { paused: "credential deleted" };
     if (row.status !== "active") return { paused: row.pausedReason ?? "paused" };
     const cached = this.#keys.get(credentialId);
@@ -178,6 +170,19 @@ export class SubmissionAttempt {
     const key = { value: openUpstreamCredential(this.#ctx, row), version: row.version };
     this.#keys.set(credentialId, key);
     return key;
+  }
+
+  /**
+   * Pauses a credential refused with its key `version`, and its submissions wait, in one transaction. False (nothing
+   * changed) when the credential was rotated since that key was sent: a late 401 of the old key says nothing about
+   * the new one.
+   */
+  #pauseCredential(credentialId: string, reason: string, now: number, version: number): boolean {
+    return this.#ctx.transaction(() => {
+      if (!this.#ctx.credentials.pause(credentialId, reason, version)) return false;
+      this.#store.waitOnCredential(credentialId, reason, now);
+      return true;
+    });
   }
 
   #handle(
@@ -219,7 +224,7 @@ export class SubmissionAttempt {
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;
-        if (!this.#store.pauseCredential(row.credentialId, reason, now, keyVersion)) {
+        if (!this.#pauseCredential(row.credentialId, reason, now, keyVersion)) {
           // Rotated while this request was in flight (the owner put the new key in, then revoked the old one): the
           // new key was not refused, so the submission goes again with it; no attempt consumed.
           this.#store.settle(row.id, now, {
@@ -237,7 +242,7 @@ export class SubmissionAttempt {
       }
       case "retryable": {
         const attempts = row.attempts + 1;
-        const at = nextAttemptAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
+        const at = nextSendAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
         if (at === null) {
           return this.#finish(
             row,
@@ -264,7 +269,7 @@ export class SubmissionAttempt {
   }
 
   /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
-  #finish(row: SubmissionRow, change: Parameters<SubmissionStore["settle"]>[2], now: number): Handled {
+  #finish(row: SubmissionRow, change: SubmissionChange, now: number): Handled {
     const recorder = this.options.settlement;
     const { settled, released } = this.#store.settleReleasing(row.id, now, {
       ...change,

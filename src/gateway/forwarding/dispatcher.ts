@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
-import { companies } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
+import type { UpstreamCredentialStore } from "../storage/credentials/index.js";
+import type { Admissible, SubmissionStore } from "../storage/submissions/index.js";
 import type { Verdict } from "./attempt.js";
 import { FairScheduler, type Ready } from "./fair-scheduler.js";
 import { LimiterHierarchy, type LimiterHistory, nodesOf } from "./hierarchy.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./limits.js";
-import { type Admissible, SubmissionStore } from "./submission-store.js";
 import { chainedLead } from "./upstream-request.js";
 
 /** One send the limiter allowed: its slots are held from `reservedAt` until the answer, at the latest `bound`. */
@@ -64,6 +63,8 @@ export interface DispatcherOptions {
  */
 export class Dispatcher {
   readonly #store: SubmissionStore;
+  readonly #credentials: UpstreamCredentialStore;
+  readonly #transaction: GatewayContext["transaction"];
   readonly #log: GatewayContext["log"];
   readonly #limiter: LimiterHierarchy;
   readonly #scheduler: FairScheduler;
@@ -79,12 +80,12 @@ export class Dispatcher {
     ctx: GatewayContext,
     private readonly options: DispatcherOptions,
   ) {
-    this.#store = new SubmissionStore(ctx);
+    this.#store = ctx.submissions;
+    this.#credentials = ctx.credentials;
+    this.#transaction = ctx.transaction;
     this.#log = ctx.log;
     this.#maxInFlight = options.maxInFlight ?? 64;
-    const companyLimits = (companyId: string) =>
-      ctx.db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, companyId)).get()?.limits ??
-      null;
+    const companyLimits = (companyId: string) => ctx.tenants.companyLimits(companyId);
     this.#limiter = new LimiterHierarchy(options.limits ?? SPEC_FORWARDING_LIMITS, companyLimits, options.history);
     this.#scheduler = new FairScheduler(this.#limiter);
   }
@@ -99,11 +100,25 @@ export class Dispatcher {
   }
 
   /** Admits every queued submission of the database not yet known (start, takeover, a lost notice). */
+  /**
+   * Submissions still queued on a paused credential wait with the others (`credentialId`: that one only, else all).
+   * Intake queues whatever it accepts, so a submission accepted while the pause was being committed, or whose notice
+   * was lost, would otherwise stay queued: the dispatcher admits only active credentials' submissions. One immediate
+   * transaction: a rotation committed meanwhile cannot leave its submissions parked after it resumed them.
+   */
+  #parkOnPausedCredentials(now: number, credentialId?: string): void {
+    this.#transaction(() => {
+      for (const paused of this.#credentials.inactive(credentialId)) {
+        this.#store.parkOnCredential(paused.id, paused.reason, now);
+      }
+    }, "immediate");
+  }
+
   reconcile(now = Date.now()): void {
     if (this.#closing) return;
     this.#store.releaseOrphanedDependents(now);
-    this.#store.parkOnPausedCredentials(now);
-    for (const row of this.#store.loadQueued()) this.#admit(row, now);
+    this.#parkOnPausedCredentials(now);
+    for (const row of this.#store.loadQueued(this.#credentials.activeIds())) this.#admit(row, now);
     this.#pump();
   }
 
@@ -247,7 +262,7 @@ export class Dispatcher {
         for (const item of this.#scheduler.drainCredential(credentialId)) this.#known.delete(item.submissionId);
         this.#known.delete(submissionId);
         // Accepted and admitted after the pause was committed (the verdict travelled from a worker meanwhile).
-        this.#store.parkOnPausedCredentials(Date.now(), credentialId);
+        this.#parkOnPausedCredentials(Date.now(), credentialId);
         return;
       case "skipped":
         this.#known.delete(submissionId);

@@ -1,10 +1,9 @@
 import type { GatewayContext } from "../context.js";
-import type { SubmissionRow } from "../intake/submission-view.js";
+import type { SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 import { type AttemptOptions, SubmissionAttempt } from "./attempt.js";
 import { Dispatcher } from "./dispatcher.js";
 import type { ForwardingDriver } from "./driver.js";
 import type { ForwardingLimits } from "./limits.js";
-import { SubmissionStore } from "./submission-store.js";
 import { SettlementWaiters } from "./waiters.js";
 
 export interface ForwarderOptions extends AttemptOptions {
@@ -26,7 +25,7 @@ export class Forwarder implements ForwardingDriver {
   readonly #waiters = new SettlementWaiters();
 
   constructor(ctx: GatewayContext, options: ForwarderOptions) {
-    this.#store = new SubmissionStore(ctx);
+    this.#store = ctx.submissions;
     const attempt = new SubmissionAttempt(ctx, {
       ...options,
       onSettled: (row) => {

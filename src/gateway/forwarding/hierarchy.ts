@@ -1,5 +1,5 @@
 import { companyRule, type ForwardingLimits, SHARED_LEVEL_RESERVE } from "./limits.js";
-import { SlidingLog } from "./sliding-log.js";
+import { SendWindow } from "./send-window.js";
 
 export interface Route {
   credentialId: string;
@@ -26,15 +26,15 @@ export interface LimiterHistory {
  * nothing in the level's window — at a company, a credential's first send; at the egress, another company's first.
  */
 export class LimiterHierarchy {
-  readonly #credentials = new Map<string, SlidingLog>();
-  readonly #companies = new Map<string, SlidingLog>();
+  readonly #credentials = new Map<string, SendWindow>();
+  readonly #companies = new Map<string, SendWindow>();
   readonly #pausedUntil = new Map<string, number>();
   /**
    * A credential coming out of a 429's pause sends one probe first: `due` until it goes, `in_flight` until its answer.
    * The upstream refused it last time; a burst into a refusing upstream would only be refused again.
    */
   readonly #probes = new Map<string, "due" | "in_flight">();
-  readonly egress: SlidingLog;
+  readonly egress: SendWindow;
 
   constructor(
     private readonly limits: ForwardingLimits,
@@ -43,37 +43,37 @@ export class LimiterHierarchy {
   ) {
     this.egress = this.#restored(
       "egress",
-      new SlidingLog(limits.egress.limit, limits.egress.windowMs, limits.marginMs, SHARED_LEVEL_RESERVE),
+      new SendWindow(limits.egress.limit, limits.egress.windowMs, limits.marginMs, SHARED_LEVEL_RESERVE),
     );
     for (const [credentialId, until] of history?.pausedUntil ?? []) this.pause(credentialId, until);
   }
 
-  #restored(node: string, log: SlidingLog): SlidingLog {
+  #restored(node: string, log: SendWindow): SendWindow {
     const times = this.history?.logs.get(node);
     if (times) log.restore(times);
     return log;
   }
 
-  credential(route: Route): SlidingLog {
+  credential(route: Route): SendWindow {
     let log = this.#credentials.get(route.credentialId);
     if (!log) {
       const rule = companyRule(this.limits.perCredential, this.companyLimits(route.companyId)?.perCredential);
       log = this.#restored(
         `credential:${route.credentialId}`,
-        new SlidingLog(rule.limit, rule.windowMs, this.limits.marginMs),
+        new SendWindow(rule.limit, rule.windowMs, this.limits.marginMs),
       );
       this.#credentials.set(route.credentialId, log);
     }
     return log;
   }
 
-  company(companyId: string): SlidingLog {
+  company(companyId: string): SendWindow {
     let log = this.#companies.get(companyId);
     if (!log) {
       const rule = companyRule(this.limits.perCompany, this.companyLimits(companyId)?.perCompany);
       log = this.#restored(
         `company:${companyId}`,
-        new SlidingLog(rule.limit, rule.windowMs, this.limits.marginMs, SHARED_LEVEL_RESERVE),
+        new SendWindow(rule.limit, rule.windowMs, this.limits.marginMs, SHARED_LEVEL_RESERVE),
       );
       this.#companies.set(companyId, log);
     }
@@ -83,7 +83,7 @@ export class LimiterHierarchy {
   /**
    * When a send on this route may go, as far as its pause, its credential and its company say (the egress is asked
    * apart, once a route may go: `egressAllowedAt`). Each level is asked only once the levels below it allow the send,
-   * so a level that finds no room for it really held a send back (see `SlidingLog.allowedAt`). `fresh`: the
+   * so a level that finds no room for it really held a send back (see `SendWindow.allowedAt`). `fresh`: the
    * credential's backlog is new (the scheduler knows), so its first send may take the company's reserve.
    */
   routeAllowedAt(route: Route, now: number, fresh = false): number {
@@ -102,7 +102,7 @@ export class LimiterHierarchy {
   }
 
   /** The route's nodes, in the order of `nodesOf`. */
-  logsOf(route: Route): [SlidingLog, SlidingLog, SlidingLog] {
+  logsOf(route: Route): [SendWindow, SendWindow, SendWindow] {
     return [this.credential(route), this.company(route.companyId), this.egress];
   }
 
@@ -134,7 +134,7 @@ export class LimiterHierarchy {
   /** The history so far, an in-flight send counted as answered at `inFlightBound` (the latest it can arrive). */
   snapshot(inFlightBound: number, now: number): LimiterHistory {
     const logs = new Map<string, number[]>();
-    const bounded = (log: SlidingLog) => log.times().map((t) => Math.min(t, inFlightBound));
+    const bounded = (log: SendWindow) => log.times().map((t) => Math.min(t, inFlightBound));
     for (const [id, log] of this.#credentials) logs.set(`credential:${id}`, bounded(log));
     for (const [id, log] of this.#companies) logs.set(`company:${id}`, bounded(log));
     logs.set("egress", bounded(this.egress));

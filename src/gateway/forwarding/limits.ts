@@ -9,7 +9,7 @@ export interface ForwardingLimits {
   perCompany: LimitRule;
   /** The gateway is one source IP: this caps every tenant together (§8, 600/min on /inbound). */
   egress: LimitRule;
-  /** Added to each window edge (clock granularity); jitter needs none, see SlidingLog. */
+  /** Added to each window edge (clock granularity); jitter needs none, see SendWindow. */
   marginMs: number;
 }
 

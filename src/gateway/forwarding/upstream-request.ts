@@ -1,13 +1,12 @@
 import { upstreamKey } from "../intake/accept-submission.js";
-import type { SubmissionRow } from "../intake/submission-view.js";
-import type { SubmissionStore } from "./submission-store.js";
+import type { SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 
 export type UpstreamRequest = { body: Record<string, unknown>; idempotencyKey: string | null } | { fail: string };
 
 /**
  * The body sent upstream: the canonical body, with a chained lead's real `lead_…` id and the upstream idempotency key
  * derived per vendor key (§8), or why it cannot be sent (no such lead of its key, its lead failed, or merged into a
- * sold project). A `sub_…` reference is followed within the appointment's own key only (lead-of.ts).
+ * sold project). A `sub_…` reference is followed within the appointment's own key only (SubmissionStore.leadOf).
  */
 export function upstreamRequest(store: SubmissionStore, row: SubmissionRow): UpstreamRequest {
   const body = { ...(row.canonicalBody ?? {}) };

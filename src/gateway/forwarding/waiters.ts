@@ -1,4 +1,4 @@
-import type { SubmissionRow } from "../intake/submission-view.js";
+import type { SubmissionRow } from "../storage/submissions/index.js";
 
 type Settled = (row: SubmissionRow) => void;
 

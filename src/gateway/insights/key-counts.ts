@@ -1,6 +1,3 @@
-import { and, count, eq, gte, sql } from "drizzle-orm";
-import { submissions } from "../../db/schema/index.js";
-import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
 
@@ -28,19 +25,7 @@ export function countSubmissionsByKey({
 }) {
   if (keyId) getVendorKeyRow(ctx, companyId, keyId);
   const since = ctx.now().getTime() - hours * 3_600_000;
-  const where = [eq(submissions.companyId, companyId), gte(submissions.id, idFloor("sub", since))];
-  if (keyId) where.push(eq(submissions.vendorKeyId, keyId));
-  const rows = ctx.db
-    .select({
-      keyId: submissions.vendorKeyId,
-      accepted: count(),
-      forwarded: sql<number>`sum(${submissions.status} = 'forwarded')`,
-      failed: sql<number>`sum(${submissions.status} = 'failed')`,
-    })
-    .from(submissions)
-    .where(and(...where))
-    .groupBy(submissions.vendorKeyId)
-    .all();
+  const rows = ctx.submissions.countsByKey(companyId, since, keyId);
   const keys: KeyCounts[] = rows.map((r) => ({
     keyId: r.keyId,
     accepted: r.accepted,

@@ -1,6 +1,3 @@
-import { and, eq, gte } from "drizzle-orm";
-import { submissions } from "../../db/schema/index.js";
-import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 
 export interface SeriesBucket {
@@ -38,16 +35,7 @@ export function submissionTimeSeries({
   const bucketMs = bucketMinutes * 60_000;
   const end = Math.ceil(ctx.now().getTime() / bucketMs) * bucketMs;
   const start = end - Math.ceil((hours * 3_600_000) / bucketMs) * bucketMs;
-  const rows = ctx.db
-    .select({
-      status: submissions.status,
-      createdAt: submissions.createdAt,
-      forwardedAt: submissions.forwardedAt,
-      updatedAt: submissions.updatedAt,
-    })
-    .from(submissions)
-    .where(and(eq(submissions.companyId, companyId), gte(submissions.id, idFloor("sub", start))))
-    .all();
+  const rows = ctx.submissions.timelineSince(companyId, start);
   const count = (end - start) / bucketMs;
   const buckets = Array.from({ length: count }, (_, i) => ({
     at: new Date(start + i * bucketMs).toISOString(),

@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { canonicalDigest } from "../../canonical-json.js";
 import { appointmentSchema } from "../../contract/appointment.js";
 import { leadSchema } from "../../contract/lead.js";
-import { mappingFailures, submissions } from "../../db/schema/index.js";
 import { validationError } from "../../http/app.js";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
@@ -16,10 +14,9 @@ import {
   type MapInput,
   type MappingOutcome,
 } from "../profiles/index.js";
-import { leadOf } from "../submissions/lead-of.js";
+import { type SubmissionView, submissionRow, submissionStatusView } from "../storage/submissions/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { checkLeadText } from "./lead-text.js";
-import { type SubmissionView, submissionRow, submissionView } from "./submission-view.js";
 
 export type SubmissionKind = "lead" | "appointment";
 
@@ -112,7 +109,7 @@ export async function acceptSubmission({
     createdAt: now.toISOString(),
   });
   try {
-    await ctx.submissionWriter.insert(row);
+    await ctx.submissions.insert(row);
   } catch (error) {
     // Another request committed the same idempotency key between our check and this commit.
     const replay = idempotencyKey ? findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest()) : undefined;
@@ -120,7 +117,7 @@ export async function acceptSubmission({
     throw error;
   }
   ctx.forwarding?.notify(row);
-  return { replay: false, submission: submissionView(row) };
+  return { replay: false, submission: submissionStatusView(row) };
 }
 
 function findReplay(
@@ -130,22 +127,12 @@ function findReplay(
   idempotencyKey: string,
   payloadDigest: string,
 ): AcceptResult | undefined {
-  const existing = ctx.db
-    .select()
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.vendorKeyId, key.id),
-        eq(submissions.kind, kind),
-        eq(submissions.idempotencyKey, idempotencyKey),
-      ),
-    )
-    .get();
+  const existing = ctx.submissions.findByIdempotencyKey(key.id, kind, idempotencyKey);
   if (!existing) return undefined;
   if (existing.payloadDigest !== payloadDigest) {
     throw conflict("idempotency key reused with a different payload", { submissionId: existing.id });
   }
-  return { replay: true, submission: submissionView(existing) };
+  return { replay: true, submission: submissionStatusView(existing) };
 }
 
 interface Mapped {
@@ -162,7 +149,7 @@ function mapPayload(ctx: GatewayContext, key: VendorKey, input: AcceptInput): Ma
     if (!parsed.success) throw validationError(parsed.error);
     return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
   }
-  const version = ctx.versions.get(key.companyId, versionId);
+  const version = ctx.profiles.expressionOf(key.companyId, versionId);
   const mapInput: MapInput = {
     versionId,
     kind: input.kind,
@@ -194,18 +181,14 @@ function mappedBody(
     if (outcome.position !== undefined) details.position = outcome.position;
     throw badRequest(`mapping failed: ${outcome.message}`, details);
   }
-  ctx.db
-    .insert(mappingFailures)
-    .values({
-      id: newId("mf"),
-      companyId: key.companyId,
-      vendorKeyId: key.id,
-      profileVersionId: versionId,
-      message: outcome.message,
-      rawPayload: input.raw,
-      createdAt: ctx.now().toISOString(),
-    })
-    .run();
+  ctx.submissions.recordMappingFailure({
+    companyId: key.companyId,
+    vendorKeyId: key.id,
+    profileVersionId: versionId,
+    message: outcome.message,
+    rawPayload: input.raw,
+    createdAt: ctx.now().toISOString(),
+  });
   throw new ApiError("unprocessable", `mapping stopped: ${outcome.message}`, {
     details: { profileVersionId: versionId },
   });
@@ -236,7 +219,7 @@ async function mapOrUnavailable(ctx: GatewayContext, input: MapInput, tried: Inl
 /** A `sub_…` leadId names a lead submission of the same key (forwarding sends it with the real `lead_…` id). */
 function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: string): void {
   if (!leadId.startsWith("sub_")) return;
-  if (!leadOf(ctx, { companyId: key.companyId, vendorKeyId: key.id }, leadId)) {
+  if (!ctx.submissions.leadOf({ companyId: key.companyId, vendorKeyId: key.id }, leadId)) {
     throw notFound("leadId: no such lead submission for this key");
   }
 }

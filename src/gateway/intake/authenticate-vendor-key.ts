@@ -1,23 +1,9 @@
 import { parseApiKey, secretMatches } from "../../contract/api-key.js";
-import { rowReader } from "../../db/row-reader.js";
-import { vendorKeys } from "../../db/schema/index.js";
-import { tableCache } from "../../db/table-cache.js";
 import { unauthorized } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
+import type { VendorKeyRow } from "../storage/vendor-keys/index.js";
 
-export type VendorKey = typeof vendorKeys.$inferSelect;
-
-const lookups = new WeakMap<GatewayContext, (id: string) => VendorKey | undefined>();
-
-/** The key lookup runs on every intake request: cached per context until the table changes (see tableCache). */
-function lookup(ctx: GatewayContext) {
-  let find = lookups.get(ctx);
-  if (!find) {
-    find = tableCache(ctx.sqlite, "vendor_keys", rowReader(ctx.sqlite, vendorKeys));
-    lookups.set(ctx, find);
-  }
-  return find;
-}
+export type VendorKey = VendorKeyRow;
 
 /**
  * §5.1–5.3 applied to the gateway's own vendor keys: missing, malformed, unknown, revoked or wrong-environment keys
@@ -28,7 +14,8 @@ export function authenticateVendorKey(ctx: GatewayContext, header: string | unde
   const parsed = parseApiKey(header);
   const expected = ctx.settings.mode === "live" ? "live" : "test";
   if (!parsed || parsed.environment !== expected) throw unauthorized();
-  const key = lookup(ctx)(parsed.keyId);
+  // Every intake request: cached until the table changes (VendorKeyStore.find).
+  const key = ctx.vendorKeys.find(parsed.keyId);
   if (!key || key.revokedAt) throw unauthorized();
   if (secretMatches(parsed.secret, key.secretDigest)) return key;
   const overlap = key.previousValidUntil ? Date.parse(key.previousValidUntil) > ctx.now().getTime() : false;

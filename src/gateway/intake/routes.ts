@@ -1,18 +1,16 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { submissions } from "../../db/schema/index.js";
 import type { AppEnv } from "../../http/app.js";
 import { notFound } from "../../http/errors.js";
 import { readIncoming, readRequestBody } from "../../http/json-body.js";
 import { nodeHeader, requestHeader, setResponseHeader } from "../../http/node-headers.js";
 import { addNodeRoute } from "../../http/node-routes.js";
 import type { GatewayContext } from "../context.js";
+import { submissionStatusView } from "../storage/submissions/index.js";
 import { admitVendorKey, answerIntake } from "./answer-intake.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { IntakeLimiter } from "./intake-limiter.js";
-import { submissionView } from "./submission-view.js";
 
 export type IntakeEnv = AppEnv<{ vendorKey: VendorKey }>;
 
@@ -70,13 +68,9 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
 
   // A vendor key sees only its own submissions; anything else is a 404 that does not confirm existence (§7).
   app.get("/api/inbound/submissions/:submissionId", auth, (c) => {
-    const row = ctx.db
-      .select()
-      .from(submissions)
-      .where(and(eq(submissions.id, c.req.param("submissionId")), eq(submissions.vendorKeyId, c.get("vendorKey").id)))
-      .get();
+    const row = ctx.submissions.getOfVendorKey(c.req.param("submissionId"), c.get("vendorKey").id);
     if (!row) throw notFound();
-    return c.json(submissionView(row));
+    return c.json(submissionStatusView(row));
   });
 }
 

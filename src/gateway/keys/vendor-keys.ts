@@ -1,14 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { digestSecret, formatApiKey, newKeyId, newKeySecret } from "../../contract/api-key.js";
-import { vendorKeys } from "../../db/schema/index.js";
-import type { PartnerType, VendorScope } from "../../db/schema/vendor-keys.js";
 import { badRequest, notFound } from "../../http/errors.js";
 import { keyPrefix } from "../../log.js";
 import type { GatewayContext } from "../context.js";
 import { getCredentialRow } from "../credentials/upstream-credentials.js";
 import { assertBindable } from "../profiles-admin/bind.js";
-
-type VendorKeyRow = typeof vendorKeys.$inferSelect;
+import type { PartnerType, VendorKeyRow, VendorScope } from "../storage/vendor-keys/index.js";
 
 /** What the owner API shows of a key: its id and first 14 characters, never the secret or its digest. */
 export function publicVendorKey(row: VendorKeyRow) {
@@ -73,22 +69,18 @@ export function createVendorKey({
     createdAt: ctx.now().toISOString(),
     revokedAt: null,
   };
-  ctx.db.insert(vendorKeys).values(row).run();
+  ctx.vendorKeys.insert(row);
   return { ...publicVendorKey(row), key: formatApiKey(keyId, secret) };
 }
 
 export function getVendorKeyRow(ctx: GatewayContext, companyId: string, keyId: string): VendorKeyRow {
-  const row = ctx.db
-    .select()
-    .from(vendorKeys)
-    .where(and(eq(vendorKeys.id, keyId), eq(vendorKeys.companyId, companyId)))
-    .get();
+  const row = ctx.vendorKeys.getOfCompany(keyId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
 export function listVendorKeys({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  return ctx.db.select().from(vendorKeys).where(eq(vendorKeys.companyId, companyId)).all().map(publicVendorKey);
+  return ctx.vendorKeys.listOfCompany(companyId).map(publicVendorKey);
 }
 
 /** Issues a new secret; the old one keeps working until `overlapSeconds` have passed (default one day). */
@@ -111,14 +103,14 @@ export function rotateVendorKey({
     previousSecretDigest: overlapSeconds > 0 ? row.secretDigest : null,
     previousValidUntil: overlapSeconds > 0 ? new Date(ctx.now().getTime() + overlapSeconds * 1000).toISOString() : null,
   };
-  ctx.db.update(vendorKeys).set(update).where(eq(vendorKeys.id, row.id)).run();
+  ctx.vendorKeys.update(row.id, update);
   return { ...publicVendorKey({ ...row, ...update }), key: formatApiKey(row.id, secret) };
 }
 
 export function revokeVendorKey({ ctx, companyId, keyId }: { ctx: GatewayContext; companyId: string; keyId: string }) {
   const row = getVendorKeyRow(ctx, companyId, keyId);
   const revokedAt = row.revokedAt ?? ctx.now().toISOString();
-  ctx.db.update(vendorKeys).set({ revokedAt }).where(eq(vendorKeys.id, row.id)).run();
+  ctx.vendorKeys.update(row.id, { revokedAt });
   return publicVendorKey({ ...row, revokedAt });
 }
 
@@ -149,6 +141,6 @@ export function updateVendorKey({
     assertBindable(ctx, companyId, input.appointmentProfileVersionId, "appointment");
   }
   const update = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<VendorKeyRow>;
-  if (Object.keys(update).length > 0) ctx.db.update(vendorKeys).set(update).where(eq(vendorKeys.id, row.id)).run();
+  if (Object.keys(update).length > 0) ctx.vendorKeys.update(row.id, update);
   return publicVendorKey({ ...row, ...update });
 }

@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { profiles, profileVersions } from "../../db/schema/index.js";
 import { badRequest, notFound } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 
@@ -11,12 +9,7 @@ export function assertBindable(
   kind: "lead" | "appointment",
 ): void {
   if (versionId === null) return;
-  const row = ctx.db
-    .select({ version: profileVersions, kind: profiles.kind })
-    .from(profileVersions)
-    .innerJoin(profiles, eq(profiles.id, profileVersions.profileId))
-    .where(eq(profileVersions.id, versionId))
-    .get();
+  const row = ctx.profiles.versionWithKind(versionId);
   if (!row || row.version.companyId !== companyId) throw notFound("profile version not found");
   const field = `${kind}ProfileVersionId`;
   if (row.kind !== kind) throw badRequest(`${field}: a ${row.kind} profile cannot map ${kind}s`, { field });

@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { profileVersions } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 
 /**
@@ -9,19 +7,5 @@ import type { GatewayContext } from "../context.js";
  * guard it. Returns how many samples were removed.
  */
 export function eraseFromSamples(ctx: GatewayContext, companyId: string, mentions: (text: string) => boolean): number {
-  let removed = 0;
-  ctx.db.transaction((tx) => {
-    const versions = tx
-      .select({ id: profileVersions.id, samples: profileVersions.samples })
-      .from(profileVersions)
-      .where(eq(profileVersions.companyId, companyId))
-      .all();
-    for (const version of versions) {
-      const kept = version.samples.filter((sample) => !mentions(JSON.stringify(sample)));
-      if (kept.length === version.samples.length) continue;
-      removed += version.samples.length - kept.length;
-      tx.update(profileVersions).set({ samples: kept }).where(eq(profileVersions.id, version.id)).run();
-    }
-  });
-  return removed;
+  return ctx.profiles.eraseSamples(companyId, mentions);
 }

@@ -1,8 +1,5 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type jsonata from "jsonata";
 import { canonicalJson } from "../../canonical-json.js";
-import { submissions } from "../../db/schema/index.js";
-import type { StoredSample } from "../../db/schema/profile-versions.js";
 import { badRequest } from "../../http/errors.js";
 import { MAX_JSON_DEPTH, textNestsDeeper } from "../../http/json-depth.js";
 import type { GatewayContext } from "../context.js";
@@ -14,6 +11,7 @@ import {
   parseProfile,
   runGoldenSamples,
 } from "../profiles/index.js";
+import type { StoredSample } from "../storage/profiles/index.js";
 import { getProfileRow } from "./profiles.js";
 
 /**
@@ -97,20 +95,7 @@ export async function replayProfile({
   getVendorKeyRow(ctx, companyId, input.keyId);
   const parsed = parseProfile(input.expression);
   if (!parsed.ok) throw badRequest(`expression: ${parsed.error.message}`, { field: "expression", ...parsed.error });
-  const rows = ctx.db
-    .select()
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.companyId, companyId),
-        eq(submissions.vendorKeyId, input.keyId),
-        eq(submissions.kind, input.kind),
-        isNotNull(submissions.rawPayload),
-      ),
-    )
-    .orderBy(desc(submissions.id))
-    .limit(input.limit)
-    .all();
+  const rows = ctx.submissions.withRawPayload({ companyId, vendorKeyId: input.keyId, kind: input.kind }, input.limit);
   const versionId = draftVersionId(companyId, input.expression, parsed.ast);
   const replayOne = async (row: (typeof rows)[number]) => {
     const outcome = await replayPayload(ctx, { versionId, kind: input.kind, expression: input.expression }, row);

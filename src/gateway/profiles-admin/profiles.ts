@@ -1,30 +1,17 @@
-import { and, desc, eq } from "drizzle-orm";
-import { profiles, profileVersions, vendorKeys } from "../../db/schema/index.js";
-import type { StoredSample } from "../../db/schema/profile-versions.js";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { compileProfile, type ProfileKind, runGoldenSamples } from "../profiles/index.js";
-
-type ProfileRow = typeof profiles.$inferSelect;
-type VersionRow = typeof profileVersions.$inferSelect;
+import type { ProfileRow, StoredSample, ProfileVersionRow as VersionRow } from "../storage/profiles/index.js";
 
 export function getProfileRow(ctx: GatewayContext, companyId: string, profileId: string): ProfileRow {
-  const row = ctx.db
-    .select()
-    .from(profiles)
-    .where(and(eq(profiles.id, profileId), eq(profiles.companyId, companyId)))
-    .get();
+  const row = ctx.profiles.getProfileOfCompany(profileId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
 export function getVersionRow(ctx: GatewayContext, companyId: string, versionId: string): VersionRow {
-  const row = ctx.db
-    .select()
-    .from(profileVersions)
-    .where(and(eq(profileVersions.id, versionId), eq(profileVersions.companyId, companyId)))
-    .get();
+  const row = ctx.profiles.getVersionOfCompany(versionId, companyId);
   if (!row) throw notFound();
   return row;
 }
@@ -38,11 +25,7 @@ export function createProfile({
   companyId: string;
   input: { name: string; kind: ProfileKind; description?: string | null };
 }) {
-  const clash = ctx.db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(and(eq(profiles.companyId, companyId), eq(profiles.name, input.name)))
-    .get();
+  const clash = ctx.profiles.profileByName(companyId, input.name);
   if (clash) throw conflict(`a profile named "${input.name}" already exists`, { profileId: clash.id });
   const row: ProfileRow = {
     id: newId("prf"),
@@ -52,29 +35,16 @@ export function createProfile({
     description: input.description ?? null,
     createdAt: ctx.now().toISOString(),
   };
-  ctx.db.insert(profiles).values(row).run();
+  ctx.profiles.insertProfile(row);
   return row;
 }
 
 export function listProfiles({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  const rows = ctx.db.select().from(profiles).where(eq(profiles.companyId, companyId)).all();
-  const keys = ctx.db.select().from(vendorKeys).where(eq(vendorKeys.companyId, companyId)).all();
+  const rows = ctx.profiles.profilesOf(companyId);
+  const keys = ctx.vendorKeys.listOfCompany(companyId);
   return rows.map((profile) => {
-    const latest = ctx.db
-      .select()
-      .from(profileVersions)
-      .where(eq(profileVersions.profileId, profile.id))
-      .orderBy(desc(profileVersions.version))
-      .limit(1)
-      .get();
-    const versionIds = new Set(
-      ctx.db
-        .select({ id: profileVersions.id })
-        .from(profileVersions)
-        .where(eq(profileVersions.profileId, profile.id))
-        .all()
-        .map((v) => v.id),
-    );
+    const latest = ctx.profiles.latestVersionOf(profile.id);
+    const versionIds = new Set(ctx.profiles.versionIdsOf(profile.id));
     const boundKeys = keys
       .filter(
         (k) =>
@@ -114,13 +84,7 @@ export function listVersions({
   profileId: string;
 }) {
   getProfileRow(ctx, companyId, profileId);
-  return ctx.db
-    .select()
-    .from(profileVersions)
-    .where(eq(profileVersions.profileId, profileId))
-    .orderBy(desc(profileVersions.version))
-    .all()
-    .map(publicVersion);
+  return ctx.profiles.versionsOf(profileId).map(publicVersion);
 }
 
 /**
@@ -150,13 +114,7 @@ export async function saveProfileVersion({
     expression: input.expression,
     samples: input.samples,
   });
-  const latest = ctx.db
-    .select({ version: profileVersions.version })
-    .from(profileVersions)
-    .where(eq(profileVersions.profileId, profileId))
-    .orderBy(desc(profileVersions.version))
-    .limit(1)
-    .get();
+  const latest = ctx.profiles.latestVersionOf(profileId);
   const row: VersionRow = {
     id,
     profileId,
@@ -169,7 +127,7 @@ export async function saveProfileVersion({
     createdAt: ctx.now().toISOString(),
     publishedAt: null,
   };
-  ctx.db.insert(profileVersions).values(row).run();
+  ctx.profiles.insertVersion(row);
   return { version: publicVersion(row), samples: report };
 }
 
@@ -199,10 +157,6 @@ export async function publishProfileVersion({
     });
   }
   const publishedAt = ctx.now().toISOString();
-  ctx.db
-    .update(profileVersions)
-    .set({ status: "published", samplesPassed: true, publishedAt })
-    .where(eq(profileVersions.id, row.id))
-    .run();
+  ctx.profiles.publishVersion(row.id, publishedAt);
   return publicVersion({ ...row, status: "published", samplesPassed: true, publishedAt });
 }

@@ -1,5 +1,3 @@
-import { eq, inArray, or } from "drizzle-orm";
-import { profileVersions, vendorKeys } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { getProfileRow, getVersionRow } from "./profiles.js";
@@ -28,23 +26,8 @@ export function rollbackProfile({
     throw badRequest("versionId: only a published version can be bound", { field: "versionId" });
   }
   if (profile.kind === "outbound") return { profileId, versionId, reboundKeys: [] as string[] };
-  const versionIds = ctx.db
-    .select({ id: profileVersions.id })
-    .from(profileVersions)
-    .where(eq(profileVersions.profileId, profileId))
-    .all()
-    .map((v) => v.id);
-  const column = profile.kind === "lead" ? vendorKeys.leadProfileVersionId : vendorKeys.appointmentProfileVersionId;
-  const keys = ctx.db
-    .select({ id: vendorKeys.id })
-    .from(vendorKeys)
-    .where(or(inArray(column, versionIds)))
-    .all()
-    .map((k) => k.id);
-  if (keys.length > 0) {
-    const set =
-      profile.kind === "lead" ? { leadProfileVersionId: versionId } : { appointmentProfileVersionId: versionId };
-    ctx.db.update(vendorKeys).set(set).where(inArray(vendorKeys.id, keys)).run();
-  }
+  const versionIds = ctx.profiles.versionIdsOf(profileId);
+  const keys = ctx.vendorKeys.boundTo(profile.kind, versionIds);
+  ctx.vendorKeys.rebind(profile.kind, keys, versionId);
   return { profileId, versionId, reboundKeys: keys };
 }

@@ -13,7 +13,7 @@ const GUARDRAIL_CODES: Readonly<Record<string, GuardrailLimit>> = {
 };
 
 /**
- * Sorts what stopped an evaluation: a guardrail (the sandbox refused to go on: intake answers 422 and records it for
+ * Sorts what stopped an evaluation: a guardrail (the containment refused to go on: intake answers 422 and records it for
  * the owner) or a mistake in the mapping (400 with JSONata's message and position).
  */
 export function classify(error: unknown): EvaluationFailure {

@@ -3,7 +3,7 @@ import { EngineClosedError, EngineOverloadedError } from "./errors.js";
 import { InlineEvaluator, type InlineResult, type InlineStats, NOT_INLINE } from "./inline.js";
 import { LIMITS } from "./limits.js";
 import { Lru } from "./lru.js";
-import { type PoolOptions, type PoolRequest, WorkerPool } from "./pool.js";
+import { EvaluatorPool, type PoolOptions, type PoolRequest } from "./pool.js";
 import type { EvaluateReply } from "./protocol.js";
 import { type EvaluationOptions, type MappingOutcome, PROFILE_KINDS, type ProfileKind } from "./types.js";
 
@@ -17,7 +17,7 @@ export interface ProfileEngineOptions {
   /** How far past the time limit a worker still burning CPU is killed (default 100 ms). */
   deadlineGraceMs?: number;
   /** Heap per worker in MB (default 96). */
-  workerHeapMb?: number;
+  evaluatorHeapMb?: number;
   /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane and its worker off). */
   suspectForMs?: number;
   /** Time limit of a suspect version's evaluations (default 10 ms). */
@@ -42,7 +42,7 @@ export interface MapInput {
 }
 
 /**
- * Maps vendor payloads with profiles, sandboxed: one per process, it owns the worker pools. `map` resolves with the
+ * Maps vendor payloads with profiles, contained (evaluator processes, guardrails): one per process, it owns the worker pools. `map` resolves with the
  * profile's outcome (its failures included) and throws only when the engine cannot evaluate at all
  * (EngineOverloadedError, EngineClosedError, EngineUnavailableError). `close()` before the process exits.
  *
@@ -55,9 +55,9 @@ export interface MapInput {
  * never an evaluator intake is waiting for, nor the thread serving HTTP.
  */
 export class ProfileEngine {
-  private readonly pool: WorkerPool;
+  private readonly pool: EvaluatorPool;
   /** Started with the engine, not on the first breach: starting a worker under load is what the lane must not cost. */
-  private readonly suspectLane: WorkerPool | undefined;
+  private readonly suspectLane: EvaluatorPool | undefined;
   private readonly poolOptions: PoolOptions;
   private readonly timeoutMs: number;
   private readonly suspectForMs: number;
@@ -68,7 +68,7 @@ export class ProfileEngine {
   private readonly proven = new Lru<string, number>(1_000);
   private readonly inline: InlineEvaluator | undefined;
   /** Started on the owner tooling's first evaluation: most processes (a worker, the CLI, tests) never need it. */
-  private toolingLane: WorkerPool | undefined;
+  private toolingLane: EvaluatorPool | undefined;
   private readonly toolingPoolSize: number;
   private closed = false;
   /**
@@ -89,15 +89,15 @@ export class ProfileEngine {
       size: Math.max(1, options.poolSize ?? 2),
       maxQueue: options.maxQueue ?? 256,
       deadlineGraceMs: options.deadlineGraceMs ?? LIMITS.deadlineGraceMs,
-      heapMb: options.workerHeapMb ?? LIMITS.workerHeapMb,
+      heapMb: options.evaluatorHeapMb ?? LIMITS.evaluatorHeapMb,
       compiledCacheSize: LIMITS.compiledCacheSize,
       ...(options.log ? { log: options.log } : {}),
     };
-    this.pool = new WorkerPool(this.poolOptions);
+    this.pool = new EvaluatorPool(this.poolOptions);
     this.toolingPoolSize = Math.max(1, options.toolingPoolSize ?? 1);
     if (options.inline !== false) this.inline = new InlineEvaluator();
     if (this.suspectForMs > 0) {
-      this.suspectLane = new WorkerPool({
+      this.suspectLane = new EvaluatorPool({
         ...this.poolOptions,
         name: "profiles-suspect",
         size: 1,
@@ -185,9 +185,9 @@ export class ProfileEngine {
   }
 
   stats(): {
-    pool: ReturnType<WorkerPool["stats"]>;
-    suspectLane?: ReturnType<WorkerPool["stats"]>;
-    toolingLane?: ReturnType<WorkerPool["stats"]>;
+    pool: ReturnType<EvaluatorPool["stats"]>;
+    suspectLane?: ReturnType<EvaluatorPool["stats"]>;
+    toolingLane?: ReturnType<EvaluatorPool["stats"]>;
     inline?: InlineStats;
     /** Evaluations whose compiled path disagreed with the interpreter (each pins its version to the interpreter). */
     divergences: number;
@@ -214,7 +214,7 @@ export class ProfileEngine {
    */
   private async mapTooling(request: PoolRequest): Promise<MappingOutcome> {
     if (this.closed) throw new EngineClosedError();
-    this.toolingLane ??= new WorkerPool({
+    this.toolingLane ??= new EvaluatorPool({
       ...this.poolOptions,
       name: "profiles-tooling",
       size: this.toolingPoolSize,

@@ -1,5 +1,5 @@
 /**
- * The mapping-profile engine: compile (syntax, line and column), sandboxed evaluation in evaluator processes with
+ * The mapping-profile engine: compile (syntax, line and column), contained evaluation in evaluator processes with
  * JSONata's guardrails, a linear-time regex engine and a hard deadline, lead-domain helper functions, canonical
  * validation, and golden samples. See docs/profiles.md.
  */

@@ -56,7 +56,7 @@ export const LIMITS = {
    */
   starvedThreadCpuShare: 20,
   /** Per-worker heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
-  workerHeapMb: 96,
+  evaluatorHeapMb: 96,
   /** Compiled expressions cached per worker, keyed by version id. */
   compiledCacheSize: 500,
   /**

@@ -1,10 +1,10 @@
 import type { Logger } from "../../log.js";
 import { unsendable } from "./classify.js";
 import { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
+import { type EvaluatorExit, EvaluatorProcess } from "./evaluator-process.js";
 import { LIMITS } from "./limits.js";
-import type { EvaluateReply, EvaluateRequest, WorkerMessage } from "./protocol.js";
+import type { EvaluateReply, EvaluateRequest, EvaluatorMessage } from "./protocol.js";
 import type { GuardrailLimit } from "./types.js";
-import { type WorkerExit, WorkerProcess } from "./worker-process.js";
 
 export interface PoolOptions {
   name: string;
@@ -37,7 +37,7 @@ interface Job {
 }
 
 interface Slot {
-  worker: WorkerProcess;
+  worker: EvaluatorProcess;
   /** Settles when the worker has loaded (rejects if it cannot start). */
   started: Promise<void>;
   markStarted(error?: Error): void;
@@ -76,7 +76,7 @@ const STARVED_DEADLINES = 10;
  * itself (time, stack, sequence); one that does not cooperate (a native call that never returns to the evaluator, a
  * heap blown in one allocation) is killed at the hard deadline, or dies, and a fresh worker takes its place.
  */
-export class WorkerPool {
+export class EvaluatorPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
@@ -295,7 +295,7 @@ export class WorkerPool {
     queueMicrotask(() => this.dispatch());
   }
 
-  private onMessage(slot: Slot, message: WorkerMessage): void {
+  private onMessage(slot: Slot, message: EvaluatorMessage): void {
     if (slot.retired) return;
     slot.cpuMs = message.cpuMs;
     if (message.type === "ready") {
@@ -339,7 +339,7 @@ export class WorkerPool {
     });
   }
 
-  private onExit(slot: Slot, exit: WorkerExit): void {
+  private onExit(slot: Slot, exit: EvaluatorExit): void {
     if (slot.retired) return;
     const failure = { pool: this.options.name, code: exit.code, signal: exit.signal, stderr: exit.stderr.slice(-500) };
     if (!slot.ready) {
@@ -391,7 +391,7 @@ export class WorkerPool {
       markStarted = (error) => (error ? reject(error) : resolve());
     });
     started.catch(() => {}); // reported through onStartFailure; ready() re-raises it for callers that wait
-    const worker = new WorkerProcess({
+    const worker = new EvaluatorProcess({
       heapMb: this.options.heapMb,
       ...(this.options.nice ? { nice: this.options.nice } : {}),
       compiledCacheSize: this.options.compiledCacheSize,

@@ -31,7 +31,7 @@ export interface ProgramOptions {
 }
 
 /**
- * One profile version, ready to evaluate: JSONata's interpreter with the sandbox's guardrails and the helpers, and —
+ * One profile version, ready to evaluate: JSONata's interpreter with its guardrails and the helpers, and —
  * when the whole expression is in the compiled subset — a synchronous compiled form that answers instead.
  *
  * The compiled form is trusted only as far as it is checked: its first `checkedEvaluations` results are compared with

@@ -48,6 +48,6 @@ export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number; div
  * as it is done, in order. `cpuMs`: the evaluator's CPU time so far, so the pool can tell a
  * runaway (burning CPU) from a starved worker.
  */
-export type WorkerMessage =
+export type EvaluatorMessage =
   | { type: "ready"; cpuMs: number }
   | { type: "replies"; cpuMs: number; replies: EvaluateReply[] };

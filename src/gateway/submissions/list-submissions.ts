@@ -1,20 +1,8 @@
-import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
-import { mappingFailures, submissionAttempts, submissions } from "../../db/schema/index.js";
 import { notFound } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
-import { submissionView } from "../intake/submission-view.js";
+import { type SubmissionFilter, submissionStatusView } from "../storage/submissions/index.js";
 
-export interface SubmissionFilter {
-  status?: "queued" | "waiting" | "forwarding" | "forwarded" | "failed";
-  keyId?: string;
-  kind?: "lead" | "appointment";
-  /** ISO timestamps bounding createdAt. */
-  from?: string;
-  to?: string;
-  /** The last id of the previous page: ids are time-ordered, so "older than the cursor" is a keyset seek. */
-  cursor?: string;
-  limit: number;
-}
+export type { SubmissionFilter } from "../storage/submissions/index.js";
 
 /** A company's submissions, newest first, keyset-paginated so a page deep in the history costs what the first does. */
 export function listSubmissions({
@@ -26,24 +14,11 @@ export function listSubmissions({
   companyId: string;
   filter: SubmissionFilter;
 }) {
-  const where: SQL[] = [eq(submissions.companyId, companyId)];
-  if (filter.status) where.push(eq(submissions.status, filter.status));
-  if (filter.keyId) where.push(eq(submissions.vendorKeyId, filter.keyId));
-  if (filter.kind) where.push(eq(submissions.kind, filter.kind));
-  if (filter.from) where.push(gte(submissions.createdAt, filter.from));
-  if (filter.to) where.push(lte(submissions.createdAt, filter.to));
-  if (filter.cursor) where.push(lt(submissions.id, filter.cursor));
-  const rows = ctx.db
-    .select()
-    .from(submissions)
-    .where(and(...where))
-    .orderBy(desc(submissions.id))
-    .limit(filter.limit + 1)
-    .all();
+  const rows = ctx.submissions.listPage(companyId, filter);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {
-    submissions: page.map((row) => ({ ...submissionView(row), vendorKeyId: row.vendorKeyId })),
+    submissions: page.map((row) => ({ ...submissionStatusView(row), vendorKeyId: row.vendorKeyId })),
     nextCursor: rows.length > filter.limit && last ? last.id : null,
   };
 }
@@ -58,14 +33,10 @@ export function getSubmissionDetail({
   companyId: string;
   submissionId: string;
 }) {
-  const row = ctx.db
-    .select()
-    .from(submissions)
-    .where(and(eq(submissions.id, submissionId), eq(submissions.companyId, companyId)))
-    .get();
+  const row = ctx.submissions.getOfCompany(submissionId, companyId);
   if (!row) throw notFound();
   return {
-    ...submissionView(row),
+    ...submissionStatusView(row),
     vendorKeyId: row.vendorKeyId,
     credentialId: row.credentialId,
     rawPayload: row.rawPayload === null ? null : (JSON.parse(row.rawPayload) as unknown),
@@ -73,12 +44,7 @@ export function getSubmissionDetail({
     idempotencyKey: row.idempotencyKey,
     upstreamIdempotencyKey: row.upstreamIdempotencyKey,
     purgedAt: row.purgedAt,
-    attemptsTimeline: ctx.db
-      .select()
-      .from(submissionAttempts)
-      .where(eq(submissionAttempts.submissionId, row.id))
-      .orderBy(submissionAttempts.id)
-      .all(),
+    attemptsTimeline: ctx.submissions.attemptsOf(row.id),
   };
 }
 
@@ -91,12 +57,7 @@ export function listMappingFailures({
   companyId: string;
   limit: number;
 }) {
-  return ctx.db
-    .select()
-    .from(mappingFailures)
-    .where(eq(mappingFailures.companyId, companyId))
-    .orderBy(desc(mappingFailures.id))
-    .limit(limit)
-    .all()
+  return ctx.submissions
+    .mappingFailuresOf(companyId, limit)
     .map((row) => ({ ...row, rawPayload: row.rawPayload === null ? null : (JSON.parse(row.rawPayload) as unknown) }));
 }

@@ -1,5 +1,3 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { submissions } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
 
@@ -21,23 +19,10 @@ export function recentPayloads({
   limit: number;
 }) {
   getVendorKeyRow(ctx, companyId, keyId);
-  const where = [
-    eq(submissions.companyId, companyId),
-    eq(submissions.vendorKeyId, keyId),
-    isNotNull(submissions.rawPayload),
-  ];
-  if (kind) where.push(eq(submissions.kind, kind));
-  return ctx.db
-    .select({
-      submissionId: submissions.id,
-      kind: submissions.kind,
-      createdAt: submissions.createdAt,
-      rawPayload: submissions.rawPayload,
-    })
-    .from(submissions)
-    .where(and(...where))
-    .orderBy(desc(submissions.id))
-    .limit(limit)
-    .all()
-    .map(({ rawPayload, ...row }) => ({ ...row, payload: JSON.parse(rawPayload ?? "null") as unknown }));
+  return ctx.submissions.withRawPayload({ companyId, vendorKeyId: keyId, kind }, limit).map((row) => ({
+    submissionId: row.id,
+    kind: row.kind,
+    createdAt: row.createdAt,
+    payload: JSON.parse(row.rawPayload ?? "null") as unknown,
+  }));
 }

@@ -1,13 +1,10 @@
-import { and, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
 import { canonicalJson } from "../../canonical-json.js";
-import { submissions } from "../../db/schema/index.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { upstreamKey } from "../intake/accept-submission.js";
 import { checkLeadText } from "../intake/lead-text.js";
-import type { SubmissionRow } from "../intake/submission-view.js";
 import { getProfileRow, getVersionRow } from "../profiles-admin/profiles.js";
-import { leadOf } from "./lead-of.js";
+import type { SubmissionRow } from "../storage/submissions/index.js";
 
 export interface RedriveInput {
   submissionIds?: string[];
@@ -31,24 +28,13 @@ export async function redriveSubmissions({
   companyId: string;
   input: RedriveInput;
 }) {
-  const where: SQL[] = [eq(submissions.companyId, companyId), eq(submissions.status, "failed")];
-  if (input.submissionIds) where.push(inArray(submissions.id, input.submissionIds));
-  else if (input.filter) {
-    if (input.filter.keyId) where.push(eq(submissions.vendorKeyId, input.filter.keyId));
-    if (input.filter.kind) where.push(eq(submissions.kind, input.filter.kind));
-    if (input.filter.from) where.push(gte(submissions.createdAt, input.filter.from));
-    if (input.filter.to) where.push(lte(submissions.createdAt, input.filter.to));
-  } else if (!input.all) {
+  if (!input.submissionIds && !input.filter && !input.all) {
     throw badRequest("give submissionIds, a filter, or all: true", { field: "submissionIds" });
   }
   const version = input.profileVersionId ? getVersionRow(ctx, companyId, input.profileVersionId) : undefined;
   const kind = version ? getProfileRow(ctx, companyId, version.profileId).kind : undefined;
 
-  const rows = ctx.db
-    .select()
-    .from(submissions)
-    .where(and(...where))
-    .all();
+  const rows = ctx.submissions.failedOf(companyId, { submissionIds: input.submissionIds, filter: input.filter });
   const skipped: { submissionId: string; reason: string }[] = [];
   let remapped = 0;
   const now = ctx.now().toISOString();
@@ -85,7 +71,7 @@ export async function redriveSubmissions({
       }
       // A re-mapped appointment's `sub_…` reference is checked as intake checks it: a lead of its own key.
       const leadRef = row.kind === "appointment" ? String(body.leadId ?? "") : "";
-      if (leadRef.startsWith("sub_") && !leadOf(ctx, row, leadRef)) {
+      if (leadRef.startsWith("sub_") && !ctx.submissions.leadOf(row, leadRef)) {
         skipped.push({ submissionId: row.id, reason: "leadId: no such lead submission for this key" });
         continue;
       }
@@ -111,7 +97,7 @@ export async function redriveSubmissions({
       waitingReason: null,
       updatedAt: now,
     };
-    ctx.db.update(submissions).set(reset).where(eq(submissions.id, row.id)).run();
+    ctx.submissions.requeue(row.id, reset);
     redriven.push({ ...row, ...reset } as SubmissionRow);
   }
   for (const row of redriven) ctx.forwarding?.notify(row);

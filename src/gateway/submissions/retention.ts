@@ -1,15 +1,11 @@
-import { and, inArray, isNotNull, lt } from "drizzle-orm";
-import { mappingFailures, submissions } from "../../db/schema/index.js";
 import { checkpointTruncate } from "../../db/sqlite.js";
 import { badRequest } from "../../http/errors.js";
-import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { eraseFromSamples } from "../profiles-admin/erase-samples.js";
+import type { PurgedWebhookHistory } from "../storage/webhooks/index.js";
 import { notifyEnqueued } from "../webhooks/enqueue.js";
 import { type ErasedWebhookCopies, eraseWebhookCopies } from "../webhooks/erase-person.js";
-import { type PurgedWebhookHistory, purgeWebhookHistory } from "../webhooks/index.js";
-import { eraseMappingFailures } from "./erase-mapping-failures.js";
-import { eraseSubmissions, forgetContacts } from "./erase-submissions.js";
+import { eraseSubmissions } from "./erase-submissions.js";
 import { personMatch } from "./person-match.js";
 
 const DAY_MS = 86_400_000;
@@ -17,34 +13,16 @@ const DAY_MS = 86_400_000;
 /**
  * Drops raw payloads older than the retention period. Only finished submissions are purged: a queued one still
  * needs its payload for a redrive with another profile version. The webhook history of the same age goes too
- * (finished deliveries, their events, the platform events received: purge-history.ts).
+ * (finished deliveries, their events, the platform events received: storage/webhooks/retention.ts).
  */
 export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged: number } & PurgedWebhookHistory {
   const now = ctx.now();
   const cutoffMs = now.getTime() - ctx.settings.retentionDays * DAY_MS;
-  const cutoff = new Date(cutoffMs).toISOString();
-  const purged = ctx.db
-    .update(submissions)
-    .set({ rawPayload: null, purgedAt: now.toISOString() })
-    .where(
-      and(
-        // Ids are time-ordered and made with createdAt's clock reading: a range on the primary key, so intake's
-        // inserts need no created_at index.
-        lt(submissions.id, idFloor("sub", cutoffMs)),
-        isNotNull(submissions.rawPayload),
-        inArray(submissions.status, ["forwarded", "failed"]),
-      ),
-    )
-    .run().changes;
-  ctx.db
-    .update(mappingFailures)
-    .set({ rawPayload: null })
-    .where(and(lt(mappingFailures.createdAt, cutoff), isNotNull(mappingFailures.rawPayload)))
-    .run();
-  return { purged, ...purgeWebhookHistory({ ctx, cutoffMs }) };
+  const purged = ctx.submissions.purgePayloadsBefore(cutoffMs, now.toISOString());
+  return { purged, ...ctx.webhooks.purgeHistory(cutoffMs) };
 }
 
-export { ERASURE_CHUNK } from "./erase-submissions.js";
+export { ERASURE_CHUNK } from "../storage/submissions/index.js";
 
 /** What an erasure found and removed. */
 export interface Erasure extends ErasedWebhookCopies {
@@ -82,10 +60,11 @@ export async function erasePerson({
   if (!person.email && !person.phone) throw badRequest("email or phone is required", { field: "email" });
   const submissions = await eraseSubmissions(ctx, companyId, person);
   notifyEnqueued(ctx, submissions.enqueued, ctx.now().getTime());
-  const mappingFailures = await eraseMappingFailures(ctx, companyId, person);
+  // Refused payloads have no contact columns: only the text as received is compared.
+  const mappingFailures = await ctx.submissions.eraseMappingFailures(companyId, person.mentions);
   const samples = eraseFromSamples(ctx, companyId, person.mentions);
   const webhooks = await eraseWebhookCopies(ctx, companyId, submissions, person.mentions);
-  forgetContacts(ctx, submissions.submissionIds);
+  ctx.submissions.forgetContacts(submissions.submissionIds);
   const walTruncated = checkpointTruncate(ctx.sqlite);
   if (!walTruncated) ctx.log.warn({ companyId }, "erasure: the WAL could not be emptied now (a reader held it)");
   return {

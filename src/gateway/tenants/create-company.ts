@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { companies } from "../../db/schema/index.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 
@@ -13,16 +11,12 @@ export interface CompanyInput {
 /** Creates a company, or updates the name and limits of the one with the same id. */
 export function createCompany({ ctx, input }: { ctx: GatewayContext; input: CompanyInput }) {
   const id = input.id ?? newId("co");
-  const existing = ctx.db.select().from(companies).where(eq(companies.id, id)).get();
+  const existing = ctx.tenants.getCompany(id);
   if (existing) {
-    ctx.db
-      .update(companies)
-      .set({ name: input.name, limits: input.limits ?? null })
-      .where(eq(companies.id, id))
-      .run();
+    ctx.tenants.updateCompany(id, { name: input.name, limits: input.limits ?? null });
     return { ...existing, name: input.name, limits: input.limits ?? null };
   }
   const row = { id, name: input.name, limits: input.limits ?? null, createdAt: ctx.now().toISOString() };
-  ctx.db.insert(companies).values(row).run();
+  ctx.tenants.insertCompany(row);
   return row;
 }

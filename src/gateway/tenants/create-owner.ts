@@ -1,9 +1,6 @@
-import { eq } from "drizzle-orm";
-import { owners } from "../../db/schema/index.js";
 import { badRequest, conflict } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import { revokeSessions } from "./owner-tokens.js";
 
 export interface OwnerInput {
   companyId: string;
@@ -25,18 +22,17 @@ export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: 
     throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`, { field: "password" });
   }
   const email = input.email.trim().toLowerCase();
-  const existing = ctx.db.select().from(owners).where(eq(owners.email, email)).get();
+  const existing = ctx.tenants.ownerByEmail(email);
   if (existing && existing.companyId !== input.companyId) throw conflict("an owner with this email already exists");
   if (existing) {
     const check = await ctx.passwords.verify(input.password, existing.passwordHash);
     const passwordHash = check.ok && !check.outdated ? existing.passwordHash : await ctx.passwords.hash(input.password);
-    ctx.db.transaction((tx) => {
-      tx.update(owners)
-        .set({ name: input.name, role: input.role, passwordHash })
-        .where(eq(owners.id, existing.id))
-        .run();
-      if (!check.ok) revokeSessions(tx, existing.id, ctx.now());
-    });
+    // A changed password ends the owner's sessions, in the same transaction.
+    ctx.tenants.updateOwner(
+      existing.id,
+      { name: input.name, role: input.role, passwordHash },
+      check.ok ? undefined : ctx.now(),
+    );
     return { id: existing.id, companyId: existing.companyId, email, name: input.name, role: input.role };
   }
   const row = {
@@ -48,6 +44,6 @@ export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: 
     passwordHash: await ctx.passwords.hash(input.password),
     createdAt: ctx.now().toISOString(),
   };
-  ctx.db.insert(owners).values(row).run();
+  ctx.tenants.insertOwner(row);
   return { id: row.id, companyId: row.companyId, email, name: row.name, role: row.role };
 }

@@ -1,5 +1,3 @@
-import { and, eq } from "drizzle-orm";
-import { owners, ownerTokens } from "../../db/schema/index.js";
 import { ApiError, unauthorized } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
@@ -28,35 +26,28 @@ const TOUCH_EVERY_MS = 60_000;
  * time). A password hashed at a lower cost than the current one is hashed again now that it is known.
  */
 export async function signInOwner({ ctx, input }: { ctx: GatewayContext; input: { email: string; password: string } }) {
-  const owner = ctx.db.select().from(owners).where(eq(owners.email, input.email.trim().toLowerCase())).get();
+  const owner = ctx.tenants.ownerByEmail(input.email.trim().toLowerCase());
   // An unknown owner costs the same hash, so timing does not reveal which emails exist.
   const check = await ctx.passwords.verify(input.password, owner?.passwordHash);
   if (!owner || !check.ok) throw unauthorized("email or password is incorrect");
   if (check.outdated) {
     const passwordHash = await ctx.passwords.hash(input.password);
     // Only if unchanged meanwhile (a config file applied a new password during this sign-in).
-    ctx.db
-      .update(owners)
-      .set({ passwordHash })
-      .where(and(eq(owners.id, owner.id), eq(owners.passwordHash, owner.passwordHash)))
-      .run();
+    ctx.tenants.rehashPassword(owner.id, owner.passwordHash, passwordHash);
   }
   const token = newToken("pgs");
   const csrf = newToken("csrf");
   const now = ctx.now();
-  ctx.db
-    .insert(ownerTokens)
-    .values({
-      id: newId("ses"),
-      ownerId: owner.id,
-      kind: "session",
-      tokenDigest: digestToken(token),
-      csrf,
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
-      lastUsedAt: now.toISOString(),
-    })
-    .run();
+  ctx.tenants.insertToken({
+    id: newId("ses"),
+    ownerId: owner.id,
+    kind: "session",
+    tokenDigest: digestToken(token),
+    csrf,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+    lastUsedAt: now.toISOString(),
+  });
   return { token, csrf, owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role } };
 }
 
@@ -66,12 +57,7 @@ export async function signInOwner({ ctx, input }: { ctx: GatewayContext; input: 
  */
 export function authenticateOwner({ ctx, token }: { ctx: GatewayContext; token: string }): OwnerPrincipal {
   const digest = digestToken(token);
-  const row = ctx.db
-    .select({ token: ownerTokens, owner: owners })
-    .from(ownerTokens)
-    .innerJoin(owners, eq(owners.id, ownerTokens.ownerId))
-    .where(eq(ownerTokens.tokenDigest, digest))
-    .get();
+  const row = ctx.tenants.tokenWithOwner(digest);
   if (!row || !constantTimeEqual(row.token.tokenDigest, digest)) throw unauthorized("missing or invalid owner session");
   if (row.token.revokedAt) throw unauthorized("owner session revoked");
   const now = ctx.now().getTime();
@@ -81,11 +67,7 @@ export function authenticateOwner({ ctx, token }: { ctx: GatewayContext; token: 
     throw unauthorized("owner session expired after inactivity");
   }
   if (row.token.lastUsedAt === null || now - lastUsed >= TOUCH_EVERY_MS) {
-    ctx.db
-      .update(ownerTokens)
-      .set({ lastUsedAt: new Date(now).toISOString() })
-      .where(eq(ownerTokens.id, row.token.id))
-      .run();
+    ctx.tenants.touchToken(row.token.id, new Date(now).toISOString());
   }
   return {
     ownerId: row.owner.id,

@@ -1,6 +1,3 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
-import type { GatewayDb } from "../../db/client.js";
-import { ownerTokens } from "../../db/schema/index.js";
 import { notFound } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
@@ -36,35 +33,21 @@ export function createOwnerToken({
   const now = ctx.now();
   const expiresAt =
     input.expiresInDays === undefined ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString();
-  ctx.db
-    .insert(ownerTokens)
-    .values({
-      id,
-      ownerId: owner.ownerId,
-      kind: "token",
-      name: input.name,
-      tokenDigest: digestToken(token),
-      createdAt: now.toISOString(),
-      expiresAt,
-    })
-    .run();
+  ctx.tenants.insertToken({
+    id,
+    ownerId: owner.ownerId,
+    kind: "token",
+    name: input.name,
+    tokenDigest: digestToken(token),
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
   return { id, name: input.name, token, expiresAt };
 }
 
 /** The owner's own bearer tokens not revoked (expired ones included, with their expiry), newest first. */
 export function listOwnerTokens({ ctx, owner }: { ctx: GatewayContext; owner: OwnerPrincipal }): OwnerTokenView[] {
-  return ctx.db
-    .select({
-      id: ownerTokens.id,
-      name: ownerTokens.name,
-      createdAt: ownerTokens.createdAt,
-      expiresAt: ownerTokens.expiresAt,
-      lastUsedAt: ownerTokens.lastUsedAt,
-    })
-    .from(ownerTokens)
-    .where(and(eq(ownerTokens.ownerId, owner.ownerId), eq(ownerTokens.kind, "token"), isNull(ownerTokens.revokedAt)))
-    .orderBy(desc(ownerTokens.id))
-    .all();
+  return ctx.tenants.tokensOf(owner.ownerId);
 }
 
 /** Revokes a session or token of the same owner; another owner's token is a 404. */
@@ -77,21 +60,5 @@ export function revokeOwnerToken({
   owner: OwnerPrincipal;
   tokenId: string;
 }) {
-  const result = ctx.db
-    .update(ownerTokens)
-    .set({ revokedAt: ctx.now().toISOString() })
-    .where(and(eq(ownerTokens.id, tokenId), eq(ownerTokens.ownerId, owner.ownerId), isNull(ownerTokens.revokedAt)))
-    .run();
-  if (result.changes === 0) throw notFound();
-}
-
-/**
- * Ends every session of an owner (its password changed). Bearer tokens stay: they are credentials of their own,
- * listed and revoked one by one (docs/decisions.md, "Owner sign-in").
- */
-export function revokeSessions(db: Pick<GatewayDb, "update">, ownerId: string, now: Date): void {
-  db.update(ownerTokens)
-    .set({ revokedAt: now.toISOString() })
-    .where(and(eq(ownerTokens.ownerId, ownerId), eq(ownerTokens.kind, "session"), isNull(ownerTokens.revokedAt)))
-    .run();
+  if (!ctx.tenants.revokeToken(tokenId, owner.ownerId, ctx.now().toISOString())) throw notFound();
 }

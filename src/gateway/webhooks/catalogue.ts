@@ -1,4 +1,4 @@
-import type { PartnerType } from "../../db/schema/vendor-keys.js";
+import type { PartnerType } from "../storage/vendor-keys/index.js";
 
 /**
  * What each partner type may subscribe to (§1: "a partner type limits which webhook event groups it can subscribe

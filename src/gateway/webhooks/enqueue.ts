@@ -2,7 +2,6 @@ import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { notifyDue } from "./registry.js";
-import { statementsFor } from "./statements.js";
 
 /** One event the gateway tells one vendor (key) about. */
 export interface VendorEvent {
@@ -35,7 +34,10 @@ export interface Enqueued {
  * dispatcher after commit with `notifyEnqueued`.
  */
 export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowMs: number): Enqueued[] {
-  const statements = statementsFor(ctx);
+  const statements = ctx.webhooks.statements;
+  // A revoked key's subscriptions get nothing (read now: another process may have revoked it).
+  const key = ctx.vendorKeys.get(input.vendorKeyId);
+  if (!key || key.revokedAt) return [];
   const targets = statements.targets
     .all({ vendorKeyId: input.vendorKeyId, companyId: input.companyId })
     .filter(

@@ -44,53 +44,16 @@ export async function eraseWebhookCopies(
     ...refs.appointmentIds.map((id) => `appointment:${id}:`),
   ];
   for (let i = 0; i < prefixes.length; i += REFS_PER_STEP) {
-    const step = ctx.sqlite
-      .transaction(() => eraseDeliveries(ctx, companyId, prefixes.slice(i, i + REFS_PER_STEP), mentions))
-      .immediate();
+    const step = ctx.webhooks.deliveries.eraseDeliveries(companyId, prefixes.slice(i, i + REFS_PER_STEP), (stored) => {
+      const redacted = redactEnvelope(stored, mentions);
+      return redacted === stored ? undefined : redacted;
+    });
     erased.webhookEvents += step.webhookEvents;
     erased.pendingDeliveries += step.pendingDeliveries;
     await new Promise((resolve) => setImmediate(resolve));
   }
   erased.platformEvents = await erasePlatformEvents(ctx, companyId, refs, mentions);
   return erased;
-}
-
-function eraseDeliveries(
-  ctx: GatewayContext,
-  companyId: string,
-  prefixes: readonly string[],
-  mentions: (text: string) => boolean,
-) {
-  const { sqlite } = ctx;
-  // `:` + 1 is `;`: the range of every key that starts with the prefix, on the (dedupe_key, subscription) index.
-  const deliveries = sqlite.prepare<[string, string, string], { id: string; eventId: string; status: string }>(
-    `SELECT id, event_id AS eventId, status FROM webhook_deliveries
-     WHERE dedupe_key >= ? AND dedupe_key < ? AND company_id = ?`,
-  );
-  const dropBody = sqlite.prepare("UPDATE webhook_deliveries SET body = NULL, profile_version_id = NULL WHERE id = ?");
-  const dropExcerpts = sqlite.prepare("UPDATE webhook_attempts SET response_excerpt = NULL WHERE delivery_row_id = ?");
-  const envelope = sqlite.prepare<[string], { envelope: string }>("SELECT envelope FROM webhook_events WHERE id = ?");
-  const setEnvelope = sqlite.prepare("UPDATE webhook_events SET envelope = ? WHERE id = ?");
-  const events = new Set<string>();
-  let pendingDeliveries = 0;
-  for (const prefix of prefixes) {
-    for (const delivery of deliveries.all(prefix, `${prefix.slice(0, -1)};`, companyId)) {
-      dropBody.run(delivery.id);
-      dropExcerpts.run(delivery.id);
-      events.add(delivery.eventId);
-      if (delivery.status === "pending" || delivery.status === "delivering") pendingDeliveries++;
-    }
-  }
-  let webhookEvents = 0;
-  for (const id of events) {
-    const stored = envelope.get(id);
-    if (!stored) continue;
-    const redacted = redactEnvelope(stored.envelope, mentions);
-    if (redacted === stored.envelope) continue;
-    setEnvelope.run(redacted, id);
-    webhookEvents++;
-  }
-  return { webhookEvents, pendingDeliveries };
 }
 
 /** The company's received platform events, newest first on the (company, received_at) index, a chunk a step. */
@@ -102,40 +65,16 @@ async function erasePlatformEvents(
 ): Promise<number> {
   const appointments = new Set(refs.appointmentIds);
   const leads = new Set(refs.leadIds);
-  const select = ctx.sqlite.prepare<
-    [string, string, number, number],
-    { rowid: number; receivedAt: string; resourceType: string; resourceId: string; body: string }
-  >(
-    `SELECT rowid, received_at AS receivedAt, resource_type AS resourceType, resource_id AS resourceId, body
-     FROM platform_events WHERE company_id = ? AND (received_at, rowid) < (?, ?)
-     ORDER BY received_at DESC, rowid DESC LIMIT ?`,
-  );
-  const setBody = ctx.sqlite.prepare("UPDATE platform_events SET body = ? WHERE rowid = ?");
   const about = (row: { resourceType: string; resourceId: string; body: string }) =>
     (row.resourceType === "appointment" && appointments.has(row.resourceId)) ||
     (row.resourceType === "lead" && leads.has(row.resourceId)) ||
     [...leads].some((id) => row.body.includes(id)) ||
     mentions(row.body);
-  let erased = 0;
-  let before = { receivedAt: "\uffff", rowid: 0 };
-  for (;;) {
-    const step = ctx.sqlite
-      .transaction(() => {
-        const rows = select.all(companyId, before.receivedAt, before.rowid, PLATFORM_EVENTS_PER_STEP);
-        for (const row of rows) {
-          if (!about(row)) continue;
-          const redacted = redactEnvelope(row.body, mentions);
-          if (redacted === row.body) continue;
-          setBody.run(redacted, row.rowid);
-          erased++;
-        }
-        return { scanned: rows.length, last: rows.at(-1) };
-      })
-      .immediate();
-    if (step.scanned < PLATFORM_EVENTS_PER_STEP || step.last === undefined) return erased;
-    before = step.last;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  return ctx.webhooks.platformEvents.rewriteBodies(companyId, PLATFORM_EVENTS_PER_STEP, (row) => {
+    if (!about(row)) return undefined;
+    const redacted = redactEnvelope(row.body, mentions);
+    return redacted === row.body ? undefined : redacted;
+  });
 }
 
 /**

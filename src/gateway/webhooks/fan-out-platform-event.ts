@@ -1,6 +1,4 @@
-import { and, eq, isNotNull } from "drizzle-orm";
 import type { WebhookEnvelope } from "../../contract/webhook-envelope.js";
-import { bookedAppointments, sourcedLeads } from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import { LEAD_STAGE_EVENTS } from "./catalogue.js";
 import { type Enqueued, enqueueVendorEvent } from "./enqueue.js";
@@ -29,18 +27,14 @@ function appointmentChange(ctx: GatewayContext, companyId: string, envelope: Web
   const appointmentId =
     envelope.resource.type === "appointment" ? envelope.resource.id : text(envelope.data.appointmentId);
   if (!appointmentId) return [];
-  const booked = ctx.db
-    .select({ vendorKeyId: bookedAppointments.vendorKeyId })
-    .from(bookedAppointments)
-    .where(and(eq(bookedAppointments.companyId, companyId), eq(bookedAppointments.appointmentId, appointmentId)))
-    .get();
-  if (!booked) return [];
+  const bookedBy = ctx.webhooks.routing.bookerOf(companyId, appointmentId);
+  if (bookedBy === undefined) return [];
   const data = appointmentViewOfPlatform(appointmentId, envelope.data);
   return enqueueVendorEvent(
     ctx,
     {
       companyId,
-      vendorKeyId: booked.vendorKeyId,
+      vendorKeyId: bookedBy,
       event: envelope.event,
       resource: { type: "appointment", id: appointmentId, version: envelope.resource.version },
       data,
@@ -67,19 +61,13 @@ export function changeIdentity(envelope: WebhookEnvelope, data: Record<string, u
 function leadStage(ctx: GatewayContext, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
   const leadId = text(envelope.data.leadId) ?? (envelope.resource.type === "lead" ? envelope.resource.id : undefined);
   if (!leadId) return [];
-  const source = ctx.db
-    .select({ vendorKeyId: sourcedLeads.vendorKeyId })
-    .from(sourcedLeads)
-    .where(
-      and(eq(sourcedLeads.companyId, companyId), eq(sourcedLeads.leadId, leadId), isNotNull(sourcedLeads.vendorKeyId)),
-    )
-    .get();
-  if (!source?.vendorKeyId) return [];
+  const source = ctx.webhooks.routing.sourceOf(companyId, leadId);
+  if (!source) return [];
   return enqueueVendorEvent(
     ctx,
     {
       companyId,
-      vendorKeyId: source.vendorKeyId,
+      vendorKeyId: source,
       event: envelope.event,
       resource: { type: "lead", id: leadId, version: 1 },
       data: leadStageView(leadId, envelope.event),

@@ -1,7 +1,12 @@
 import type { GatewayContext } from "../context.js";
-import { redisConnection } from "../forwarding/redis/connections.js";
-import { forwardingKeys, parseWebhookDue, webhookDueMessage } from "../forwarding/redis/keys.js";
-import { LeaderLock } from "../forwarding/redis/leader-lock.js";
+import {
+  coordinationKeys,
+  LeaderLock,
+  Leadership,
+  parseWebhookDue,
+  redisConnection,
+  webhookDueMessage,
+} from "../coordination/index.js";
 import { WebhookDispatcher, webhookPolicy } from "./delivery/dispatcher.js";
 import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
 import type { RunningWebhooks, WebhookOptions } from "./start-webhooks.js";
@@ -25,14 +30,11 @@ export function startLedWebhooks(
   options: WebhookOptions,
   leadership: WebhookLeadership,
 ): RunningWebhooks {
-  const keys = forwardingKeys(leadership.prefix);
+  const keys = coordinationKeys(leadership.prefix);
   const connection = redisConnection(leadership.url, "producer", ctx.log);
   const subscriber = redisConnection(leadership.url, "worker", ctx.log);
-  const lock = new LeaderLock(connection, `${leadership.prefix}:webhooks:leader`, leadership.lockTtlMs ?? 6_000);
+  const lock = new LeaderLock(connection, keys.webhooksLeader, leadership.lockTtlMs ?? 6_000);
   let dispatcher: WebhookDispatcher | undefined;
-  let renewedAt = 0;
-  let ticking = false;
-  let closed = false;
 
   const publish = (subscriptionId: string, dueAt: number) =>
     connection.publish(keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt)).catch((error: Error) => {
@@ -55,52 +57,31 @@ export function startLedWebhooks(
     ctx.log.warn({ error: error.message }, "webhook notices: not subscribed (the 5 s re-read still finds deliveries)");
   });
 
-  const stepDown = async (reason: string) => {
-    const leaving = dispatcher;
-    dispatcher = undefined;
-    if (!leaving) return;
-    if (!closed) ctx.log.warn({ reason }, "webhook dispatcher: stepped down");
-    await leaving.close();
-  };
-  const tick = async () => {
-    if (ticking || closed) return;
-    ticking = true;
-    const sentAt = Date.now();
-    try {
-      if (dispatcher) {
-        const state = await lock.renew();
-        if (state === "lost") await stepDown("lock taken by another process");
-        else renewedAt = sentAt;
-      } else if (await lock.acquire()) {
-        renewedAt = sentAt;
-        if (closed) return;
+  const election = new Leadership(
+    lock,
+    {
+      name: "webhook dispatcher",
+      elected: () => {
         dispatcher = new WebhookDispatcher(ctx, options);
         dispatcher.start();
-        ctx.log.info({}, "webhook dispatcher: took over");
-      }
-    } catch (error) {
-      ctx.log.debug({ error: (error as Error).message }, "webhook lock: redis unreachable");
-      // Stop sending before the lock can expire and another process start.
-      if (dispatcher && Date.now() - renewedAt > lock.ttlMs / 2) await stepDown("redis unreachable");
-    } finally {
-      ticking = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), Math.max(50, Math.floor(lock.ttlMs / 6)));
-  timer.unref();
-  void tick();
+      },
+      stepDown: async () => {
+        const leaving = dispatcher;
+        dispatcher = undefined;
+        await leaving?.close();
+      },
+    },
+    ctx.log,
+  );
+  void election.start();
 
   return {
     get dispatcher() {
       return dispatcher;
     },
     async close() {
-      closed = true;
-      clearInterval(timer);
       detachRuntime(ctx, runtime);
-      const led = dispatcher !== undefined;
-      await stepDown("closing");
-      if (led) await lock.release().catch(() => undefined);
+      await election.close();
       subscriber.disconnect();
       connection.disconnect();
     },

@@ -1,17 +1,10 @@
-import { and, eq } from "drizzle-orm";
-import {
-  bookedAppointments,
-  sourcedLeads,
-  type submissions,
-  submissions as submissionsTable,
-} from "../../db/schema/index.js";
 import type { GatewayContext } from "../context.js";
 import type { SettlementRecorder } from "../forwarding/attempt.js";
+import type { SubmissionRow } from "../storage/submissions/index.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
-import { appointmentView, contactOfLead, submissionView } from "./projections.js";
-import { statementsFor } from "./statements.js";
+import { appointmentView, contactOfLead, submissionOutcomeView } from "./projections.js";
 
-type Submission = typeof submissions.$inferSelect;
+type Submission = SubmissionRow;
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
@@ -37,18 +30,16 @@ export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
 export function onSubmissionSettled(ctx: GatewayContext, submission: Submission): void {
   const nowMs = ctx.now().getTime();
   // Immediate: it reads before it writes, and other processes may write the same database (BullMQ driver).
-  const enqueued = ctx.sqlite
-    .transaction(() => {
-      markSettlementRecorded(ctx, submission.id, nowMs);
-      return recordSettlement(ctx, submission, nowMs);
-    })
-    .immediate();
+  const enqueued = ctx.transaction(() => {
+    markSettlementRecorded(ctx, submission.id, nowMs);
+    return recordSettlement(ctx, submission, nowMs);
+  }, "immediate");
   notifyEnqueued(ctx, enqueued, nowMs);
 }
 
 /** Marks a submission's settlement recorded (inside the transaction that records it). */
 export function markSettlementRecorded(ctx: GatewayContext, submissionId: string, nowMs: number): void {
-  statementsFor(ctx).markSettlementRecorded.run(new Date(nowMs).toISOString(), submissionId);
+  ctx.submissions.markSettlementRecorded(submissionId, nowMs);
 }
 
 /**
@@ -76,7 +67,7 @@ function settle(
   nowMs: number,
   subscribedBy: string | undefined,
 ): Enqueued[] {
-  const key = statementsFor(ctx).vendorKey.get({ id: submission.vendorKeyId });
+  const key = ctx.vendorKeys.get(submission.vendorKeyId);
   if (!key) return [];
   const nowIso = new Date(nowMs).toISOString();
   const occurredAt = submission.forwardedAt ?? submission.updatedAt;
@@ -110,7 +101,7 @@ function settle(
           vendorKeyId: key.id,
           event,
           resource: { type: "submission", id: submission.id, version: 1 },
-          data: submissionView({
+          data: submissionOutcomeView({
             submissionId: submission.id,
             kind: submission.kind,
             outcome,
@@ -144,26 +135,15 @@ function confirmBooking(
   const nowIso = new Date(nowMs).toISOString();
   const body = submission.canonicalBody ?? {};
   const leadId = resolveLeadId(ctx, submission.companyId, text(body.leadId));
-  ctx.db
-    .insert(bookedAppointments)
-    .values({
-      companyId: submission.companyId,
-      appointmentId,
-      vendorKeyId,
-      submissionId: submission.id,
-      leadId: leadId ?? null,
-      createdAt: nowIso,
-    })
-    .onConflictDoNothing()
-    .run();
-  const owner = ctx.db
-    .select({ vendorKeyId: bookedAppointments.vendorKeyId })
-    .from(bookedAppointments)
-    .where(
-      and(eq(bookedAppointments.companyId, submission.companyId), eq(bookedAppointments.appointmentId, appointmentId)),
-    )
-    .get();
-  if (owner?.vendorKeyId !== vendorKeyId) return [];
+  ctx.webhooks.routing.rememberBooking({
+    companyId: submission.companyId,
+    appointmentId,
+    vendorKeyId,
+    submissionId: submission.id,
+    leadId: leadId ?? null,
+    createdAt: nowIso,
+  });
+  if (ctx.webhooks.routing.bookerOf(submission.companyId, appointmentId) !== vendorKeyId) return [];
   return enqueueVendorEvent(
     ctx,
     {
@@ -193,23 +173,13 @@ function confirmBooking(
  */
 function resolveLeadId(ctx: GatewayContext, companyId: string, ref: string | undefined): string | undefined {
   if (ref === undefined || !ref.startsWith("sub_")) return ref;
-  const row = ctx.db
-    .select({ result: submissionsTable.result })
-    .from(submissionsTable)
-    .where(and(eq(submissionsTable.id, ref), eq(submissionsTable.companyId, companyId)))
-    .get();
-  return text(row?.result?.leadId);
+  return text(ctx.submissions.getOfCompany(ref, companyId)?.result?.leadId);
 }
 
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
 function visitContact(ctx: GatewayContext, companyId: string, leadId: string) {
-  const row = ctx.db
-    .select({ body: submissionsTable.canonicalBody })
-    .from(sourcedLeads)
-    .innerJoin(submissionsTable, eq(submissionsTable.id, sourcedLeads.contactSubmissionId))
-    .where(and(eq(sourcedLeads.companyId, companyId), eq(sourcedLeads.leadId, leadId)))
-    .get();
-  return contactOfLead(row?.body);
+  const submissionId = ctx.webhooks.routing.contactSubmissionOf(companyId, leadId);
+  return contactOfLead(submissionId ? ctx.submissions.read(submissionId)?.canonicalBody : undefined);
 }
 
 function rememberLead(
@@ -217,6 +187,5 @@ function rememberLead(
   lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
   nowIso: string,
 ): void {
-  // Prepared once (statements.ts): this runs for every forwarded lead.
-  statementsFor(ctx).rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, nowIso, nowIso);
+  ctx.webhooks.routing.rememberLead(lead, nowIso);
 }

@@ -59,7 +59,7 @@ export function leadStageView(leadId: string, event: string): Record<string, unk
 }
 
 /** A vendor's own submission outcome: lead id and created/merged status only (§1) — no project of a merge. */
-export function submissionView(input: {
+export function submissionOutcomeView(input: {
   submissionId: string;
   kind: string;
   outcome: "forwarded" | "failed";

@@ -10,23 +10,21 @@ export interface WebhookRuntime {
 }
 
 /**
- * The runtime started for a context (one per gateway). Without one (a CLI, a test of a verb) enqueued rows wait in
- * the database for the next start, and URLs are checked with the mode's default policy.
+ * The runtime started for a context (one per gateway) is `ctx.webhookRuntime`. Without one (a CLI, a test of a verb)
+ * enqueued rows wait in the database for the next start, and URLs are checked with the mode's default policy.
  */
-const runtimes = new WeakMap<GatewayContext, WebhookRuntime>();
-
 export function attachRuntime(ctx: GatewayContext, runtime: WebhookRuntime): void {
-  runtimes.set(ctx, runtime);
+  ctx.webhookRuntime = runtime;
 }
 
 export function detachRuntime(ctx: GatewayContext, runtime: WebhookRuntime): void {
-  if (runtimes.get(ctx) === runtime) runtimes.delete(ctx);
+  if (ctx.webhookRuntime === runtime) ctx.webhookRuntime = undefined;
 }
 
 export function notifyDue(ctx: GatewayContext, subscriptionId: string, dueAt: number): void {
-  runtimes.get(ctx)?.notify(subscriptionId, dueAt);
+  ctx.webhookRuntime?.notify(subscriptionId, dueAt);
 }
 
 export function outboundPolicy(ctx: GatewayContext): OutboundPolicy {
-  return runtimes.get(ctx)?.policy ?? { mode: ctx.settings.mode, loopbackPorts: ctx.settings.webhookLoopbackPorts };
+  return ctx.webhookRuntime?.policy ?? { mode: ctx.settings.mode, loopbackPorts: ctx.settings.webhookLoopbackPorts };
 }

@@ -1,5 +1,3 @@
-import { rowReader } from "../../db/row-reader.js";
-import { submissions } from "../../db/schema/index.js";
 import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { type Enqueued, notifyEnqueued } from "./enqueue.js";
@@ -17,36 +15,27 @@ const CHUNK = 500;
  * settled longer ago than the retention period is only marked: its deliveries may have been purged since, and sending
  * it again then would be a second delivery, not a repair.
  *
- * Reads the partial index of unrecorded settled rows (literally the index's condition), CHUNK at a time, one
+ * Reads the partial index of unrecorded settled rows (SubmissionStore.settlementsOwed), CHUNK at a time, one
  * immediate transaction each; with several processes on one database, each records and marks a row at most once in
  * effect. Runs before forwarding starts, and wakes the webhook dispatcher for what it enqueued.
  */
 export function repairSettlements(ctx: GatewayContext): { recorded: number; deliveries: number } {
   const nowMs = ctx.now().getTime();
   const recentFrom = idFloor("sub", nowMs - ctx.settings.retentionDays * DAY_MS);
-  const owed = ctx.sqlite
-    .prepare<[number], string>(
-      `SELECT id FROM submissions INDEXED BY submissions_settlement_owed_idx
-       WHERE status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL ORDER BY id LIMIT ?`,
-    )
-    .pluck();
-  const read = rowReader(ctx.sqlite, submissions);
   let recorded = 0;
   let deliveries = 0;
   for (;;) {
-    const enqueued = ctx.sqlite
-      .transaction((): Enqueued[] | undefined => {
-        const rows = owed.all(CHUNK).flatMap((id) => read(id) ?? []);
-        if (rows.length === 0) return undefined;
-        const made: Enqueued[] = [];
-        for (const row of rows) {
-          if (row.id >= recentFrom) made.push(...recordSettlement(ctx, row, nowMs, { subscribedBy: row.updatedAt }));
-          markSettlementRecorded(ctx, row.id, nowMs);
-        }
-        recorded += rows.length;
-        return made;
-      })
-      .immediate();
+    const enqueued = ctx.transaction((): Enqueued[] | undefined => {
+      const rows = ctx.submissions.settlementsOwed(CHUNK);
+      if (rows.length === 0) return undefined;
+      const made: Enqueued[] = [];
+      for (const row of rows) {
+        if (row.id >= recentFrom) made.push(...recordSettlement(ctx, row, nowMs, { subscribedBy: row.updatedAt }));
+        markSettlementRecorded(ctx, row.id, nowMs);
+      }
+      recorded += rows.length;
+      return made;
+    }, "immediate");
     if (enqueued === undefined) break;
     deliveries += enqueued.length;
     notifyEnqueued(ctx, enqueued, nowMs);

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.js";
+import { AdmissionLog } from "./admission-log.js";
 import type { Level, LimitsConfig } from "./config.js";
-import { SlidingLog } from "./sliding-log.js";
 
 export interface Subject {
   level: Level;
@@ -32,7 +32,7 @@ export interface Decision {
  * attempts it was refused (decision recorded in docs/decisions.md).
  */
 export class RateLimiter {
-  private logs: Record<Level, SlidingLog>;
+  private logs: Record<Level, AdmissionLog>;
 
   constructor(
     private config: LimitsConfig,
@@ -76,12 +76,12 @@ export class RateLimiter {
     };
   }
 
-  private static build(config: LimitsConfig): Record<Level, SlidingLog> {
+  private static build(config: LimitsConfig): Record<Level, AdmissionLog> {
     return {
-      key: new SlidingLog(config.key.limit, config.key.windowMs),
-      owner: new SlidingLog(config.owner.limit, config.owner.windowMs),
-      ip: new SlidingLog(config.ip.limit, config.ip.windowMs),
-      health: new SlidingLog(config.health.limit, config.health.windowMs),
+      key: new AdmissionLog(config.key.limit, config.key.windowMs),
+      owner: new AdmissionLog(config.owner.limit, config.owner.windowMs),
+      ip: new AdmissionLog(config.ip.limit, config.ip.windowMs),
+      health: new AdmissionLog(config.health.limit, config.health.windowMs),
     };
   }
 }

@@ -1,8 +1,8 @@
 import { inArray } from "drizzle-orm";
 import { expect } from "vitest";
 import { submissionAttempts } from "../../../src/db/schema/index.js";
-import type { RetryPolicy } from "../../../src/gateway/forwarding/retry-policy.js";
-import type { SubmissionRow } from "../../../src/gateway/intake/submission-view.js";
+import type { SendRetryPolicy } from "../../../src/gateway/forwarding/send-retry.js";
+import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import type { RunningSandbox } from "../../../src/sandbox/index.js";
 import { type Rig, until } from "../../helpers/forwarding.js";
 import type { Workload } from "./fault-workload.js";
@@ -11,7 +11,7 @@ type Attempt = typeof submissionAttempts.$inferSelect;
 type SandboxStats = ReturnType<RunningSandbox["admin"]["stats"]>;
 
 export interface Bounds {
-  retry: RetryPolicy;
+  retry: SendRetryPolicy;
   /** The shortest retry-after any 429 of the case carries. */
   retryAfterMs: number;
   /** Most 429 answers the case may see: a hot loop on 429 would exceed it by far. */
@@ -39,7 +39,7 @@ const TIMER_TOLERANCE_MS = 15;
 /** When the answer (or the failure) came: the gateway acts on it no sooner. */
 const end = (a: Attempt) => Date.parse(a.startedAt) + a.latencyMs;
 const start = (a: Attempt) => Date.parse(a.startedAt);
-const ceiling = (retry: RetryPolicy, attempt: number) =>
+const ceiling = (retry: SendRetryPolicy, attempt: number) =>
   Math.min(retry.capMs, retry.baseMs * 2 ** Math.max(0, attempt - 1));
 
 /** Requests the sandbox saw on the Inbound API: those its guard counted and those a fault answered. */

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RetryPolicy } from "../../../src/gateway/forwarding/retry-policy.js";
-import type { SubmissionRow } from "../../../src/gateway/intake/submission-view.js";
+import type { SendRetryPolicy } from "../../../src/gateway/forwarding/send-retry.js";
+import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { type FaultSpecInput, faultSpecSchema } from "../../../src/sandbox/faults/fault-spec.js";
 import { type Rig, type RigOptions, startRig, until } from "../../helpers/forwarding.js";
 import { type Bounds, checkAttempts, checkOutcomes, upstreamRequests } from "./fault-checks.js";
 import { Workload } from "./fault-workload.js";
 
 /** Seconds-scale §7 schedule: retries within [0, 250 ms × 2^(n-1)] capped at 1 s, five attempts, 15 s horizon. */
-const RETRY: RetryPolicy = { baseMs: 250, capMs: 1_000, maxAttempts: 5, horizonMs: 15_000 };
+const RETRY: SendRetryPolicy = { baseMs: 250, capMs: 1_000, maxAttempts: 5, horizonMs: 15_000 };
 /** §8 limits per second, the same at the sandbox and in the gateway. */
 const LIMITS = { perKey: 10, perCompany: 16, egress: 40, windowMs: 1_000 };
 const CREDENTIALS = 4;
@@ -26,7 +26,7 @@ const stormBound = (durationMs: number, retryAfterMs: number) =>
  * attempt log against the retry schedule and the sandbox's own count of the requests it received.
  */
 export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded driver"): void {
-  const retry: RetryPolicy = { ...RETRY, ...driver.retry };
+  const retry: SendRetryPolicy = { ...RETRY, ...driver.retry };
   const bounds = (over: Partial<Bounds> = {}): Bounds => ({
     retry,
     retryAfterMs: SECOND,

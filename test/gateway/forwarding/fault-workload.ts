@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { expect } from "vitest";
 import { submissions } from "../../../src/db/schema/index.js";
 import { rotateUpstreamCredential } from "../../../src/gateway/credentials/upstream-credentials.js";
-import type { SubmissionRow } from "../../../src/gateway/intake/submission-view.js";
+import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { lead, type Rig, type RigCompany, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 

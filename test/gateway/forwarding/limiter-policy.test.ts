@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FairScheduler } from "../../../src/gateway/forwarding/fair-scheduler.js";
 import { LimiterHierarchy, nodesOf } from "../../../src/gateway/forwarding/hierarchy.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "../../../src/gateway/forwarding/limits.js";
-import { SlidingLog } from "../../../src/gateway/forwarding/sliding-log.js";
+import { SendWindow } from "../../../src/gateway/forwarding/send-window.js";
 
 /**
  * The limiter's policy (docs/forwarding.md, "The limiter's policy") on a simulated clock: the fair scheduler and the
@@ -120,7 +120,7 @@ describe("§8 limiter policy: a burst goes out at once while every level has roo
   });
 
   it("forgets a hold once the send it held went another way (its credential was paused and drained)", () => {
-    const level = new SlidingLog(5, 1_000);
+    const level = new SendWindow(5, 1_000);
     for (let i = 0; i < 5; i++) level.complete(level.record(0), 10);
     expect(level.allowedAt(100)).toBe(1_011);
     // Nothing is sent through it for a while; then a burst finds the full allowance, not a pace of one per 200 ms.

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissions } from "../../../src/db/schema/index.js";
 import { Forwarder } from "../../../src/gateway/forwarding/forwarder.js";
-import { submissionRow } from "../../../src/gateway/intake/submission-view.js";
+import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { newId } from "../../../src/ids.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";

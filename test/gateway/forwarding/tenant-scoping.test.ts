@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
-import { submissionRow } from "../../../src/gateway/intake/submission-view.js";
 import { updateVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
 import {
   createProfile,
   publishProfileVersion,
   saveProfileVersion,
 } from "../../../src/gateway/profiles-admin/profiles.js";
+import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { redriveSubmissions } from "../../../src/gateway/submissions/redrive.js";
 import { newId } from "../../../src/ids.js";
 import { lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
@@ -74,7 +74,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
       idempotencyKey: body.idempotencyKey,
       createdAt: now.toISOString(),
     });
-    await rig.gateway.ctx.submissionWriter.insert(appointment);
+    await rig.gateway.ctx.submissions.insert(appointment);
     rig.gateway.ctx.forwarding?.notify(appointment);
     return appointment.id;
   };

@@ -1,6 +1,7 @@
 import { execSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
+import { evaluatorEntry } from "../../../src/gateway/profiles/evaluator-entry.js";
 import {
   EngineClosedError,
   EngineOverloadedError,
@@ -8,7 +9,6 @@ import {
   ProfileEngine,
   type ProfileKind,
 } from "../../../src/gateway/profiles/index.js";
-import { workerEntry } from "../../../src/gateway/profiles/worker-entry.js";
 
 /** One worker, a queue of two, a 30 ms deadline grace and no suspect lane (its own tests): each rule is quick to reach. */
 let engine: ProfileEngine;
@@ -160,6 +160,6 @@ function workerPids(): number[] {
   return execSync(`ps --ppid ${process.pid} -o pid=,args=`)
     .toString()
     .split("\n")
-    .filter((line) => line.includes(workerEntry().modulePath))
+    .filter((line) => line.includes(evaluatorEntry().modulePath))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }

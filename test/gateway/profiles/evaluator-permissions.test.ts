@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { openGatewayDb } from "../../../src/db/client.js";
+import { evaluatorEntry } from "../../../src/gateway/profiles/evaluator-entry.js";
+import { EvaluatorProcess } from "../../../src/gateway/profiles/evaluator-process.js";
 import { LIMITS } from "../../../src/gateway/profiles/limits.js";
-import type { WorkerMessage } from "../../../src/gateway/profiles/protocol.js";
-import { workerEntry } from "../../../src/gateway/profiles/worker-entry.js";
-import { WorkerProcess } from "../../../src/gateway/profiles/worker-process.js";
+import type { EvaluatorMessage } from "../../../src/gateway/profiles/protocol.js";
 
 /**
  * docs/decisions.md, "Evaluators under the permission model": an evaluator process runs one bundled module under
@@ -16,14 +16,14 @@ import { WorkerProcess } from "../../../src/gateway/profiles/worker-process.js";
  * database, its master key — is refused; so are processes and threads.
  */
 
-const workers: WorkerProcess[] = [];
+const workers: EvaluatorProcess[] = [];
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 
 /** Runs `code` in a process started with exactly the evaluator's Node options. */
 function asAnEvaluator(code: string): Record<string, string> {
-  const { execArgv } = workerEntry();
+  const { execArgv } = evaluatorEntry();
   const run = spawnSync(process.execPath, [...execArgv, "--input-type=module", "-e", code], {
     env: {},
     encoding: "utf8",
@@ -39,7 +39,7 @@ describe("an evaluator process reads nothing but its own code", () => {
     openGatewayDb(databasePath).close();
     const masterKeyPath = join(dir, "master.key");
     writeFileSync(masterKeyPath, "0".repeat(64), { mode: 0o600 });
-    const own = workerEntry().modulePath;
+    const own = evaluatorEntry().modulePath;
     const attempt = (path: string) =>
       `(() => { try { fs.readFileSync(${JSON.stringify(path)}); return "read"; } catch (e) { return e.code; } })()`;
     const result = asAnEvaluator(`
@@ -73,9 +73,9 @@ describe("an evaluator process reads nothing but its own code", () => {
   });
 
   it("is how the pool starts its evaluators, which then map as before", async () => {
-    const messages: WorkerMessage[] = [];
-    const worker = new WorkerProcess({
-      heapMb: LIMITS.workerHeapMb,
+    const messages: EvaluatorMessage[] = [];
+    const worker = new EvaluatorProcess({
+      heapMb: LIMITS.evaluatorHeapMb,
       compiledCacheSize: 10,
       onMessage: (message) => messages.push(message),
       onExit: () => {},
@@ -83,9 +83,9 @@ describe("an evaluator process reads nothing but its own code", () => {
     workers.push(worker);
     await expect.poll(() => messages.some((m) => m.type === "ready"), { timeout: 10_000 }).toBe(true);
     const args = readFileSync(`/proc/${worker.pid}/cmdline`, "utf8").split("\0");
-    expect(args).toEqual(expect.arrayContaining(workerEntry().execArgv));
+    expect(args).toEqual(expect.arrayContaining(evaluatorEntry().execArgv));
     expect(args.filter((a) => a.startsWith("--allow-"))).toEqual([
-      `--allow-fs-read=${workerEntry().modulePath}`,
+      `--allow-fs-read=${evaluatorEntry().modulePath}`,
       "--allow-fs-read=/proc/thread-self/schedstat",
     ]);
     worker.send([
@@ -103,10 +103,10 @@ describe("an evaluator process reads nothing but its own code", () => {
       .toMatchObject({ id: 1, ok: true, body: { hi: "Ann" } });
   });
 
-  it("bundles the compiled worker.js the same way", () => {
+  it("bundles the compiled evaluator-main.js the same way", () => {
     const dir = mkdtempSync(join(tmpdir(), "pg-evaluator-dist-"));
-    writeFileSync(join(dir, "worker.js"), 'process.stdout.write("compiled evaluator");\n');
-    const entry = workerEntry(pathToFileURL(join(dir, "pool.js")).href);
+    writeFileSync(join(dir, "evaluator-main.js"), 'process.stdout.write("compiled evaluator");\n');
+    const entry = evaluatorEntry(pathToFileURL(join(dir, "pool.js")).href);
     const run = spawnSync(process.execPath, [...entry.execArgv, entry.modulePath], { env: {}, encoding: "utf8" });
     expect(run.stdout).toBe("compiled evaluator");
     expect(entry.modulePath.startsWith(dir)).toBe(false);

@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS } from "../../../src/gateway/profiles/limits.js";
-import { WorkerPool } from "../../../src/gateway/profiles/pool.js";
+import { EvaluatorPool } from "../../../src/gateway/profiles/pool.js";
 import type { EvaluateRequest } from "../../../src/gateway/profiles/protocol.js";
 
-const pools: WorkerPool[] = [];
+const pools: EvaluatorPool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
 function newPool(pipelineDepth?: number) {
-  const pool = new WorkerPool({
+  const pool = new EvaluatorPool({
     name: "test",
     size: 1,
     maxQueue: 64,
     deadlineGraceMs: LIMITS.deadlineGraceMs,
-    heapMb: LIMITS.workerHeapMb,
+    heapMb: LIMITS.evaluatorHeapMb,
     compiledCacheSize: 10,
     ...(pipelineDepth ? { pipelineDepth } : {}),
   });
@@ -71,13 +71,13 @@ describe("evaluator pool: batching writes to a busy worker", () => {
 });
 
 /** A pool of two evaluators, started. */
-async function twoWorkers(): Promise<WorkerPool> {
-  const pool = new WorkerPool({
+async function twoWorkers(): Promise<EvaluatorPool> {
+  const pool = new EvaluatorPool({
     name: "test",
     size: 2,
     maxQueue: 64,
     deadlineGraceMs: LIMITS.deadlineGraceMs,
-    heapMb: LIMITS.workerHeapMb,
+    heapMb: LIMITS.evaluatorHeapMb,
     compiledCacheSize: 10,
   });
   pools.push(pool);

@@ -4,7 +4,7 @@ import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/s
 import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
 import { type submissions, submissions as submissionsTable } from "../../../src/db/schema/index.js";
 import type { Gateway } from "../../../src/gateway/create-gateway.js";
-import { submissionRow } from "../../../src/gateway/intake/submission-view.js";
+import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { onSubmissionSettled, type WebhookOptions } from "../../../src/gateway/webhooks/index.js";
 import { newId } from "../../../src/ids.js";
 import {

@@ -2,17 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { GatewayContext } from "../../context.js";
-import type { SubmissionRow } from "../../intake/submission-view.js";
+import { LeaderLock, Leadership, ready, redisConnection, redisPauseBoard } from "../../coordination/index.js";
+import type { SubmissionRow, SubmissionStore } from "../../storage/submissions/index.js";
 import { SubmissionAttempt } from "../attempt.js";
 import { Dispatcher } from "../dispatcher.js";
 import type { ForwardingDriver } from "../driver.js";
 import type { ForwarderOptions } from "../forwarder.js";
 import type { LimiterHistory } from "../hierarchy.js";
-import { SubmissionStore } from "../submission-store.js";
 import { SettlementWaiters } from "../waiters.js";
-import { ready, redisConnection } from "./connections.js";
 import { DEFAULT_PREFIX, type ForwardingKeys, forwardingKeys, webhookDueMessage } from "./keys.js";
-import { LeaderLock } from "./leader-lock.js";
 import { LimiterMirror } from "./limiter-mirror.js";
 import { SendQueueProducer, startSendWorker } from "./send-queue.js";
 
@@ -38,14 +36,12 @@ interface WorkerSide {
   events: Redis;
   transport: SendQueueProducer;
   consumer: Worker;
-  lock: LeaderLock;
+  leadership: Leadership;
   mirror: LimiterMirror;
-  timer?: NodeJS.Timeout;
 }
 
 interface Term {
   dispatcher: Dispatcher;
-  renewedAt: number;
   reconcile: NodeJS.Timeout;
 }
 
@@ -59,7 +55,7 @@ interface Term {
  *   exact limiter as the embedded driver, mirroring the limiter's history into Redis so that a successor resumes
  *   from the real sends. It hands each allowed send to the BullMQ "send" queue.
  * - Worker processes run the one attempt implementation and return its verdict on the queue's events; the time the
- *   answer came closes the send's limiter slots (answer-time slots, see SlidingLog).
+ *   answer came closes the send's limiter slots (answer-time slots, see SendWindow).
  * - A settled submission's id is published, so a sync answer waiting in an API process wakes (and the API process
  *   also re-reads the row every 500 ms in case the notice is lost).
  */
@@ -83,7 +79,6 @@ export class BullmqForwarding implements ForwardingDriver {
   /** Resolves once connected and subscribed, and for a worker taking jobs (tests and the worker command wait). */
   started: Promise<void> = Promise.resolve();
   #lastHistory: LimiterHistory | undefined;
-  #ticking = false;
   #closing = false;
 
   constructor(
@@ -91,22 +86,16 @@ export class BullmqForwarding implements ForwardingDriver {
     private readonly options: ForwarderOptions & { redis: RedisForwardingOptions },
   ) {
     this.#ctx = ctx;
-    this.#store = new SubmissionStore(ctx);
+    this.#store = ctx.submissions;
     this.#prefix = options.redis.prefix ?? DEFAULT_PREFIX;
     this.#keys = forwardingKeys(this.#prefix);
     this.#lockTtlMs = options.redis.lockTtlMs ?? 6_000;
     this.#pickupMs = options.redis.pickupMs ?? 2_000;
+    this.#producer = redisConnection(options.redis.url, "producer", ctx.log);
+    this.#subscriber = redisConnection(options.redis.url, "worker", ctx.log);
     this.#attempt = new SubmissionAttempt(ctx, {
       ...options,
-      pauses: {
-        pausedUntil: async (credentialId) => {
-          const until = Number(await this.#producer.hget(this.#keys.pauses, credentialId));
-          return Number.isFinite(until) && until > 0 ? until : undefined;
-        },
-        pause: async (credentialId, until) => {
-          await this.#producer.hset(this.#keys.pauses, credentialId, String(Math.ceil(until)));
-        },
-      },
+      pauses: redisPauseBoard(this.#producer, this.#keys.pauses),
       onSettled: (row) => {
         this.#waiters.settled(row);
         // After the hook (webhook deliveries enqueued): an API process woken by the notice finds them committed.
@@ -116,8 +105,6 @@ export class BullmqForwarding implements ForwardingDriver {
     });
     // The latest a send can reach the upstream: picked up in time, then the call's timeout, and a second of slack.
     this.#sendBoundMs = this.#pickupMs + this.#attempt.timeoutMs + 1_000;
-    this.#producer = redisConnection(options.redis.url, "producer", ctx.log);
-    this.#subscriber = redisConnection(options.redis.url, "worker", ctx.log);
   }
 
   get backlog(): number {
@@ -167,15 +154,37 @@ export class BullmqForwarding implements ForwardingDriver {
     const ttlMs = Math.max(...windows.map((w) => w.windowMs)) + this.#sendBoundMs;
     const mirror = new LimiterMirror(this.#producer, this.#keys, ttlMs, this.#ctx.log);
     const lock = new LeaderLock(this.#producer, this.#keys.leader, this.#lockTtlMs, this.instanceId);
-    this.#worker = { connection, events, transport, consumer, lock, mirror };
+    const leadership = new Leadership(
+      lock,
+      {
+        name: "forwarding dispatcher",
+        logFields: { instanceId: this.instanceId },
+        holdsProcess: true,
+        beforeStep: () => this.#present(worker),
+        elected: () => this.#takeOver(worker),
+        renewed: async (state) => {
+          const term = this.#term;
+          if (!term) return;
+          if (state === "reclaimed") {
+            // Redis lost its data (a flush, a restart without persistence): put our history back, re-read the database.
+            await mirror.rewrite(term.dispatcher.history());
+            this.#reconcile();
+          }
+          term.dispatcher.wake();
+        },
+        stepDown: () => this.#stepDown(),
+      },
+      this.#ctx.log,
+    );
+    const worker: WorkerSide = { connection, events, transport, consumer, leadership, mirror };
+    this.#worker = worker;
     await Promise.all([ready(this.#producer), transport.ready(), consumer.waitUntilReady()]);
     // Redis came back (perhaps empty): the dispatcher re-reads the database and the lock is renewed or reclaimed.
     this.#producer.on("ready", () => {
       if (this.#term) this.#reconcile();
     });
     if (this.#closing) return;
-    this.#worker.timer = setInterval(() => void this.#tick(), Math.max(50, Math.floor(this.#lockTtlMs / 6)));
-    await this.#tick();
+    await leadership.start();
   }
 
   notify(row: SubmissionRow): void {
@@ -204,12 +213,9 @@ export class BullmqForwarding implements ForwardingDriver {
     await Promise.race([this.started, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     const worker = this.#worker;
     if (worker) {
-      clearInterval(worker.timer);
       await this.#producer.zrem(this.#keys.workers, this.instanceId).catch(() => undefined);
-      if (this.#term) {
-        this.#stepDown("closing");
-        await worker.lock.release().catch(() => undefined);
-      }
+      // A holder steps down and releases the lock: another worker takes over at once.
+      await worker.leadership.close();
       let timer: NodeJS.Timeout | undefined;
       const finished = await Promise.race([
         worker.consumer.close().then(() => true),
@@ -248,37 +254,6 @@ export class BullmqForwarding implements ForwardingDriver {
     else if (channel === this.#keys.rotated) this.#reconcile();
   }
 
-  /** Leadership: the holder renews its lock, the others try to take it. */
-  async #tick(): Promise<void> {
-    const worker = this.#worker;
-    if (!worker || this.#ticking || this.#closing) return;
-    this.#ticking = true;
-    const sentAt = Date.now();
-    try {
-      await this.#present(worker);
-      const term = this.#term;
-      if (term) {
-        const state = await worker.lock.renew();
-        if (state === "lost") return this.#stepDown("lock taken by another process");
-        term.renewedAt = sentAt;
-        if (state === "reclaimed") {
-          // Redis lost its data (a flush, a restart without persistence): put our history back, re-read the database.
-          await worker.mirror.rewrite(term.dispatcher.history());
-          this.#reconcile();
-        }
-        term.dispatcher.wake();
-      } else if (await worker.lock.acquire()) {
-        await this.#takeOver(worker, sentAt);
-      }
-    } catch (error) {
-      this.#ctx.log.debug({ error: (error as Error).message }, "dispatcher lock: redis unreachable");
-      // Renewals failing: stop dispatching before the lock can expire and another process start.
-      if (this.#term && Date.now() - this.#term.renewedAt > worker.lock.ttlMs / 2) this.#stepDown("redis unreachable");
-    } finally {
-      this.#ticking = false;
-    }
-  }
-
   /**
    * Announces this worker, and lets the dispatcher send only when no other worker is alive: its event loop then
    * serves dispatch alone (sends, with their database writes, run elsewhere), which keeps its timing exact.
@@ -287,7 +262,7 @@ export class BullmqForwarding implements ForwardingDriver {
     const now = Date.now();
     const [, , alive] = ((await this.#producer
       .multi()
-      .zadd(this.#keys.workers, now + worker.lock.ttlMs, this.instanceId)
+      .zadd(this.#keys.workers, now + worker.leadership.lock.ttlMs, this.instanceId)
       .zremrangebyscore(this.#keys.workers, "-inf", now)
       .zcard(this.#keys.workers)
       .exec()) ?? []) as [unknown, unknown, [Error | null, number] | undefined];
@@ -296,7 +271,7 @@ export class BullmqForwarding implements ForwardingDriver {
     else if (!others && worker.consumer.isPaused()) worker.consumer.resume();
   }
 
-  async #takeOver(worker: WorkerSide, acquiredAt: number): Promise<void> {
+  async #takeOver(worker: WorkerSide): Promise<void> {
     const now = Date.now();
     const history = mergeHistories(await worker.mirror.load(now), this.#lastHistory, now);
     const dispatcher = new Dispatcher(this.#ctx, {
@@ -307,19 +282,17 @@ export class BullmqForwarding implements ForwardingDriver {
       history,
       observer: worker.mirror,
       // The fence: dispatch only while the lock was renewed within half its time to live.
-      mayDispatch: () => this.#term === term && Date.now() - term.renewedAt < worker.lock.ttlMs / 2,
+      mayDispatch: () => this.#term === term && worker.leadership.fenceOpen(),
     });
     const term: Term = {
       dispatcher,
-      renewedAt: acquiredAt,
       reconcile: setInterval(() => this.#reconcile(), this.options.redis.reconcileMs ?? 5_000),
     };
     this.#term = term;
-    this.#ctx.log.info({ instanceId: this.instanceId }, "forwarding dispatcher: took over");
     this.#reconcile();
   }
 
-  #stepDown(reason: string): void {
+  #stepDown(): void {
     const term = this.#term;
     if (!term) return;
     this.#term = undefined;
@@ -328,7 +301,6 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#lastHistory = term.dispatcher.history();
     void term.dispatcher.close(0);
     if (this.#worker?.consumer.isPaused() && !this.#closing) this.#worker.consumer.resume();
-    this.#ctx.log.warn({ reason }, "forwarding dispatcher: stepped down");
   }
 
   /** The outbox: what is committed and unfinished is (re-)admitted; leases of dead workers are released first. */

@@ -1,27 +1,29 @@
-/** The prefix of a deployment that sets none (`REDIS_PREFIX`). */
-export const DEFAULT_PREFIX = "partner-gateway";
+import { coordinationKeys } from "../../coordination/index.js";
+
+export { DEFAULT_PREFIX } from "../../coordination/index.js";
 
 /** Names in Redis, all under one prefix (one per deployment; one per test). */
 export function forwardingKeys(prefix: string) {
+  const shared = coordinationKeys(prefix);
   return {
-    /** The dispatcher's lock: SET NX PX, renewed by its holder. */
-    leader: `${prefix}:fwd:leader`,
+    /** The dispatcher's lock (coordination/keys.ts). */
+    leader: shared.forwardingLeader,
     /** A limiter node's history: a sorted set of sends scored by answer time (in flight: the latest arrival). */
     log: (node: string) => `${prefix}:fwd:log:${node}`,
     logs: `${prefix}:fwd:log:*`,
     logPrefix: `${prefix}:fwd:log:`,
     /** Worker processes alive: member = instance id, score = until when (renewed with the lock's time to live). */
     workers: `${prefix}:fwd:workers`,
-    /** Credentials paused by a 429: field = credential id, value = until (ms). */
-    pauses: `${prefix}:fwd:pauses`,
+    /** The pause board (coordination/pause-board.ts). */
+    pauses: shared.pauses,
     /** Pub/sub: a submission was committed (intake, redrive): wakes the dispatcher. */
     accepted: `${prefix}:fwd:accepted`,
     /** Pub/sub: a credential was rotated: the dispatcher reconciles. */
     rotated: `${prefix}:fwd:rotated`,
     /** Pub/sub: a submission settled (forwarded or failed): wakes sync answers in API processes. */
     settled: `${prefix}:fwd:settled`,
-    /** Pub/sub: a worker enqueued webhook deliveries (`subscriptionId dueAt`): wakes the API processes' dispatchers. */
-    webhooksDue: `${prefix}:fwd:webhooks-due`,
+    /** Pub/sub: a worker enqueued webhook deliveries (coordination/keys.ts). */
+    webhooksDue: shared.webhooksDue,
     /** The BullMQ queue of reserved sends (BullMQ puts its own keys under `prefix`). */
     sendQueue: "forward-send",
   };
@@ -29,12 +31,4 @@ export function forwardingKeys(prefix: string) {
 
 export type ForwardingKeys = ReturnType<typeof forwardingKeys>;
 
-/** The message on `webhooksDue`: a subscription with deliveries due at a time (ms). */
-export function webhookDueMessage(subscriptionId: string, dueAt: number): string {
-  return `${subscriptionId} ${Math.round(dueAt)}`;
-}
-
-export function parseWebhookDue(message: string): { subscriptionId: string; dueAt: number } | undefined {
-  const [subscriptionId, dueAt] = message.split(" ");
-  return subscriptionId ? { subscriptionId, dueAt: Number(dueAt) || Date.now() } : undefined;
-}
+export { parseWebhookDue, webhookDueMessage } from "../../coordination/index.js";

@@ -1,4 +1,4 @@
-// A JSON import, not a read at run time: the evaluator is bundled and may read nothing but its own code (worker-entry).
+// A JSON import, not a read at run time: the evaluator is bundled and may read nothing but its own code (evaluator-entry.ts).
 import jsonataPackage from "jsonata/package.json" with { type: "json" };
 
 /**

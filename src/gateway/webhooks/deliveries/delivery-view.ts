@@ -1,4 +1,4 @@
-import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
+import type { WebhookDeliveryRow } from "../../storage/webhooks/index.js";
 
 /** What the owner sees of a delivery (the envelope included: it is the company's own data). */
 export function deliveryView(row: WebhookDeliveryRow) {

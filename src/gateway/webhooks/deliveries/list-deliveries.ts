@@ -1,8 +1,6 @@
-import { and, asc, desc, eq, lt } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries, webhookEvents } from "../../../db/schema/index.js";
-import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
 import { notFound } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
+import type { WebhookDeliveryStatus } from "../../storage/webhooks/index.js";
 import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
 import { deliveryView } from "./delivery-view.js";
 
@@ -24,21 +22,7 @@ export function listDeliveries({
   // over every status would sort the subscription's whole history.
   const statuses = filter.status ? [filter.status] : DELIVERY_STATUSES;
   const rows = statuses
-    .flatMap((status) =>
-      ctx.db
-        .select()
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.subscriptionId, subscriptionId),
-            eq(webhookDeliveries.status, status),
-            filter.before ? lt(webhookDeliveries.id, filter.before) : undefined,
-          ),
-        )
-        .orderBy(desc(webhookDeliveries.id))
-        .limit(limit + 1)
-        .all(),
-    )
+    .flatMap((status) => ctx.webhooks.deliveries.pageOf(subscriptionId, status, filter.before, limit + 1))
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     .slice(0, limit + 1);
   const page = rows.slice(0, limit);
@@ -59,29 +43,15 @@ export function getDelivery({
   deliveryId: string;
 }) {
   const row = getDeliveryRow(ctx, companyId, deliveryId);
-  const event = ctx.db
-    .select({ envelope: webhookEvents.envelope })
-    .from(webhookEvents)
-    .where(eq(webhookEvents.id, row.eventId))
-    .get();
-  const attempts = ctx.db
-    .select()
-    .from(webhookAttempts)
-    .where(eq(webhookAttempts.deliveryRowId, row.id))
-    .orderBy(asc(webhookAttempts.attempt))
-    .all()
-    .map(({ deliveryRowId: _row, ...attempt }) => attempt);
-  const envelope = event ? (JSON.parse(event.envelope) as unknown) : null;
+  const event = ctx.webhooks.deliveries.envelopeOf(row.eventId);
+  const attempts = ctx.webhooks.deliveries.attemptsOf(row.id).map(({ deliveryRowId: _row, ...attempt }) => attempt);
+  const envelope = event !== undefined ? (JSON.parse(event) as unknown) : null;
   return { ...deliveryView(row), envelope, body: row.body, attempts };
 }
 
 /** A company's delivery by id; another company's is a 404 that does not confirm it exists (§7). */
 export function getDeliveryRow(ctx: GatewayContext, companyId: string, deliveryId: string) {
-  const row = ctx.db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.companyId, companyId)))
-    .get();
+  const row = ctx.webhooks.deliveries.getOfCompany(deliveryId, companyId);
   if (!row) throw notFound();
   return row;
 }

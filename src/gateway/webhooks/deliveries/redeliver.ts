@@ -1,9 +1,6 @@
-import { and, eq, gte, inArray, lt, lte, ne } from "drizzle-orm";
-import { webhookDeliveries } from "../../../db/schema/index.js";
-import type { WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
 import { conflict } from "../../../http/errors.js";
-import { idFloor } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
+import type { WebhookDeliveryStatus } from "../../storage/webhooks/index.js";
 import { notifyDue } from "../registry.js";
 import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
 import { deliveryView } from "./delivery-view.js";
@@ -48,7 +45,7 @@ export function redeliverDelivery({
   assertActive(ctx, companyId, row.subscriptionId);
   const nowMs = ctx.now().getTime();
   const update = resetFields(nowMs);
-  ctx.db.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, row.id)).run();
+  ctx.webhooks.deliveries.update(row.id, update);
   notifyDue(ctx, row.subscriptionId, nowMs);
   return deliveryView({ ...row, ...update });
 }
@@ -74,22 +71,7 @@ export function redeliverRange({
   const statuses = input.statuses && input.statuses.length > 0 ? input.statuses : ["failed" as const];
   const from = new Date(input.from);
   const to = new Date(input.to);
-  const result = ctx.db
-    .update(webhookDeliveries)
-    .set(resetFields(nowMs))
-    .where(
-      and(
-        eq(webhookDeliveries.subscriptionId, subscriptionId),
-        inArray(webhookDeliveries.status, statuses),
-        ne(webhookDeliveries.status, "pending"),
-        // The time range as an id range (ids carry their creation time) runs on the (subscription, status, id) index.
-        gte(webhookDeliveries.id, idFloor("whd", from.getTime())),
-        lt(webhookDeliveries.id, idFloor("whd", to.getTime() + 1)),
-        gte(webhookDeliveries.createdAt, from.toISOString()),
-        lte(webhookDeliveries.createdAt, to.toISOString()),
-      ),
-    )
-    .run();
-  if (result.changes > 0) notifyDue(ctx, subscriptionId, nowMs);
-  return { redelivered: result.changes };
+  const redelivered = ctx.webhooks.deliveries.resetRange(subscriptionId, statuses, from, to, resetFields(nowMs));
+  if (redelivered > 0) notifyDue(ctx, subscriptionId, nowMs);
+  return { redelivered };
 }

@@ -19,7 +19,7 @@ export function sendTestEvent({
 }) {
   const subscription = getSubscriptionRow(ctx, companyId, subscriptionId);
   const nowMs = ctx.now().getTime();
-  const enqueued = ctx.sqlite.transaction(() =>
+  const enqueued = ctx.transaction(() =>
     enqueueVendorEvent(
       ctx,
       {
@@ -34,7 +34,7 @@ export function sendTestEvent({
       },
       nowMs,
     ),
-  )();
+  );
   notifyEnqueued(ctx, enqueued, nowMs);
   const first = enqueued[0];
   return { queued: first !== undefined, deliveryId: first?.deliveryRowId ?? null };

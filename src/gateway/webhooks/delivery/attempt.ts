@@ -1,10 +1,9 @@
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../contract/signing.js";
-import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { type GuardedFetch, OutboundError } from "../../../net/index.js";
+import { parseRetryAfter } from "../../../net/retry-after.js";
 import type { GatewayContext } from "../../context.js";
+import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { openRing } from "../secrets.js";
-import type { DeliveryToSend } from "../statements.js";
-import { parseRetryAfter } from "./retry-policy.js";
 
 export interface AttemptResult {
   deliveryId: string;
@@ -110,7 +109,7 @@ async function bodyFor(
   const versionId = subscription.outboundProfileVersionId;
   if (versionId === null) return { ok: true, body: row.envelope, profileVersionId: null };
   try {
-    const { expression } = ctx.versions.get(subscription.companyId, versionId);
+    const { expression } = ctx.profiles.expressionOf(subscription.companyId, versionId);
     const outcome = await ctx.engine.map({
       versionId,
       kind: "outbound",

@@ -1,17 +1,18 @@
-import { and, eq, inArray, min } from "drizzle-orm";
 import { unixSeconds } from "../../../contract/signing.js";
-import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
-import { purgePlatformDeliveries } from "../platform/db-replay-store.js";
-import { type DeliveryToSend, PENDING, statementsFor, type WebhookStatements } from "../statements.js";
+import type { DeliveryToSend, WebhookStatements, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
+import {
+  DEFAULT_JITTER,
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type DeliveryRetryPolicy,
+  MAX_RETRY_AFTER_MS,
+} from "./delivery-retry.js";
 import { applyAttempt, DEFAULT_DISABLE_POLICY, type DisablePolicy, type RecordedOutcome } from "./record-attempt.js";
-import { DEFAULT_JITTER, DEFAULT_RETRY_SCHEDULE_MS, MAX_RETRY_AFTER_MS, type RetryPolicy } from "./retry-policy.js";
 
 export interface DispatcherOptions {
-  /** Delays before attempts 2, 3, … (ms); the default is the documented schedule (retry-policy.ts). */
+  /** Delays before attempts 2, 3, … (ms); the default is the documented schedule (delivery-retry.ts). */
   retrySchedule?: readonly number[];
   jitter?: number;
   maxRetryAfterMs?: number;
@@ -57,7 +58,7 @@ interface Lane {
 export class WebhookDispatcher {
   readonly #ctx: GatewayContext;
   readonly #fetch: GuardedFetch;
-  readonly #retry: RetryPolicy;
+  readonly #retry: DeliveryRetryPolicy;
   readonly #disable: DisablePolicy;
   readonly #maxInFlight: number;
   readonly #perEndpoint: number;
@@ -100,26 +101,13 @@ export class WebhookDispatcher {
     this.#perEndpoint = Math.max(1, Math.min(options.perEndpoint ?? 8, this.#maxInFlight));
     this.#maxProbes = Math.max(1, options.maxProbes ?? this.#maxInFlight);
     this.#pollMs = options.pollMs ?? 5_000;
-    this.#statements = statementsFor(ctx);
+    this.#statements = ctx.webhooks.statements;
   }
 
   /** Resumes what a previous process left (crash included) and starts sending. */
   start(): void {
-    // `delivering` is not written by this dispatcher; a row in that state is taken as pending. Per subscription, so
-    // the (subscription, status, id) index finds them without reading the whole table.
-    this.#ctx.db
-      .update(webhookDeliveries)
-      .set({ status: "pending" })
-      .where(
-        and(
-          inArray(
-            webhookDeliveries.subscriptionId,
-            this.#ctx.db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions),
-          ),
-          eq(webhookDeliveries.status, "delivering"),
-        ),
-      )
-      .run();
+    // `delivering` is not written by this dispatcher; a row in that state is taken as pending.
+    this.#ctx.webhooks.deliveries.resumeDelivering();
     this.#reloadBacklog();
     this.#poll = setInterval(() => this.#maintain(), this.#pollMs);
     this.#poll.unref();
@@ -161,7 +149,7 @@ export class WebhookDispatcher {
     if (this.#closed) return;
     try {
       this.#reloadBacklog();
-      purgePlatformDeliveries({ ctx: this.#ctx, nowSeconds: unixSeconds(Date.now()) });
+      this.#ctx.webhooks.purgePlatformDeliveries(unixSeconds(Date.now()));
     } catch (error) {
       this.#ctx.log.error({ err: error }, "webhook dispatcher maintenance failed");
     }
@@ -169,12 +157,7 @@ export class WebhookDispatcher {
 
   /** The earliest due time of every subscription with pending work (start, and the periodic safety net). */
   #reloadBacklog(): void {
-    const rows = this.#ctx.db
-      .select({ subscriptionId: webhookDeliveries.subscriptionId, due: min(webhookDeliveries.nextAttemptAt) })
-      .from(webhookDeliveries)
-      .where(PENDING)
-      .groupBy(webhookDeliveries.subscriptionId)
-      .all();
+    const rows = this.#ctx.webhooks.deliveries.backlog();
     for (const row of rows) if (row.due !== null) this.notify(row.subscriptionId, row.due);
   }
 
@@ -293,13 +276,13 @@ export class WebhookDispatcher {
       applyAttempt(this.#ctx, this.#statements, policy, d.row, d.result, d.at);
     let outcomes: Array<RecordedOutcome | undefined>;
     try {
-      outcomes = this.#ctx.sqlite.transaction(() => batch.map(apply))();
+      outcomes = this.#ctx.transaction(() => batch.map(apply));
     } catch {
       // One outcome the database refuses must not hold back the others: each on its own. One still refused stays
       // pending and is sent again (at least once; the event id lets the vendor see the repeat).
       outcomes = batch.map((d) => {
         try {
-          return this.#ctx.sqlite.transaction(() => apply(d))();
+          return this.#ctx.transaction(() => apply(d));
         } catch (error) {
           this.#ctx.log.error({ err: error, deliveryRowId: d.row.id }, "webhook outcome could not be recorded");
           return undefined;

@@ -1,11 +1,8 @@
-import { and, eq } from "drizzle-orm";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
 import { newId } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
-import type { WebhookStatements } from "../statements.js";
+import type { WebhookDeliveryRow, WebhookStatements } from "../../storage/webhooks/index.js";
 import type { AttemptResult } from "./attempt.js";
-import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
+import { type DeliveryRetryPolicy, nextDeliveryAt } from "./delivery-retry.js";
 
 /** Sustained failure: disabled when an endpoint has failed this many times in a row for at least this long. */
 export interface DisablePolicy {
@@ -31,7 +28,7 @@ export type RecordedOutcome =
 export function applyAttempt(
   ctx: GatewayContext,
   statements: WebhookStatements,
-  policy: { retry: RetryPolicy; disable: DisablePolicy },
+  policy: { retry: DeliveryRetryPolicy; disable: DisablePolicy },
   row: WebhookDeliveryRow,
   result: AttemptResult,
   nowMs: number,
@@ -83,7 +80,7 @@ export function applyAttempt(
     return { kind: "disabled", reason };
   }
 
-  const next = result.permanent ? undefined : nextAttemptAt(policy.retry, row.retryIndex, nowMs, result.retryAfterMs);
+  const next = result.permanent ? undefined : nextDeliveryAt(policy.retry, row.retryIndex, nowMs, result.retryAfterMs);
   if (next === undefined) setDelivery("failed");
   else setDelivery("pending", { retryIndex: row.retryIndex + 1, nextAttemptAt: next });
   if (!result.sent) return next === undefined ? { kind: "dead" } : { kind: "retry", at: next };
@@ -108,10 +105,6 @@ export function applyAttempt(
 }
 
 function disable(ctx: GatewayContext, subscriptionId: string, reason: string, nowIso: string): void {
-  ctx.db
-    .update(webhookSubscriptions)
-    .set({ status: "disabled", disabledReason: reason, disabledAt: nowIso, updatedAt: nowIso })
-    .where(and(eq(webhookSubscriptions.id, subscriptionId), eq(webhookSubscriptions.status, "active")))
-    .run();
+  ctx.webhooks.deliveries.disableSubscription(subscriptionId, reason, nowIso);
   ctx.log.warn({ subscriptionId, reason }, "webhook subscription disabled");
 }

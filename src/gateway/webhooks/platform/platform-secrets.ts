@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { DEFAULT_OVERLAP_SECONDS, SecretRing } from "../../../contract/secret-ring.js";
 import { unixSeconds } from "../../../contract/signing.js";
-import { platformWebhookSecrets } from "../../../db/schema/index.js";
 import { badRequest, conflict } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
 import { openRing, publicRing, sealRing } from "../secrets.js";
@@ -17,18 +15,14 @@ export function receiverPath(companyId: string): string {
 }
 
 function readRing(ctx: GatewayContext, companyId: string): SecretRing | undefined {
-  const row = ctx.db.select().from(platformWebhookSecrets).where(eq(platformWebhookSecrets.companyId, companyId)).get();
-  return row ? openRing(ctx, row.sealedSecrets, platformRingId(companyId)) : undefined;
+  const sealed = ctx.webhooks.platformEvents.sealedSecrets(companyId);
+  return sealed === undefined ? undefined : openRing(ctx, sealed, platformRingId(companyId));
 }
 
 function writeRing(ctx: GatewayContext, companyId: string, ring: SecretRing): void {
   const now = ctx.now().toISOString();
   const sealedSecrets = sealRing(ctx, ring, platformRingId(companyId));
-  ctx.db
-    .insert(platformWebhookSecrets)
-    .values({ companyId, sealedSecrets, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: platformWebhookSecrets.companyId, set: { sealedSecrets, updatedAt: now } })
-    .run();
+  ctx.webhooks.platformEvents.saveSealedSecrets(companyId, sealedSecrets, now);
 }
 
 /** The receiver's state for the owner: where the platform must deliver, and the secret versions held. */

@@ -1,13 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { readEnvelope } from "../../../contract/webhook-body.js";
 import { type HeaderSource, verifyWebhook, type WebhookRejection } from "../../../contract/webhook-verify.js";
-import { platformEvents, platformWebhookSecrets } from "../../../db/schema/index.js";
 import { notFound } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
 import { type Enqueued, notifyEnqueued } from "../enqueue.js";
 import { fanOutPlatformEvent } from "../fan-out-platform-event.js";
 import { openRing } from "../secrets.js";
-import { DbReplayStore } from "./db-replay-store.js";
 import { platformRingId } from "./platform-secrets.js";
 
 export interface ReceiverAnswer {
@@ -32,14 +29,14 @@ export async function receivePlatformDelivery({
   headers: HeaderSource;
   rawBody: Uint8Array;
 }): Promise<ReceiverAnswer> {
-  const row = ctx.db.select().from(platformWebhookSecrets).where(eq(platformWebhookSecrets.companyId, companyId)).get();
-  if (!row) throw notFound();
-  const secrets = openRing(ctx, row.sealedSecrets, platformRingId(companyId));
+  const sealed = ctx.webhooks.platformEvents.sealedSecrets(companyId);
+  if (sealed === undefined) throw notFound();
+  const secrets = openRing(ctx, sealed, platformRingId(companyId));
   const verified = await verifyWebhook(
     { headers, rawBody },
     {
       secrets,
-      replayStore: new DbReplayStore(ctx, companyId),
+      replayStore: ctx.webhooks.replayStore(companyId),
       read: readEnvelope,
       now: () => ctx.now().getTime(),
     },
@@ -51,36 +48,28 @@ export async function receivePlatformDelivery({
 
   const envelope = verified.body;
   const nowMs = ctx.now().getTime();
-  const enqueued = ctx.sqlite.transaction((): Enqueued[] | undefined => {
-    const stored = ctx.db
-      .insert(platformEvents)
-      .values({
-        companyId,
-        id: envelope.id,
-        event: envelope.event,
-        resourceType: envelope.resource.type,
-        resourceId: envelope.resource.id,
-        resourceVersion: envelope.resource.version,
-        occurredAt: envelope.occurredAt,
-        body: Buffer.from(rawBody).toString("utf8"),
-        deliveryId: verified.deliveryId,
-        fannedOut: 0,
-        receivedAt: new Date(nowMs).toISOString(),
-      })
-      .onConflictDoNothing()
-      .run();
+  const enqueued = ctx.transaction((): Enqueued[] | undefined => {
+    const stored = ctx.webhooks.platformEvents.insert({
+      companyId,
+      id: envelope.id,
+      event: envelope.event,
+      resourceType: envelope.resource.type,
+      resourceId: envelope.resource.id,
+      resourceVersion: envelope.resource.version,
+      occurredAt: envelope.occurredAt,
+      body: Buffer.from(rawBody).toString("utf8"),
+      deliveryId: verified.deliveryId,
+      fannedOut: 0,
+      receivedAt: new Date(nowMs).toISOString(),
+    });
     // Another delivery of the same event committed first (they raced through verification): it is processed.
-    if (stored.changes === 0) return undefined;
+    if (!stored) return undefined;
     const fanned = fanOutPlatformEvent(ctx, companyId, envelope, nowMs);
     if (fanned.length > 0) {
-      ctx.db
-        .update(platformEvents)
-        .set({ fannedOut: fanned.length })
-        .where(and(eq(platformEvents.companyId, companyId), eq(platformEvents.id, envelope.id)))
-        .run();
+      ctx.webhooks.platformEvents.setFannedOut(companyId, envelope.id, fanned.length);
     }
     return fanned;
-  })();
+  });
   if (enqueued === undefined) return { status: 200, body: { received: true, duplicate: true } };
   notifyEnqueued(ctx, enqueued, nowMs);
   ctx.log.info(

@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
-import { profiles, profileVersions } from "../../../db/schema/index.js";
-import type { PartnerType } from "../../../db/schema/vendor-keys.js";
 import { badRequest, notFound } from "../../../http/errors.js";
 import { validateWebhookUrl } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
+import type { PartnerType } from "../../storage/vendor-keys/index.js";
 import { allowedEvents } from "../catalogue.js";
 import { outboundPolicy } from "../registry.js";
 
@@ -34,12 +32,7 @@ export function checkEvents(partnerType: PartnerType, events: readonly string[])
 /** A published outbound profile version of the same company (like `assertBindable` for lead/appointment keys). */
 export function checkOutboundProfile(ctx: GatewayContext, companyId: string, versionId: string | null): void {
   if (versionId === null) return;
-  const row = ctx.db
-    .select({ version: profileVersions, kind: profiles.kind })
-    .from(profileVersions)
-    .innerJoin(profiles, eq(profiles.id, profileVersions.profileId))
-    .where(eq(profileVersions.id, versionId))
-    .get();
+  const row = ctx.profiles.versionWithKind(versionId);
   if (!row || row.version.companyId !== companyId) throw notFound("profile version not found");
   const field = "outboundProfileVersionId";
   if (row.kind !== "outbound") throw badRequest(`${field}: a ${row.kind} profile cannot map webhooks`, { field });

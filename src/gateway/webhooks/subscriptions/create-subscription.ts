@@ -1,5 +1,4 @@
 import { SecretRing } from "../../../contract/secret-ring.js";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
 import { badRequest } from "../../../http/errors.js";
 import { newId } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
@@ -55,7 +54,7 @@ export function createSubscription({
     createdAt: now,
     updatedAt: now,
   };
-  ctx.db.insert(webhookSubscriptions).values(row).run();
+  ctx.webhooks.subscriptions.insert(row);
   ctx.log.info({ companyId, subscriptionId: id, vendorKeyId: key.id, events }, "webhook subscription created");
   return { ...publicSubscription(ctx, row), secret: { version: 1, secret } };
 }

@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
 import type { GatewayContext } from "../../context.js";
 import { getSubscriptionRow } from "./subscription-row.js";
 
@@ -14,6 +12,6 @@ export function deleteSubscription({
   subscriptionId: string;
 }) {
   const row = getSubscriptionRow(ctx, companyId, subscriptionId);
-  ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, row.id)).run();
+  ctx.webhooks.subscriptions.delete(row.id);
   return { deleted: true, id: row.id };
 }

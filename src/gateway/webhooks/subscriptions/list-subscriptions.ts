@@ -1,5 +1,3 @@
-import { and, desc, eq } from "drizzle-orm";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
 import type { GatewayContext } from "../../context.js";
 import { deliveryCounts, getSubscriptionRow, publicSubscription } from "./subscription-row.js";
 
@@ -13,18 +11,7 @@ export function listSubscriptions({
   companyId: string;
   vendorKeyId?: string | undefined;
 }) {
-  return ctx.db
-    .select()
-    .from(webhookSubscriptions)
-    .where(
-      and(
-        eq(webhookSubscriptions.companyId, companyId),
-        vendorKeyId ? eq(webhookSubscriptions.vendorKeyId, vendorKeyId) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookSubscriptions.id))
-    .all()
-    .map((row) => publicSubscription(ctx, row));
+  return ctx.webhooks.subscriptions.listOfCompany(companyId, vendorKeyId).map((row) => publicSubscription(ctx, row));
 }
 
 /** One subscription with its delivery counts (the dead letter is `failed`). */

@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { DEFAULT_OVERLAP_SECONDS } from "../../../contract/secret-ring.js";
 import { unixSeconds } from "../../../contract/signing.js";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
 import { conflict } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
 import { newWebhookSecret, openRing, sealRing } from "../secrets.js";
@@ -26,11 +24,7 @@ export function rotateSubscriptionSecret({
   const pendingSecretVersion = ring.pendingVersion ?? null;
   const sealedSecrets = sealRing(ctx, ring, row.id);
   const updatedAt = ctx.now().toISOString();
-  ctx.db
-    .update(webhookSubscriptions)
-    .set({ sealedSecrets, updatedAt })
-    .where(eq(webhookSubscriptions.id, row.id))
-    .run();
+  ctx.webhooks.subscriptions.update(row.id, { sealedSecrets, updatedAt });
   return { pendingSecretVersion, secret, subscription: publicSubscription(ctx, { ...row, sealedSecrets, updatedAt }) };
 }
 
@@ -62,10 +56,6 @@ export function activateSubscriptionSecret({
     .prune(nowSeconds);
   const sealedSecrets = sealRing(ctx, activated, row.id);
   const updatedAt = ctx.now().toISOString();
-  ctx.db
-    .update(webhookSubscriptions)
-    .set({ sealedSecrets, updatedAt })
-    .where(eq(webhookSubscriptions.id, row.id))
-    .run();
+  ctx.webhooks.subscriptions.update(row.id, { sealedSecrets, updatedAt });
   return publicSubscription(ctx, { ...row, sealedSecrets, updatedAt });
 }

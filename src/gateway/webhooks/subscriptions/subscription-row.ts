@@ -1,17 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
-import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import { notFound } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
+import type { WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { openRing, publicRing } from "../secrets.js";
 
 /** One of the company's subscriptions; another company's is a 404 that does not confirm it exists (§7). */
 export function getSubscriptionRow(ctx: GatewayContext, companyId: string, subscriptionId: string) {
-  const row = ctx.db
-    .select()
-    .from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.id, subscriptionId), eq(webhookSubscriptions.companyId, companyId)))
-    .get();
+  const row = ctx.webhooks.subscriptions.getOfCompany(subscriptionId, companyId);
   if (!row) throw notFound();
   return row;
 }
@@ -38,13 +32,5 @@ export function publicSubscription(ctx: GatewayContext, row: WebhookSubscription
 
 /** Deliveries of a subscription by status (pending, delivering, delivered, failed = the dead letter). */
 export function deliveryCounts(ctx: GatewayContext, subscriptionId: string): Record<string, number> {
-  const rows = ctx.db
-    .select({ status: webhookDeliveries.status, count: sql<number>`count(*)` })
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.subscriptionId, subscriptionId))
-    .groupBy(webhookDeliveries.status)
-    .all();
-  const counts: Record<string, number> = { pending: 0, delivering: 0, delivered: 0, failed: 0 };
-  for (const r of rows) counts[r.status] = r.count;
-  return counts;
+  return ctx.webhooks.subscriptions.deliveryCounts(subscriptionId);
 }

@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
-import { webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
 import type { GatewayContext } from "../../context.js";
 import { getVendorKeyRow } from "../../keys/vendor-keys.js";
+import type { WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { notifyDue } from "../registry.js";
 import { checkEndpointUrl, checkEvents, checkOutboundProfile } from "./check-input.js";
 import { getSubscriptionRow, publicSubscription } from "./subscription-row.js";
@@ -54,7 +52,7 @@ export function updateSubscription({
       disabledAt: now.toISOString(),
     });
   }
-  ctx.db.update(webhookSubscriptions).set(update).where(eq(webhookSubscriptions.id, row.id)).run();
+  ctx.webhooks.subscriptions.update(row.id, update);
   const updated = { ...row, ...update };
   if (updated.status === "active") notifyDue(ctx, row.id, now.getTime());
   return publicSubscription(ctx, updated);

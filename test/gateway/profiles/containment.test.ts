@@ -16,7 +16,7 @@ import {
 let engine: ProfileEngine;
 beforeAll(async () => {
   // A small heap makes the out-of-memory attacks fail fast.
-  engine = new ProfileEngine({ poolSize: 2, suspectForMs: 0, workerHeapMb: 48 });
+  engine = new ProfileEngine({ poolSize: 2, suspectForMs: 0, evaluatorHeapMb: 48 });
   await engine.ready();
 });
 afterAll(() => engine.close());
@@ -34,7 +34,7 @@ const small: Omit<MapInput, "versionId"> = {
   payload: { n: "Ann Lee", e: "ann@example.com", p: "512 555 0123", a: "1 Main St, Austin, TX 78701" },
 };
 
-describe("sandbox: JSONata's guardrails stop runaway expressions (time, stack, sequence)", () => {
+describe("containment: JSONata's guardrails stop runaway expressions (time, stack, sequence)", () => {
   it("stops infinite recursion at the stack depth limit, quickly", async () => {
     const outcome = await map("($f := function($x) { 1 + $f($x) }; $f(1))");
     expect(outcome).toMatchObject({ ok: false, kind: "guardrail", limit: "stack" });
@@ -69,14 +69,14 @@ describe("sandbox: JSONata's guardrails stop runaway expressions (time, stack, s
   });
 });
 
-describe("sandbox: catastrophic regex runs in linear time", () => {
+describe("containment: catastrophic regex runs in linear time", () => {
   it("answers /(a+)+$/ on a 40,000-character string promptly instead of backtracking for ever", async () => {
     const outcome = await map('{"hit": $contains(s, /(a+)+$/)}', { s: `${"a".repeat(40_000)}!` }, 1_000);
     expect(outcome).toMatchObject({ ok: true, body: { hit: false } });
   });
 });
 
-describe("sandbox: a worker that stops cooperating, or dies, is replaced and the gateway lives on", () => {
+describe("containment: a worker that stops cooperating, or dies, is replaced and the gateway lives on", () => {
   it("kills an evaluation stuck in one native call past the hard deadline, and the next evaluation works", async () => {
     const restarts = engine.stats().pool.restarts;
     const started = performance.now();
@@ -111,7 +111,7 @@ describe("sandbox: a worker that stops cooperating, or dies, is replaced and the
   });
 });
 
-describe("sandbox: prototype access never reaches host objects", () => {
+describe("containment: prototype access never reaches host objects", () => {
   const attacks = [
     "$$.constructor",
     "constructor.constructor",
@@ -171,7 +171,7 @@ describe("sandbox: prototype access never reaches host objects", () => {
   });
 });
 
-describe("sandbox: a runaway evaluation does not slow other evaluations or the event loop", () => {
+describe("containment: a runaway evaluation does not slow other evaluations or the event loop", () => {
   it("keeps answering other evaluations, and the event loop, while a worker is stuck", async () => {
     await engine.ready(); // earlier tests killed workers: let their replacements load
     // Busy for its whole 300 + 100 ms deadline: anything that waited for it would take at least that long.
@@ -201,7 +201,7 @@ describe("sandbox: a runaway evaluation does not slow other evaluations or the e
   });
 });
 
-describe("sandbox: a profile that passes its golden samples but runs away on real payloads", () => {
+describe("containment: a profile that passes its golden samples but runs away on real payloads", () => {
   it("passes its samples, then meets the time limit on the vendor's real payload while others still map", async () => {
     await engine.ready();
     const profile = await loadProfileDir("profiles/_attacks/runaway-retry-loop");

@@ -1,20 +1,21 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { ReplayStore } from "../../../contract/replay-store.js";
 import { platformDeliveries, platformEvents } from "../../../db/schema/index.js";
-import type { GatewayContext } from "../../context.js";
+import type { StorageHandles } from "../handles.js";
 
 /**
- * §6.3.2 "de-duplicate" and §6.6 on the gateway's database, per company: a delivery id is new if its insert adds a
- * row; an event is processed once its row is in platform_events (written with its fan-out, §6.4.1).
+ * §6.6 for the gateway's receiver of platform deliveries: a delivery id seen (kept until its signature could no longer
+ * pass the §6.3.2 timestamp check) and an event id processed are remembered in the database, so a redelivery is
+ * answered 2xx without processing, whichever process receives it.
  */
 export class DbReplayStore implements ReplayStore {
   constructor(
-    private readonly ctx: GatewayContext,
+    private readonly handles: StorageHandles,
     private readonly companyId: string,
   ) {}
 
   rememberDelivery(deliveryId: string, keepUntil: number): boolean {
-    const result = this.ctx.db
+    const result = this.handles.db
       .insert(platformDeliveries)
       .values({ companyId: this.companyId, deliveryId, keepUntil })
       .onConflictDoNothing()
@@ -23,7 +24,7 @@ export class DbReplayStore implements ReplayStore {
   }
 
   isEventProcessed(eventId: string): boolean {
-    const row = this.ctx.db
+    const row = this.handles.db
       .select({ id: platformEvents.id })
       .from(platformEvents)
       .where(and(eq(platformEvents.companyId, this.companyId), eq(platformEvents.id, eventId)))
@@ -32,7 +33,7 @@ export class DbReplayStore implements ReplayStore {
   }
 }
 
-/** Drops delivery ids whose copies would now fail the timestamp check anyway. */
-export function purgePlatformDeliveries({ ctx, nowSeconds }: { ctx: GatewayContext; nowSeconds: number }): number {
-  return ctx.db.delete(platformDeliveries).where(lt(platformDeliveries.keepUntil, nowSeconds)).run().changes;
+/** Forgets delivery ids whose signatures have expired. */
+export function purgePlatformDeliveries({ db }: StorageHandles, nowSeconds: number): number {
+  return db.delete(platformDeliveries).where(lt(platformDeliveries.keepUntil, nowSeconds)).run().changes;
 }

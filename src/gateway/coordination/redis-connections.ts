@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import type { Logger } from "../../../log.js";
+import type { Logger } from "../../log.js";
 
 /**
  * How each Redis connection is made, as BullMQ asks for production ("Going to production"): reconnect forever with

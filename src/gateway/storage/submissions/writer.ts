@@ -1,7 +1,5 @@
-import type { submissions } from "../../db/schema/index.js";
-import type { SqliteDatabase } from "../../db/sqlite.js";
-
-type NewSubmission = typeof submissions.$inferInsert;
+import type { SqliteDatabase } from "../../../db/sqlite.js";
+import type { NewSubmission } from "./row.js";
 
 interface Pending {
   row: NewSubmission;

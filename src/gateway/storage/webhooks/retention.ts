@@ -1,5 +1,5 @@
-import { idFloor } from "../../ids.js";
-import type { GatewayContext } from "../context.js";
+import { idFloor } from "../../../ids.js";
+import type { StorageHandles } from "../handles.js";
 
 /** Rows deleted per statement: each chunk is its own short transaction, so a large purge never holds the writer. */
 const CHUNK = 1_000;
@@ -20,14 +20,7 @@ export interface PurgedWebhookHistory {
  * Deliveries are found by id, which carries its creation time (src/ids.ts), so no index is written per delivery
  * for this; an event and its deliveries are created together, at the same time.
  */
-export function purgeWebhookHistory({
-  ctx,
-  cutoffMs,
-}: {
-  ctx: GatewayContext;
-  cutoffMs: number;
-}): PurgedWebhookHistory {
-  const { sqlite } = ctx;
+export function purgeWebhookHistory({ sqlite }: StorageHandles, cutoffMs: number): PurgedWebhookHistory {
   const cutoffIso = new Date(cutoffMs).toISOString();
   const beforeCutoff = idFloor("whd", cutoffMs);
   const deliveries = sqlite.prepare(

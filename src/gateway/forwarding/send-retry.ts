@@ -1,3 +1,5 @@
+import { parseRetryAfter } from "../../net/retry-after.js";
+
 /**
  * §7's client retry rule: network errors, timeouts and 5xx are retried with exponential backoff and full jitter
  * (the same idempotency key every time); other 4xx fail at once, except 429 (backoff by retry-after, without
@@ -6,14 +8,14 @@
  * Default schedule: attempt n waits a random time in [0, min(1 h, 2 s × 2^(n-1))], for at most 14 attempts and at
  * most 24 hours after the first send; the expected total is about 5 hours, the bound about a day.
  */
-export interface RetryPolicy {
+export interface SendRetryPolicy {
   baseMs: number;
   capMs: number;
   maxAttempts: number;
   horizonMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
+export const DEFAULT_SEND_RETRY: SendRetryPolicy = {
   baseMs: 2_000,
   capMs: 3_600_000,
   maxAttempts: 14,
@@ -36,18 +38,14 @@ export function classify(status: number | null, retryAfter: string | null): Outc
   return { kind: "permanent" };
 }
 
-/** `retry-after` in seconds or as an HTTP date; 1 s when absent or unreadable. */
+/** A 429's `retry-after` (net/retry-after.ts: at most 24 h); 1 s when absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number {
-  if (!value) return 1_000;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? 1_000 : Math.max(0, date - now);
+  return parseRetryAfter(value, now) ?? 1_000;
 }
 
-/** When to try again after `attempts` counted attempts, or null when the budget (count or horizon) is spent. */
-export function nextAttemptAt(
-  policy: RetryPolicy,
+/** When to send again after `attempts` counted attempts, or null when the budget (count or horizon) is spent. */
+export function nextSendAt(
+  policy: SendRetryPolicy,
   attempts: number,
   firstSentAt: number,
   now: number,

@@ -1,6 +1,13 @@
-import type { submissions } from "../../db/schema/index.js";
+import type { mappingFailures, submissionAttempts, submissions } from "../../../db/schema/index.js";
 
+/** A submission as stored: one accepted vendor request with its forwarding state. */
 export type SubmissionRow = typeof submissions.$inferSelect;
+/** A submission as intake writes it. */
+export type NewSubmission = typeof submissions.$inferInsert;
+/** One send of a submission upstream. */
+export type SubmissionAttemptRow = typeof submissionAttempts.$inferSelect;
+/** A native payload a profile's guardrail refused, kept for the owner to fix the profile. */
+export type MappingFailureRow = typeof mappingFailures.$inferSelect;
 
 type Identity = "id" | "companyId" | "vendorKeyId" | "credentialId" | "kind" | "status" | "payloadDigest" | "createdAt";
 
@@ -30,22 +37,3 @@ export function submissionRow(fields: Pick<SubmissionRow, Identity> & Partial<Su
     ...fields,
   };
 }
-
-/** What a vendor (and an owner) sees of a submission's progress. */
-export function submissionView(row: SubmissionRow) {
-  return {
-    submissionId: row.id,
-    kind: row.kind,
-    status: row.status,
-    attempts: row.attempts,
-    waitingReason: row.waitingReason,
-    lastError: row.lastError,
-    upstreamStatus: row.upstreamStatus,
-    result: row.result,
-    profileVersionId: row.profileVersionId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-export type SubmissionView = ReturnType<typeof submissionView>;

@@ -19,7 +19,7 @@
  *   *held*: when room comes back its allowance starts from empty, so the backlog drains one send per interval rather
  *   than re-filling the window in one clump that would lock newcomers out for a whole window later.
  */
-export class SlidingLog {
+export class SendWindow {
   readonly #ring: number[];
   #next = 0;
   #inFlight = 0;

@@ -16,10 +16,10 @@ export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
 
 export const DEFAULT_JITTER = 0.2;
 
-/** A Retry-After longer than this is capped (an endpoint cannot park a delivery for weeks). */
-export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+/** A Retry-After longer than this is capped (an endpoint cannot park a delivery for weeks): net/retry-after.ts. */
+export { MAX_RETRY_AFTER_MS } from "../../../net/retry-after.js";
 
-export interface RetryPolicy {
+export interface DeliveryRetryPolicy {
   /** Delay before attempt 2, 3, …; its length + 1 is the number of attempts of a round. */
   schedule: readonly number[];
   jitter: number;
@@ -31,8 +31,8 @@ export interface RetryPolicy {
  * When to try again after the failure of attempt `retryIndex + 1` of the round, or undefined when the round is over
  * (dead letter). A Retry-After from the endpoint is honoured when it asks for longer than the schedule.
  */
-export function nextAttemptAt(
-  policy: RetryPolicy,
+export function nextDeliveryAt(
+  policy: DeliveryRetryPolicy,
   retryIndex: number,
   nowMs: number,
   retryAfterMs: number | undefined,
@@ -42,14 +42,4 @@ export function nextAttemptAt(
   const jittered = base * (1 + policy.jitter * (2 * policy.random() - 1));
   const asked = retryAfterMs === undefined ? 0 : Math.min(retryAfterMs, policy.maxRetryAfterMs);
   return nowMs + Math.max(Math.round(jittered), asked);
-}
-
-/** RFC 9110 Retry-After: delay-seconds or an HTTP-date; milliseconds from now, or undefined when absent or invalid. */
-export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d{1,10}$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
 }

@@ -1,20 +1,20 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setPriority } from "node:os";
-import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
-import { workerEntry } from "./worker-entry.js";
+import { evaluatorEntry } from "./evaluator-entry.js";
+import type { EvaluateRequest, EvaluatorMessage } from "./protocol.js";
 
-export interface WorkerProcessOptions {
+export interface EvaluatorProcessOptions {
   heapMb: number;
   /** Scheduling priority (nice, 0–19): a higher value gets only the CPU that others leave. */
   nice?: number;
   compiledCacheSize: number;
-  onMessage(message: WorkerMessage): void;
+  onMessage(message: EvaluatorMessage): void;
   /** The process ended; `stderr` is the end of what it wrote, `outOfMemory` whether V8 reported its heap exhausted. */
-  onExit(exit: WorkerExit): void;
+  onExit(exit: EvaluatorExit): void;
 }
 
-export interface WorkerExit {
+export interface EvaluatorExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   stderr: string;
@@ -30,13 +30,13 @@ const OUT_OF_MEMORY = /heap out of memory|reached heap limit/i;
  * built by doubling) aborts the whole gateway despite `resourceLimits`. A process dies alone, and SIGKILL stops it even
  * inside a native call that never returns to JavaScript.
  */
-export class WorkerProcess {
+export class EvaluatorProcess {
   private readonly child: ChildProcess;
   private stderr = "";
   private outOfMemory = false;
 
-  constructor(options: WorkerProcessOptions) {
-    const entry = workerEntry();
+  constructor(options: EvaluatorProcessOptions) {
+    const entry = evaluatorEntry();
     this.child = fork(entry.modulePath, [String(options.compiledCacheSize)], {
       execArgv: [...entry.execArgv, `--max-old-space-size=${options.heapMb}`],
       // Profiles never need the environment; an evaluator without it cannot leak a secret from it.
@@ -57,7 +57,7 @@ export class WorkerProcess {
       this.outOfMemory ||= OUT_OF_MEMORY.test(joined);
       this.stderr = joined.slice(-STDERR_TAIL);
     });
-    this.child.on("message", (message: WorkerMessage) => options.onMessage(message));
+    this.child.on("message", (message: EvaluatorMessage) => options.onMessage(message));
     // "close", not "exit": it comes after stderr has been read to the end, so V8's last words are in `stderr`.
     this.child.on("close", (code, signal) =>
       options.onExit({ code, signal, stderr: this.stderr, outOfMemory: this.outOfMemory }),

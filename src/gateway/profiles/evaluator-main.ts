@@ -1,11 +1,11 @@
 import { cpuMs, Evaluator } from "./evaluator.js";
-import type { EvaluateRequest, WorkerMessage } from "./protocol.js";
+import type { EvaluateRequest, EvaluatorMessage } from "./protocol.js";
 
 /**
  * An evaluator process (spawned by pool.ts). It evaluates one request at a time — JSONata's time limit is wall-clock,
  * so interleaving would charge one tenant for another's time — and exits with its parent.
  */
-const send = (message: WorkerMessage) => process.send?.(message);
+const send = (message: EvaluatorMessage) => process.send?.(message);
 const evaluator = new Evaluator(Number(process.argv[2]) || undefined);
 let chain: Promise<void> = Promise.resolve();
 

@@ -40,7 +40,7 @@ class Ring {
   }
 }
 
-export class SlidingLog {
+export class AdmissionLog {
   private readonly rings = new Map<string, Ring>();
   private checks = 0;
 
@@ -71,7 +71,7 @@ export class SlidingLog {
       this.rings.set(subject, ring);
     }
     ring.expire(now, this.windowMs);
-    if (ring.size >= this.limit) throw new Error("sliding log: recording past the limit");
+    if (ring.size >= this.limit) throw new Error("admission log: recording past the limit");
     ring.push(now);
   }
 

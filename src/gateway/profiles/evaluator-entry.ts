@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 
-export interface WorkerEntry {
+export interface EvaluatorEntry {
   /** The evaluator process's main module. */
   modulePath: string;
   /** Node options it runs with: the permission model, reading nothing but its own code. */
@@ -15,16 +15,16 @@ export interface WorkerEntry {
 const THREAD_SCHEDSTAT = "/proc/thread-self/schedstat";
 
 /**
- * How an evaluator process is started: its code (`worker.ts` or, compiled, `worker.js`, with everything it imports)
+ * How an evaluator process is started: its code (`evaluator-main.ts` or, compiled, `evaluator-main.js`, with everything it imports)
  * bundled by esbuild into one module, run under Node's permission model allowed to read only that file. An escape
- * from JSONata's sandbox then cannot read the gateway's database, its master key file or anything else on disk, nor
+ * from JSONata's guardrails then cannot read the gateway's database, its master key file or anything else on disk, nor
  * start a process or a thread (the model refuses both by default). The network is not restricted by Node 20–24's
  * model: Redis and PostgreSQL must require credentials (docs/decisions.md, "Evaluators under the permission model").
  *
  * Bundled once per process into a private temporary directory (mode 0700), removed when the process exits. Running
  * from source needs no loader in the evaluator (tsx would need threads, a child process and a writable cache).
  */
-export function workerEntry(moduleUrl: string = import.meta.url): WorkerEntry {
+export function evaluatorEntry(moduleUrl: string = import.meta.url): EvaluatorEntry {
   const modulePath = evaluatorBundle(moduleUrl);
   return { modulePath, execArgv: permissionArgs([modulePath, THREAD_SCHEDSTAT]) };
 }
@@ -48,7 +48,9 @@ const bundles = new Map<string, string>();
 function evaluatorBundle(moduleUrl: string): string {
   const known = bundles.get(moduleUrl);
   if (known) return known;
-  const entry = fileURLToPath(new URL(moduleUrl.endsWith(".ts") ? "./worker.ts" : "./worker.js", moduleUrl));
+  const entry = fileURLToPath(
+    new URL(moduleUrl.endsWith(".ts") ? "./evaluator-main.ts" : "./evaluator-main.js", moduleUrl),
+  );
   const result = buildSync({
     entryPoints: [entry],
     bundle: true,

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { GatewayDb } from "../../db/client.js";
-import { profileVersions } from "../../db/schema/index.js";
-import { notFound } from "../../http/errors.js";
+import type { GatewayDb } from "../../../db/client.js";
+import { profileVersions } from "../../../db/schema/index.js";
+import { notFound } from "../../../http/errors.js";
 
 /**
  * Profile versions are immutable, so intake reads each one from the database once and keeps it (bounded: the least

@@ -1,7 +1,8 @@
-import { and, asc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
-import { vendorKeys, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../db/schema/index.js";
-import type { WebhookDeliveryRow } from "../../db/schema/webhook-deliveries.js";
-import type { GatewayContext } from "../context.js";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
+import type { GatewayDb } from "../../../db/client.js";
+import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../../db/schema/index.js";
+import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
+import type { SqliteDatabase } from "../../../db/sqlite.js";
 
 /**
  * The statements of the delivery hot path, prepared once per database: building a query costs more than running
@@ -13,11 +14,10 @@ import type { GatewayContext } from "../context.js";
  */
 export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
 
-/** @internal */
-function prepare(ctx: GatewayContext) {
-  const { db, sqlite } = ctx;
+/** @internal Prepared once, when the context is built (create-gateway.ts): `ctx.webhookStatements`. */
+export function prepareWebhookStatements({ db, sqlite }: { db: GatewayDb; sqlite: SqliteDatabase }) {
   return {
-    /** Active subscriptions of a vendor key whose own key is not revoked (fan-out). */
+    /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked). */
     targets: db
       .select({
         id: webhookSubscriptions.id,
@@ -25,36 +25,14 @@ function prepare(ctx: GatewayContext) {
         createdAt: webhookSubscriptions.createdAt,
       })
       .from(webhookSubscriptions)
-      .innerJoin(vendorKeys, eq(vendorKeys.id, webhookSubscriptions.vendorKeyId))
       .where(
         and(
           eq(webhookSubscriptions.vendorKeyId, sql.placeholder("vendorKeyId")),
           eq(webhookSubscriptions.companyId, sql.placeholder("companyId")),
           eq(webhookSubscriptions.status, "active"),
-          isNull(vendorKeys.revokedAt),
         ),
       )
       .prepare(),
-    /** The vendor key of a settled submission (forwarding's hook). */
-    vendorKey: db
-      .select({ id: vendorKeys.id, partnerType: vendorKeys.partnerType })
-      .from(vendorKeys)
-      .where(eq(vendorKeys.id, sql.placeholder("id")))
-      .prepare(),
-    /**
-     * Lead → source and latest contact submission (forwarding's hook): the first key that created the lead stays its
-     * source; the contact follows the latest submission (ids are time-ordered), so recording an older submission
-     * again (the start-up repair) never takes the contact back.
-     */
-    rememberLead: sqlite.prepare(
-      `INSERT INTO sourced_leads (company_id, lead_id, vendor_key_id, contact_submission_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (company_id, lead_id) DO UPDATE SET
-         contact_submission_id = max(sourced_leads.contact_submission_id, excluded.contact_submission_id),
-         updated_at = excluded.updated_at, vendor_key_id = coalesce(sourced_leads.vendor_key_id, excluded.vendor_key_id)`,
-    ),
-    /** A settled submission's settlement recorded (on-submission-settled.ts, the start-up repair). */
-    markSettlementRecorded: sqlite.prepare("UPDATE submissions SET settlement_recorded_at = ? WHERE id = ?"),
     insertDelivery: sqlite.prepare(
       `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, source_event_id,
          status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)
@@ -108,19 +86,7 @@ function prepare(ctx: GatewayContext) {
 }
 
 /** @internal The webhooks' own statements, left out of the published declarations (drizzle's prepared-query types name better-sqlite3 types a declaration cannot). */
-export type WebhookStatements = ReturnType<typeof prepare>;
+export type WebhookStatements = ReturnType<typeof prepareWebhookStatements>;
 
 /** A delivery as the dispatcher sends it: the row and its event's envelope. */
 export type DeliveryToSend = WebhookDeliveryRow & { envelope: string };
-
-const cache = new WeakMap<object, WebhookStatements>();
-
-/** @internal */
-export function statementsFor(ctx: GatewayContext): WebhookStatements {
-  let statements = cache.get(ctx.sqlite);
-  if (!statements) {
-    statements = prepare(ctx);
-    cache.set(ctx.sqlite, statements);
-  }
-  return statements;
-}

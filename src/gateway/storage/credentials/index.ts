@@ -1,0 +1,6 @@
+export {
+  type CredentialChange,
+  type NewUpstreamCredential,
+  type UpstreamCredentialRow,
+  UpstreamCredentialStore,
+} from "./store.js";

@@ -1,0 +1,101 @@
+import { and, eq, ne } from "drizzle-orm";
+import { upstreamCredentials } from "../../../db/schema/index.js";
+import type { StorageHandles } from "../handles.js";
+
+/** An upstream credential as stored: its value sealed under the master key (§5.9: never shown again). */
+export type UpstreamCredentialRow = typeof upstreamCredentials.$inferSelect;
+export type NewUpstreamCredential = typeof upstreamCredentials.$inferInsert;
+
+/** What rotating a credential changes. */
+export type CredentialChange = Partial<
+  Pick<UpstreamCredentialRow, "keyPrefix" | "sealed" | "version" | "status" | "pausedReason" | "rotatedAt">
+>;
+
+/**
+ * The upstream credentials record (one of a company's general keys for the Inbound API): every statement on its table
+ * is here. The owner's API creates, rotates and lists them; forwarding reads one per send and pauses one the platform
+ * refused. Synchronous on SQLite (forwarding reads a credential per send); a PostgreSQL implementation keeps the
+ * shapes with promises.
+ */
+export class UpstreamCredentialStore {
+  readonly #db: StorageHandles["db"];
+
+  constructor(handles: StorageHandles) {
+    this.#db = handles.db;
+  }
+
+  get(id: string): UpstreamCredentialRow | undefined {
+    return this.#db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, id)).get();
+  }
+
+  /** One of a company's credentials (another company's is not found). */
+  getOfCompany(id: string, companyId: string): UpstreamCredentialRow | undefined {
+    return this.#db
+      .select()
+      .from(upstreamCredentials)
+      .where(and(eq(upstreamCredentials.id, id), eq(upstreamCredentials.companyId, companyId)))
+      .get();
+  }
+
+  /** A company's credential by its name (the config file names them). */
+  findByName(companyId: string, name: string): UpstreamCredentialRow | undefined {
+    return this.#db
+      .select()
+      .from(upstreamCredentials)
+      .where(and(eq(upstreamCredentials.companyId, companyId), eq(upstreamCredentials.name, name)))
+      .get();
+  }
+
+  listOfCompany(companyId: string): UpstreamCredentialRow[] {
+    return this.#db.select().from(upstreamCredentials).where(eq(upstreamCredentials.companyId, companyId)).all();
+  }
+
+  /** Every company's credentials (linking the embedded sandbox at start). */
+  listAll(): UpstreamCredentialRow[] {
+    return this.#db.select().from(upstreamCredentials).all();
+  }
+
+  /** The ids of the credentials forwarding may send with now. */
+  activeIds(): string[] {
+    return this.#db
+      .select({ id: upstreamCredentials.id })
+      .from(upstreamCredentials)
+      .where(eq(upstreamCredentials.status, "active"))
+      .all()
+      .map((r) => r.id);
+  }
+
+  /** Credentials not active (paused: refused by the platform), with the reason (`id`: that one only, if so). */
+  inactive(id?: string): { id: string; reason: string }[] {
+    const where = [ne(upstreamCredentials.status, "active")];
+    if (id !== undefined) where.push(eq(upstreamCredentials.id, id));
+    return this.#db
+      .select({ id: upstreamCredentials.id, reason: upstreamCredentials.pausedReason })
+      .from(upstreamCredentials)
+      .where(and(...where))
+      .all()
+      .map((r) => ({ id: r.id, reason: r.reason ?? "paused" }));
+  }
+
+  insert(row: NewUpstreamCredential): void {
+    this.#db.insert(upstreamCredentials).values(row).run();
+  }
+
+  update(id: string, change: CredentialChange): void {
+    this.#db.update(upstreamCredentials).set(change).where(eq(upstreamCredentials.id, id)).run();
+  }
+
+  /**
+   * Pauses a credential refused with its key `version`. False (nothing changed) when the credential was rotated since
+   * that key was sent: a late 401 of the old key says nothing about the new one.
+   */
+  pause(id: string, reason: string, version: number): boolean {
+    return (
+      this.#db
+        .update(upstreamCredentials)
+        .set({ status: "paused", pausedReason: reason })
+        .where(and(eq(upstreamCredentials.id, id), eq(upstreamCredentials.version, version)))
+        .run().changes !== 0
+    );
+  }
+}

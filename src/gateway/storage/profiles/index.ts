@@ -1,0 +1,1 @@
+export { type ProfileRow, ProfileStore, type ProfileVersionRow, type StoredSample } from "./store.js";

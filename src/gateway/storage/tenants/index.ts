@@ -1,0 +1,1 @@
+export { type CompanyRow, type NewOwnerToken, type OwnerRow, type OwnerTokenRow, TenantStore } from "./store.js";

@@ -1,0 +1,126 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { companies, owners, ownerTokens } from "../../../db/schema/index.js";
+import type { StorageHandles } from "../handles.js";
+
+export type CompanyRow = typeof companies.$inferSelect;
+export type OwnerRow = typeof owners.$inferSelect;
+/** A session (cookie) or a bearer token of an owner: only its digest is stored. */
+export type OwnerTokenRow = typeof ownerTokens.$inferSelect;
+export type NewOwnerToken = typeof ownerTokens.$inferInsert;
+
+/**
+ * The tenants record — companies, their owners, and the owners' sessions and bearer tokens: every statement on their
+ * tables is here. The owner API signs in, authenticates each request (`tokenWithOwner`), and manages tokens;
+ * forwarding reads a company's own limits. Synchronous on SQLite; a PostgreSQL implementation keeps the shapes with
+ * promises (every caller but forwarding's limits lookup is already in an async route).
+ */
+export class TenantStore {
+  readonly #db: StorageHandles["db"];
+  readonly #sqlite: StorageHandles["sqlite"];
+
+  constructor(handles: StorageHandles) {
+    this.#db = handles.db;
+    this.#sqlite = handles.sqlite;
+  }
+
+  getCompany(id: string): CompanyRow | undefined {
+    return this.#db.select().from(companies).where(eq(companies.id, id)).get();
+  }
+
+  insertCompany(row: CompanyRow): void {
+    this.#db.insert(companies).values(row).run();
+  }
+
+  updateCompany(id: string, change: Pick<CompanyRow, "name" | "limits">): void {
+    this.#db.update(companies).set(change).where(eq(companies.id, id)).run();
+  }
+
+  /** A company's own upstream limits (§8 levels it set lower), or null. */
+  companyLimits(id: string): CompanyRow["limits"] | null {
+    return (
+      this.#db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, id)).get()?.limits ?? null
+    );
+  }
+
+  ownerByEmail(email: string): OwnerRow | undefined {
+    return this.#db.select().from(owners).where(eq(owners.email, email)).get();
+  }
+
+  insertOwner(row: OwnerRow): void {
+    this.#db.insert(owners).values(row).run();
+  }
+
+  /**
+   * Updates an owner; `endSessions`: and ends its sessions (its password changed), in one transaction. Bearer tokens
+   * stay: they are credentials of their own (docs/decisions.md, "Owner sign-in").
+   */
+  updateOwner(id: string, change: Partial<Pick<OwnerRow, "name" | "role" | "passwordHash">>, endSessions?: Date): void {
+    this.#sqlite.transaction(() => {
+      this.#db.update(owners).set(change).where(eq(owners.id, id)).run();
+      if (endSessions) this.revokeSessions(id, endSessions);
+    })();
+  }
+
+  /** A rehashed password, only if unchanged meanwhile (a config file applied a new one during a sign-in). */
+  rehashPassword(id: string, was: string, passwordHash: string): void {
+    this.#db
+      .update(owners)
+      .set({ passwordHash })
+      .where(and(eq(owners.id, id), eq(owners.passwordHash, was)))
+      .run();
+  }
+
+  insertToken(row: NewOwnerToken): void {
+    this.#db.insert(ownerTokens).values(row).run();
+  }
+
+  /** The session or token with this digest, and its owner. */
+  tokenWithOwner(tokenDigest: string): { token: OwnerTokenRow; owner: OwnerRow } | undefined {
+    return this.#db
+      .select({ token: ownerTokens, owner: owners })
+      .from(ownerTokens)
+      .innerJoin(owners, eq(owners.id, ownerTokens.ownerId))
+      .where(eq(ownerTokens.tokenDigest, tokenDigest))
+      .get();
+  }
+
+  touchToken(id: string, at: string): void {
+    this.#db.update(ownerTokens).set({ lastUsedAt: at }).where(eq(ownerTokens.id, id)).run();
+  }
+
+  /** An owner's bearer tokens not revoked, newest first. */
+  tokensOf(ownerId: string) {
+    return this.#db
+      .select({
+        id: ownerTokens.id,
+        name: ownerTokens.name,
+        createdAt: ownerTokens.createdAt,
+        expiresAt: ownerTokens.expiresAt,
+        lastUsedAt: ownerTokens.lastUsedAt,
+      })
+      .from(ownerTokens)
+      .where(and(eq(ownerTokens.ownerId, ownerId), eq(ownerTokens.kind, "token"), isNull(ownerTokens.revokedAt)))
+      .orderBy(desc(ownerTokens.id))
+      .all();
+  }
+
+  /** Revokes one of the owner's sessions or tokens; false when it has none by that id (or it is revoked already). */
+  revokeToken(id: string, ownerId: string, at: string): boolean {
+    return (
+      this.#db
+        .update(ownerTokens)
+        .set({ revokedAt: at })
+        .where(and(eq(ownerTokens.id, id), eq(ownerTokens.ownerId, ownerId), isNull(ownerTokens.revokedAt)))
+        .run().changes !== 0
+    );
+  }
+
+  /** Ends every session of an owner. */
+  revokeSessions(ownerId: string, now: Date): void {
+    this.#db
+      .update(ownerTokens)
+      .set({ revokedAt: now.toISOString() })
+      .where(and(eq(ownerTokens.ownerId, ownerId), eq(ownerTokens.kind, "session"), isNull(ownerTokens.revokedAt)))
+      .run();
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  type PartnerType,
+  type VendorKeyChange,
+  type VendorKeyRow,
+  VendorKeyStore,
+  type VendorScope,
+} from "./store.js";
