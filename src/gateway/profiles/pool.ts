@@ -17,7 +17,7 @@ export interface PoolOptions {
   /** The workers' scheduling priority (nice); the suspect lane runs niced so a runaway only gets spare CPU. */
   nice?: number;
   compiledCacheSize: number;
-  /** Jobs sent to one worker at a time (default 2; 1 turns pipelining off). */
+  /** Jobs sent to one worker's pipe at a time (default `PIPELINE_DEPTH`, 8; 1 turns pipelining off). */
   pipelineDepth?: number;
   log?: Logger;
 }
@@ -72,7 +72,8 @@ const STARVED_DEADLINES = 10;
 
 /**
  * A fixed set of evaluator processes, so a runaway expression occupies a worker, never the event loop that serves every
- * tenant. One evaluation per worker at a time; the rest wait in a bounded FIFO queue. JSONata stops most runaways
+ * tenant. A worker evaluates one job at a time; up to `PIPELINE_DEPTH` more wait in its pipe, sent only behind a job that
+ * started under `PIPELINE_BEHIND_MS` ago (docs/decisions.md, D-090); the rest wait in a bounded FIFO queue. JSONata stops most runaways
  * itself (time, stack, sequence); one that does not cooperate (a native call that never returns to the evaluator, a
  * heap blown in one allocation) is killed at the hard deadline, or dies, and a fresh worker takes its place.
  */
