@@ -48,7 +48,7 @@ export function classify(error: unknown): EvaluationFailure {
 }
 
 /**
- * The request could not be serialised for the worker. Intake passes parsed JSON, which always serialises unless it is
+ * The request could not be serialised for the evaluator. Intake passes parsed JSON, which always serialises unless it is
  * nested so deeply that JSON.stringify runs out of stack: that is the deep-nesting attack, refused like any other
  * guardrail breach. Anything else is a caller's bug, reported as a mapping error.
  */

@@ -12,13 +12,13 @@ export interface ProfileEngineOptions {
   poolSize?: number;
   /** JSONata time limit per evaluation (default 50 ms). */
   timeoutMs?: number;
-  /** Evaluations that may wait for a worker before `map` throws EngineOverloadedError (default 256). */
+  /** Evaluations that may wait for a evaluator before `map` throws EngineOverloadedError (default 256). */
   maxQueue?: number;
-  /** How far past the time limit a worker still burning CPU is killed (default 100 ms). */
+  /** How far past the time limit a evaluator still burning CPU is killed (default 100 ms). */
   deadlineGraceMs?: number;
-  /** Heap per worker in MB (default 96). */
+  /** Heap per evaluator in MB (default 96). */
   evaluatorHeapMb?: number;
-  /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane and its worker off). */
+  /** How long a version stays suspect after a guardrail breach (default 30 s; 0 turns the suspect lane and its evaluator off). */
   suspectForMs?: number;
   /** Time limit of a suspect version's evaluations (default 10 ms). */
   suspectTimeoutMs?: number;
@@ -42,13 +42,13 @@ export interface MapInput {
 }
 
 /**
- * Maps vendor payloads with profiles, contained (evaluator processes, guardrails): one per process, it owns the worker pools. `map` resolves with the
+ * Maps vendor payloads with profiles, contained (evaluator processes, guardrails): one per process, it owns the evaluator pools. `map` resolves with the
  * profile's outcome (its failures included) and throws only when the engine cannot evaluate at all
  * (EngineOverloadedError, EngineClosedError, EngineUnavailableError). `close()` before the process exits.
  *
- * A version that breached a guardrail is *suspect* for a while: its evaluations go to a separate one-worker lane with
+ * A version that breached a guardrail is *suspect* for a while: its evaluations go to a separate one-evaluator lane with
  * a smaller time limit, so a profile that runs away on a vendor's real payloads (after passing its golden samples)
- * burns a fraction of one core and never occupies the workers other tenants are waiting for.
+ * burns a fraction of one core and never occupies the evaluators other tenants are waiting for.
  *
  * The owner's tooling (previews, replays, golden samples run from the owner API: `tooling` in the options) has a lane
  * of its own, niced, and never runs inline: an owner replaying hundreds of payloads takes CPU that intake leaves over,
@@ -56,7 +56,7 @@ export interface MapInput {
  */
 export class ProfileEngine {
   private readonly pool: EvaluatorPool;
-  /** Started with the engine, not on the first breach: starting a worker under load is what the lane must not cost. */
+  /** Started with the engine, not on the first breach: starting a evaluator under load is what the lane must not cost. */
   private readonly suspectLane: EvaluatorPool | undefined;
   private readonly poolOptions: PoolOptions;
   private readonly timeoutMs: number;
@@ -67,7 +67,7 @@ export class ProfileEngine {
   /** versionId → its evaluations of real payloads that finished within the suspect limit, up to the probation's. */
   private readonly proven = new Lru<string, number>(1_000);
   private readonly inline: InlineEvaluator | undefined;
-  /** Started on the owner tooling's first evaluation: most processes (a worker, the CLI, tests) never need it. */
+  /** Started on the owner tooling's first evaluation: most processes (a evaluator, the CLI, tests) never need it. */
   private toolingLane: EvaluatorPool | undefined;
   private readonly toolingPoolSize: number;
   private closed = false;
@@ -107,7 +107,7 @@ export class ProfileEngine {
     }
   }
 
-  /** Resolves once the workers have loaded (a server can await it before listening); `map` does not need it. */
+  /** Resolves once the evaluators have loaded (a server can await it before listening); `map` does not need it. */
   async ready(): Promise<void> {
     await Promise.all([this.pool.ready(), this.suspectLane?.ready()]);
   }
@@ -241,7 +241,7 @@ export class ProfileEngine {
    * limit, and is refused when that lane is full. A version still on probation (fewer than `probationEvaluations` quick
    * evaluations of real payloads in this process: new, or this process is) also runs on the lane, as does a version
    * with an evaluation running longer than the suspect limit (a runaway's first request, before it has breached
-   * anything), so a runaway's first requests do not take shared workers; but with their full limit, and on the shared
+   * anything), so a runaway's first requests do not take shared evaluators; but with their full limit, and on the shared
    * pool when the lane is full — it may just be a new version under load, a heavy mapping, or a busy machine. Golden
    * samples run on the shared pool: an owner's save should not wait behind a runaway.
    */

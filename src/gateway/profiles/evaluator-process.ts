@@ -25,8 +25,8 @@ const STDERR_TAIL = 2_048;
 const OUT_OF_MEMORY = /heap out of memory|reached heap limit/i;
 
 /**
- * One evaluator: a child process, not a worker thread. A worker thread shares the process's fate when V8 gives up on
- * its heap: one allocation larger than the worker's remaining headroom (JSON.stringify of a 200 MB string a profile
+ * One evaluator: a child process, not a evaluator thread. A evaluator thread shares the process's fate when V8 gives up on
+ * its heap: one allocation larger than the evaluator's remaining headroom (JSON.stringify of a 200 MB string a profile
  * built by doubling) aborts the whole gateway despite `resourceLimits`. A process dies alone, and SIGKILL stops it even
  * inside a native call that never returns to JavaScript.
  */
@@ -48,7 +48,7 @@ export class EvaluatorProcess {
       try {
         setPriority(this.child.pid, options.nice);
       } catch {
-        // Not permitted here: the worker runs at normal priority; isolation still holds, only less strictly.
+        // Not permitted here: the evaluator runs at normal priority; isolation still holds, only less strictly.
       }
     }
     this.child.stderr?.setEncoding("utf8");

@@ -27,8 +27,8 @@ export interface EvaluatorOptions {
 }
 
 /**
- * Runs profile expressions inside a pool worker, one at a time, and finishes the job there: output checks and the
- * canonical validation run in the worker too, so the thread serving HTTP only posts a payload and receives a body.
+ * Runs profile expressions inside a pool evaluator, one at a time, and finishes the job there: output checks and the
+ * canonical validation run in the evaluator too, so the thread serving HTTP only posts a payload and receives a body.
  * Compiled programs are cached by version id (a version is immutable; the expression is compared as well, so a
  * reused id can never run stale code). An expression in the compiled subset runs as synchronous JavaScript, checked
  * against JSONata's interpreter (program.ts).

@@ -7,9 +7,9 @@ export const LIMITS = {
   timeoutMs: 50,
   /** The time limit of a golden sample's evaluation (samples judge the result; a cold or busy evaluator is slow). */
   sampleTimeoutMs: 250,
-  /** Upper bound on a caller's `timeoutMs` (a preview may ask for more, never for a stuck worker). */
+  /** Upper bound on a caller's `timeoutMs` (a preview may ask for more, never for a stuck evaluator). */
   maxTimeoutMs: 5_000,
-  /** JSONata evaluation depth; far below where the worker's native stack would overflow. */
+  /** JSONata evaluation depth; far below where the evaluator's native stack would overflow. */
   stackDepth: 500,
   /** Longest sequence JSONata may build (ranges included: `[1..100000000]` fails at once). */
   sequenceLength: 100_000,
@@ -20,9 +20,9 @@ export const LIMITS = {
   regexInputChars: 50_000,
   /** The mapped body as JSON text; the request body limit is 1 MB (§8), a mapping has no reason to grow it. */
   outputChars: 1_000_000,
-  /** The hard deadline is the JSONata limit plus this grace, after which the worker is terminated and replaced. */
+  /** The hard deadline is the JSONata limit plus this grace, after which the evaluator is terminated and replaced. */
   deadlineGraceMs: 100,
-  /** A version that breached a guardrail this recently runs on the one-worker suspect lane… */
+  /** A version that breached a guardrail this recently runs on the one-evaluator suspect lane… */
   suspectForMs: 30_000,
   /** …with this time limit: a real mapping needs well under 1 ms, a runaway then costs 1/5 of the usual 50 ms. */
   suspectTimeoutMs: 10,
@@ -55,12 +55,12 @@ export const LIMITS = {
    * with a load of 20; an evaluation below this got next to none.
    */
   starvedThreadCpuShare: 20,
-  /** Per-worker heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
+  /** Per-evaluator heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
   evaluatorHeapMb: 96,
-  /** Compiled expressions cached per worker, keyed by version id. */
+  /** Compiled expressions cached per evaluator, keyed by version id. */
   compiledCacheSize: 500,
   /**
-   * A version's first evaluations in each worker on the compiled path are also interpreted and compared (its golden
+   * A version's first evaluations in each evaluator on the compiled path are also interpreted and compared (its golden
    * samples, run when it is saved and published, are among them); any difference pins it to the interpreter.
    */
   checkedEvaluations: 16,

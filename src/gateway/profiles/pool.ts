@@ -9,15 +9,15 @@ import type { GuardrailLimit } from "./types.js";
 export interface PoolOptions {
   name: string;
   size: number;
-  /** Evaluations allowed to wait for a worker; one more is refused with EngineOverloadedError. */
+  /** Evaluations allowed to wait for a evaluator; one more is refused with EngineOverloadedError. */
   maxQueue: number;
-  /** A worker whose evaluation outlives its JSONata time limit by this much is killed and replaced. */
+  /** A evaluator whose evaluation outlives its JSONata time limit by this much is killed and replaced. */
   deadlineGraceMs: number;
   heapMb: number;
-  /** The workers' scheduling priority (nice); the suspect lane runs niced so a runaway only gets spare CPU. */
+  /** The evaluators' scheduling priority (nice); the suspect lane runs niced so a runaway only gets spare CPU. */
   nice?: number;
   compiledCacheSize: number;
-  /** Jobs sent to one worker's pipe at a time (default `PIPELINE_DEPTH`, 8; 1 turns pipelining off). */
+  /** Jobs sent to one evaluator's pipe at a time (default `PIPELINE_DEPTH`, 8; 1 turns pipelining off). */
   pipelineDepth?: number;
   log?: Logger;
 }
@@ -30,52 +30,52 @@ interface Job {
   resolve(reply: EvaluateReply): void;
   reject(error: Error): void;
   /**
-   * Taken back from a worker stuck on the job ahead of it and sent elsewhere (see `rescue`): the worker will still
-   * evaluate it, so it stays in that worker's list, but whichever answer comes first settles the request.
+   * Taken back from a evaluator stuck on the job ahead of it and sent elsewhere (see `rescue`): the evaluator will still
+   * evaluate it, so it stays in that evaluator's list, but whichever answer comes first settles the request.
    */
   rescued?: boolean;
 }
 
 interface Slot {
   worker: EvaluatorProcess;
-  /** Settles when the worker has loaded (rejects if it cannot start). */
+  /** Settles when the evaluator has loaded (rejects if it cannot start). */
   started: Promise<void>;
   markStarted(error?: Error): void;
   ready: boolean;
   retired: boolean;
-  /** Sent and not yet answered, in order: the worker runs the first, the rest wait in its pipe. */
+  /** Sent and not yet answered, in order: the evaluator runs the first, the rest wait in its pipe. */
   jobs: Job[];
   /** When the first job became the one running (as this thread saw it), and its deadline. */
   startedAt: number;
-  /** The worker's CPU time as of its last message. */
+  /** The evaluator's CPU time as of its last message. */
   cpuMs: number;
   timer?: NodeJS.Timeout | undefined;
 }
 
 /**
- * Under load more jobs are sent to a busy worker, so it finds the next ones in its pipe instead of idling for two
+ * Under load more jobs are sent to a busy evaluator, so it finds the next ones in its pipe instead of idling for two
  * process wake-ups per job; only behind a job that started moments ago (a real mapping takes a fraction of a
- * millisecond), so nothing queues behind a slow or runaway evaluation. If the worker is killed, the jobs behind are
- * sent elsewhere. A job a worker runs away on for the first time can hold up to PIPELINE_DEPTH - 1 others until its
+ * millisecond), so nothing queues behind a slow or runaway evaluation. If the evaluator is killed, the jobs behind are
+ * sent elsewhere. A job a evaluator runs away on for the first time can hold up to PIPELINE_DEPTH - 1 others until its
  * deadline; after that its version is suspect and runs on its own lane.
  */
 const PIPELINE_DEPTH = 8;
 const PIPELINE_BEHIND_MS = 2;
 /**
- * Jobs waiting in a worker's pipe behind a job that has run this long are sent to another worker too (`rescue`): a
+ * Jobs waiting in a evaluator's pipe behind a job that has run this long are sent to another evaluator too (`rescue`): a
  * real mapping takes a fraction of a millisecond, a runaway takes the whole time limit.
  */
 const RESCUE_AFTER_MS = 10;
 
-/** How many deadlines a starved worker (one that got little CPU, see `deadline`) is given before it is replaced. */
+/** How many deadlines a starved evaluator (one that got little CPU, see `deadline`) is given before it is replaced. */
 const STARVED_DEADLINES = 10;
 
 /**
- * A fixed set of evaluator processes, so a runaway expression occupies a worker, never the event loop that serves every
- * tenant. A worker evaluates one job at a time; up to `PIPELINE_DEPTH` more wait in its pipe, sent only behind a job that
+ * A fixed set of evaluator processes, so a runaway expression occupies a evaluator, never the event loop that serves every
+ * tenant. A evaluator evaluates one job at a time; up to `PIPELINE_DEPTH` more wait in its pipe, sent only behind a job that
  * started under `PIPELINE_BEHIND_MS` ago (docs/decisions.md, D-090); the rest wait in a bounded FIFO queue. JSONata stops most runaways
  * itself (time, stack, sequence); one that does not cooperate (a native call that never returns to the evaluator, a
- * heap blown in one allocation) is killed at the hard deadline, or dies, and a fresh worker takes its place.
+ * heap blown in one allocation) is killed at the hard deadline, or dies, and a fresh evaluator takes its place.
  */
 export class EvaluatorPool {
   private readonly slots: Slot[] = [];
@@ -96,7 +96,7 @@ export class EvaluatorPool {
     if (this.queue.length >= this.options.maxQueue) return Promise.reject(new EngineOverloadedError(this.queue.length));
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, request, resolve, reject });
-      // An idle worker takes it now; busy ones get what gathers in this turn together, after it.
+      // An idle evaluator takes it now; busy ones get what gathers in this turn together, after it.
       if (this.slots.some((s) => s.ready && !s.retired && s.jobs.length === 0)) this.dispatch();
       else this.scheduleDispatch();
     });
@@ -104,7 +104,7 @@ export class EvaluatorPool {
 
   /**
    * Requests that arrive in one turn of the event loop (one per socket that had data) are dispatched together, after
-   * the turn: a worker then gets them in one write. Each write wakes the worker, and on a busy machine the kernel
+   * the turn: a evaluator then gets them in one write. Each write wakes the evaluator, and on a busy machine the kernel
    * often hands it the core at once, so the thread serving HTTP stalls in the write; one write per turn, not per job.
    */
   private scheduleDispatch(): void {
@@ -116,12 +116,12 @@ export class EvaluatorPool {
     });
   }
 
-  /** Resolves when every worker has loaded; rejects when one cannot start. Optional: `run` waits anyway. */
+  /** Resolves when every evaluator has loaded; rejects when one cannot start. Optional: `run` waits anyway. */
   async ready(): Promise<void> {
     await Promise.all(this.slots.map((slot) => slot.started));
   }
 
-  /** Whether an evaluation of this version has been running on a worker for longer than `ms`. */
+  /** Whether an evaluation of this version has been running on a evaluator for longer than `ms`. */
   runningLonger(versionId: string, ms: number): boolean {
     const since = performance.now() - ms;
     return this.slots.some((s) => s.jobs[0]?.request.versionId === versionId && s.startedAt < since && !s.retired);
@@ -149,7 +149,7 @@ export class EvaluatorPool {
   }
 
   /**
-   * Idle workers first, the queue shared evenly between them; then, while jobs remain, the pipes of workers whose
+   * Idle evaluators first, the queue shared evenly between them; then, while jobs remain, the pipes of evaluators whose
    * current job started moments ago, up to the pipeline depth.
    */
   private dispatch(): void {
@@ -168,7 +168,7 @@ export class EvaluatorPool {
     }
   }
 
-  /** Up to `count` jobs from the queue to one worker, in one message. */
+  /** Up to `count` jobs from the queue to one evaluator, in one message. */
   private send(slot: Slot, count: number): void {
     const jobs = this.take(slot, count);
     if (jobs.length === 0) return;
@@ -191,10 +191,10 @@ export class EvaluatorPool {
   }
 
   /**
-   * The oldest queued jobs this worker may take. While other versions have work, one version occupies at most all
-   * workers but one: a profile that runs away on the payloads of a burst (several of its requests at once, before any
-   * has breached a limit) holds one worker, not every worker the other tenants are waiting for. Alone, a version
-   * uses every worker.
+   * The oldest queued jobs this evaluator may take. While other versions have work, one version occupies at most all
+   * evaluators but one: a profile that runs away on the payloads of a burst (several of its requests at once, before any
+   * has breached a limit) holds one evaluator, not every evaluator the other tenants are waiting for. Alone, a version
+   * uses every evaluator.
    */
   private take(slot: Slot, count: number): Job[] {
     const live = this.slots.filter((s) => s.ready && !s.retired);
@@ -211,7 +211,7 @@ export class EvaluatorPool {
   }
 
   private mayTake(slot: Slot, versionId: string, live: Slot[], cap: number, taken: Job[]): boolean {
-    // A rescued job no longer holds its worker for its version: its copy does, wherever it runs.
+    // A rescued job no longer holds its evaluator for its version: its copy does, wherever it runs.
     const has = (jobs: Job[]) => jobs.some((j) => !j.rescued && j.request.versionId === versionId);
     if (has(slot.jobs) || has(taken)) return true;
     const occupied = live.filter((s) => s !== slot && has(s.jobs)).length;
@@ -220,7 +220,7 @@ export class EvaluatorPool {
     return !other(this.queue) && !live.some((s) => other(s.jobs));
   }
 
-  /** While some worker has jobs waiting in its pipe, looks every few milliseconds for one stuck behind a long job. */
+  /** While some evaluator has jobs waiting in its pipe, looks every few milliseconds for one stuck behind a long job. */
   private watchPipes(): void {
     if (this.watch) return;
     this.watch = setInterval(() => {
@@ -240,10 +240,10 @@ export class EvaluatorPool {
   }
 
   /**
-   * The job a worker runs has taken RESCUE_AFTER_MS: the jobs of other versions waiting behind it go back to the front
-   * of the queue as copies, for another worker. The originals stay in this worker's list, since it will evaluate them
+   * The job a evaluator runs has taken RESCUE_AFTER_MS: the jobs of other versions waiting behind it go back to the front
+   * of the queue as copies, for another evaluator. The originals stay in this evaluator's list, since it will evaluate them
    * anyway; the first answer settles each request (evaluation is pure, both answers are the same). Jobs of the running
-   * job's own version stay: if it runs away on them too, they must not take a second worker.
+   * job's own version stay: if it runs away on them too, they must not take a second evaluator.
    */
   private rescue(slot: Slot): void {
     const running = slot.jobs[0];
@@ -267,7 +267,7 @@ export class EvaluatorPool {
     slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), deadlineMs);
   }
 
-  /** Answers a job of this worker; the next in its pipe becomes the one running. */
+  /** Answers a job of this evaluator; the next in its pipe becomes the one running. */
   private settle(slot: Slot, reply: EvaluateReply): void {
     const index = slot.jobs.findIndex((j) => j.id === reply.id);
     const job = slot.jobs[index];
@@ -283,7 +283,7 @@ export class EvaluatorPool {
     queueMicrotask(() => this.dispatch());
   }
 
-  /** The worker is being replaced: its running job gets `reply`, the jobs behind it go back to the queue's front. */
+  /** The evaluator is being replaced: its running job gets `reply`, the jobs behind it go back to the queue's front. */
   private abandon(slot: Slot, reply: (job: Job) => EvaluateReply): void {
     clearTimeout(slot.timer);
     const [running, ...behind] = slot.jobs.splice(0);
@@ -310,14 +310,14 @@ export class EvaluatorPool {
   }
 
   /**
-   * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. A worker
+   * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. A evaluator
    * that got less than a tenth of that time as CPU was starved by an overloaded machine, not stuck: it gets more time (up to
    * STARVED_DEADLINES deadlines), and if it is replaced after all, its job is reported starved (overload), not as the
-   * profile's guardrail breach. Where the worker's CPU cannot be read (not Linux), it is killed at the first deadline.
+   * profile's guardrail breach. Where the evaluator's CPU cannot be read (not Linux), it is killed at the first deadline.
    */
   private deadline(slot: Slot, job: Job, deadlineMs: number): void {
     // This thread may have been too busy to read a reply that is already waiting in the IPC pipe: the poll phase reads
-    // it before setImmediate runs, so the worker is judged only after that.
+    // it before setImmediate runs, so the evaluator is judged only after that.
     setImmediate(() => {
       if (slot.retired || slot.jobs[0] !== job) return;
       const elapsedMs = Math.round(performance.now() - slot.startedAt);
@@ -368,7 +368,7 @@ export class EvaluatorPool {
     void this.retire(slot);
     if (this.closed) return;
     this.restartCount++;
-    // A worker that cannot start would otherwise be respawned in a tight loop.
+    // A evaluator that cannot start would otherwise be respawned in a tight loop.
     const delay = this.startFailures === 0 ? 0 : Math.min(5_000, 100 * 2 ** this.startFailures);
     const respawn = () => {
       const index = this.slots.indexOf(slot);

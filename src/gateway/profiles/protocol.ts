@@ -46,7 +46,7 @@ export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number; div
 /**
  * The pool sends jobs as an array (those dispatched together travel in one write); the evaluator answers each as soon
  * as it is done, in order. `cpuMs`: the evaluator's CPU time so far, so the pool can tell a
- * runaway (burning CPU) from a starved worker.
+ * runaway (burning CPU) from a starved evaluator.
  */
 export type EvaluatorMessage =
   | { type: "ready"; cpuMs: number }
