@@ -12,9 +12,9 @@ export interface ProfileEngineOptions {
   poolSize?: number;
   /** JSONata time limit per evaluation (default 50 ms). */
   timeoutMs?: number;
-  /** Evaluations that may wait for a evaluator before `map` throws EngineOverloadedError (default 256). */
+  /** Evaluations that may wait for an evaluator before `map` throws EngineOverloadedError (default 256). */
   maxQueue?: number;
-  /** How far past the time limit a evaluator still burning CPU is killed (default 100 ms). */
+  /** How far past the time limit an evaluator still burning CPU is killed (default 100 ms). */
   deadlineGraceMs?: number;
   /** Heap per evaluator in MB (default 96). */
   evaluatorHeapMb?: number;
@@ -56,7 +56,7 @@ export interface MapInput {
  */
 export class ProfileEngine {
   private readonly pool: EvaluatorPool;
-  /** Started with the engine, not on the first breach: starting a evaluator under load is what the lane must not cost. */
+  /** Started with the engine, not on the first breach: starting an evaluator under load is what the lane must not cost. */
   private readonly suspectLane: EvaluatorPool | undefined;
   private readonly poolOptions: PoolOptions;
   private readonly timeoutMs: number;
@@ -67,7 +67,7 @@ export class ProfileEngine {
   /** versionId → its evaluations of real payloads that finished within the suspect limit, up to the probation's. */
   private readonly proven = new Lru<string, number>(1_000);
   private readonly inline: InlineEvaluator | undefined;
-  /** Started on the owner tooling's first evaluation: most processes (a evaluator, the CLI, tests) never need it. */
+  /** Started on the owner tooling's first evaluation: most processes (a queue worker, the CLI, tests) never need it. */
   private toolingLane: EvaluatorPool | undefined;
   private readonly toolingPoolSize: number;
   private closed = false;

@@ -25,7 +25,7 @@ const STDERR_TAIL = 2_048;
 const OUT_OF_MEMORY = /heap out of memory|reached heap limit/i;
 
 /**
- * One evaluator: a child process, not a evaluator thread. A evaluator thread shares the process's fate when V8 gives up on
+ * One evaluator: a child process, not an evaluator thread. An evaluator thread shares the process's fate when V8 gives up on
  * its heap: one allocation larger than the evaluator's remaining headroom (JSON.stringify of a 200 MB string a profile
  * built by doubling) aborts the whole gateway despite `resourceLimits`. A process dies alone, and SIGKILL stops it even
  * inside a native call that never returns to JavaScript.

@@ -9,9 +9,9 @@ import type { GuardrailLimit } from "./types.js";
 export interface PoolOptions {
   name: string;
   size: number;
-  /** Evaluations allowed to wait for a evaluator; one more is refused with EngineOverloadedError. */
+  /** Evaluations allowed to wait for an evaluator; one more is refused with EngineOverloadedError. */
   maxQueue: number;
-  /** A evaluator whose evaluation outlives its JSONata time limit by this much is killed and replaced. */
+  /** An evaluator whose evaluation outlives its JSONata time limit by this much is killed and replaced. */
   deadlineGraceMs: number;
   heapMb: number;
   /** The evaluators' scheduling priority (nice); the suspect lane runs niced so a runaway only gets spare CPU. */
@@ -30,7 +30,7 @@ interface Job {
   resolve(reply: EvaluateReply): void;
   reject(error: Error): void;
   /**
-   * Taken back from a evaluator stuck on the job ahead of it and sent elsewhere (see `rescue`): the evaluator will still
+   * Taken back from an evaluator stuck on the job ahead of it and sent elsewhere (see `rescue`): the evaluator will still
    * evaluate it, so it stays in that evaluator's list, but whichever answer comes first settles the request.
    */
   rescued?: boolean;
@@ -56,13 +56,13 @@ interface Slot {
  * Under load more jobs are sent to a busy evaluator, so it finds the next ones in its pipe instead of idling for two
  * process wake-ups per job; only behind a job that started moments ago (a real mapping takes a fraction of a
  * millisecond), so nothing queues behind a slow or runaway evaluation. If the evaluator is killed, the jobs behind are
- * sent elsewhere. A job a evaluator runs away on for the first time can hold up to PIPELINE_DEPTH - 1 others until its
+ * sent elsewhere. A job an evaluator runs away on for the first time can hold up to PIPELINE_DEPTH - 1 others until its
  * deadline; after that its version is suspect and runs on its own lane.
  */
 const PIPELINE_DEPTH = 8;
 const PIPELINE_BEHIND_MS = 2;
 /**
- * Jobs waiting in a evaluator's pipe behind a job that has run this long are sent to another evaluator too (`rescue`): a
+ * Jobs waiting in an evaluator's pipe behind a job that has run this long are sent to another evaluator too (`rescue`): a
  * real mapping takes a fraction of a millisecond, a runaway takes the whole time limit.
  */
 const RESCUE_AFTER_MS = 10;
@@ -71,8 +71,8 @@ const RESCUE_AFTER_MS = 10;
 const STARVED_DEADLINES = 10;
 
 /**
- * A fixed set of evaluator processes, so a runaway expression occupies a evaluator, never the event loop that serves every
- * tenant. A evaluator evaluates one job at a time; up to `PIPELINE_DEPTH` more wait in its pipe, sent only behind a job that
+ * A fixed set of evaluator processes, so a runaway expression occupies an evaluator, never the event loop that serves every
+ * tenant. An evaluator evaluates one job at a time; up to `PIPELINE_DEPTH` more wait in its pipe, sent only behind a job that
  * started under `PIPELINE_BEHIND_MS` ago (docs/decisions.md, D-090); the rest wait in a bounded FIFO queue. JSONata stops most runaways
  * itself (time, stack, sequence); one that does not cooperate (a native call that never returns to the evaluator, a
  * heap blown in one allocation) is killed at the hard deadline, or dies, and a fresh evaluator takes its place.
@@ -104,7 +104,7 @@ export class EvaluatorPool {
 
   /**
    * Requests that arrive in one turn of the event loop (one per socket that had data) are dispatched together, after
-   * the turn: a evaluator then gets them in one write. Each write wakes the evaluator, and on a busy machine the kernel
+   * the turn: an evaluator then gets them in one write. Each write wakes the evaluator, and on a busy machine the kernel
    * often hands it the core at once, so the thread serving HTTP stalls in the write; one write per turn, not per job.
    */
   private scheduleDispatch(): void {
@@ -121,7 +121,7 @@ export class EvaluatorPool {
     await Promise.all(this.slots.map((slot) => slot.started));
   }
 
-  /** Whether an evaluation of this version has been running on a evaluator for longer than `ms`. */
+  /** Whether an evaluation of this version has been running on an evaluator for longer than `ms`. */
   runningLonger(versionId: string, ms: number): boolean {
     const since = performance.now() - ms;
     return this.slots.some((s) => s.jobs[0]?.request.versionId === versionId && s.startedAt < since && !s.retired);
@@ -240,7 +240,7 @@ export class EvaluatorPool {
   }
 
   /**
-   * The job a evaluator runs has taken RESCUE_AFTER_MS: the jobs of other versions waiting behind it go back to the front
+   * The job an evaluator runs has taken RESCUE_AFTER_MS: the jobs of other versions waiting behind it go back to the front
    * of the queue as copies, for another evaluator. The originals stay in this evaluator's list, since it will evaluate them
    * anyway; the first answer settles each request (evaluation is pure, both answers are the same). Jobs of the running
    * job's own version stay: if it runs away on them too, they must not take a second evaluator.
@@ -310,7 +310,7 @@ export class EvaluatorPool {
   }
 
   /**
-   * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. A evaluator
+   * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. An evaluator
    * that got less than a tenth of that time as CPU was starved by an overloaded machine, not stuck: it gets more time (up to
    * STARVED_DEADLINES deadlines), and if it is replaced after all, its job is reported starved (overload), not as the
    * profile's guardrail breach. Where the evaluator's CPU cannot be read (not Linux), it is killed at the first deadline.
@@ -368,7 +368,7 @@ export class EvaluatorPool {
     void this.retire(slot);
     if (this.closed) return;
     this.restartCount++;
-    // A evaluator that cannot start would otherwise be respawned in a tight loop.
+    // An evaluator that cannot start would otherwise be respawned in a tight loop.
     const delay = this.startFailures === 0 ? 0 : Math.min(5_000, 100 * 2 ** this.startFailures);
     const respawn = () => {
       const index = this.slots.indexOf(slot);

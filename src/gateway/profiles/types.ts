@@ -32,7 +32,7 @@ export interface EvaluationOptions {
 /**
  * Which guardrail stopped an evaluation: JSONata's own limits (`time`, `stack`, `sequence`), a regular expression the
  * linear-time engine refuses (`regex`), the evaluator's heap or string size (`memory`), an oversized result (`output`),
- * the hard deadline that terminates a evaluator that stopped cooperating (`deadline`), or a evaluator that died (`crash`).
+ * the hard deadline that terminates an evaluator that stopped cooperating (`deadline`), or an evaluator that died (`crash`).
  */
 export type GuardrailLimit = "time" | "stack" | "sequence" | "regex" | "memory" | "output" | "deadline" | "crash";
 
