@@ -213,7 +213,7 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
   await change(otherLeadId, { event: "quote.sent", amountCents: 2_222_233 });
 
   // install.*: the company's side through the admin API, the installer's through the Installer API.
-  const job = (await admin("POST", "/install-jobs", {
+  const newJob = {
     companyId: setup.company,
     installerCompanyId: setup.installerCompany,
     customer: {
@@ -222,6 +222,9 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
       email: v.installEmail,
       address: { line1: "5 Roof Way", city: "Phoenix", state: "AZ", zip: "85004" },
     },
+  };
+  const job = (await admin("POST", "/install-jobs", {
+    ...newJob,
     scope: { packageName: "Solar 5 kW", systemType: "SOLAR_PV", equipment: [], accessories: [], supplierSources: [] },
     commercial: { quotePrice: { amount: 9876.54, currency: "USD" }, margin: 1234.5 },
   })) as { id: string };
@@ -253,14 +256,7 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
   }
   await admin("POST", `${jobPath}/completion/accept`);
   const jobBody = {
-    companyId: setup.company,
-    installerCompanyId: setup.installerCompany,
-    customer: {
-      name: "Ina Stall",
-      phone: "+1 602 555 0166",
-      email: v.installEmail,
-      address: { line1: "5 Roof Way", city: "Phoenix", state: "AZ", zip: "85004" },
-    },
+    ...newJob,
     scope: { packageName: "Battery", systemType: "STORAGE", equipment: [], accessories: [], supplierSources: [] },
   };
   const second = (await admin("POST", "/install-jobs", jobBody)) as { id: string };
