@@ -83,7 +83,18 @@ export class SubmissionAttempt {
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  async run(submissionId: string): Promise<Verdict> {
+  /**
+   * Sends the submission once if it is due, and records the outcome. `answeredAt`: when the upstream's answer (or the
+   * failure) came, before the outcome's commit — the latest the request can have reached the upstream, which is what
+   * the limiter's slots hold (docs/forwarding.md); without a send, when it was decided.
+   */
+  async run(submissionId: string): Promise<{ verdict: Verdict; answeredAt: number }> {
+    const answer: { at?: number } = {};
+    const verdict = await this.#run(submissionId, answer);
+    return { verdict, answeredAt: answer.at ?? Date.now() };
+  }
+
+  async #run(submissionId: string, answer: { at?: number }): Promise<Verdict> {
     const now = Date.now();
     const row = this.#store.get(submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
@@ -117,6 +128,7 @@ export class SubmissionAttempt {
       timeoutMs: this.timeoutMs,
       requestId: row.id,
     });
+    answer.at = Date.now();
     const outcome = classify(response.status, response.retryAfter);
     // A 429 pauses the credential for retry-after plus jitter. Shared before the commit, which may wait for the
     // database, so that other workers hold their sends as soon as possible.

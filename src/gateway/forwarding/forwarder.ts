@@ -38,7 +38,7 @@ export class Forwarder implements ForwardingDriver {
       maxInFlight: options.maxInFlight,
       sendBoundMs: attempt.timeoutMs,
       transport: {
-        send: async ({ ready }) => ({ verdict: await attempt.run(ready.submissionId), answeredAt: Date.now() }),
+        send: ({ ready }) => attempt.run(ready.submissionId),
       },
     });
   }

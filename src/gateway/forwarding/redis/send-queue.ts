@@ -95,8 +95,7 @@ export function startSendWorker(options: {
     async (job: Job<SendJob, SendResult>) => {
       const { submissionId } = sendJobSchema.parse(job.data);
       if (Date.now() > job.timestamp + options.pickupMs) return { verdict: null, answeredAt: Date.now() };
-      const verdict = await options.attempt.run(submissionId);
-      return { verdict, answeredAt: Date.now() };
+      return options.attempt.run(submissionId);
     },
     { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency },
   );
