@@ -19,7 +19,7 @@ export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged
   const now = ctx.now();
   const cutoffMs = now.getTime() - ctx.settings.retentionDays * DAY_MS;
   const purged = ctx.submissions.purgePayloadsBefore(cutoffMs, now.toISOString());
-  return { purged, ...ctx.webhooks.purgeHistory(cutoffMs) };
+  return { purged, ...ctx.webhooks.purgeHistory(cutoffMs, ctx.tenants.companyIds()) };
 }
 
 export { ERASURE_CHUNK } from "../storage/submissions/index.js";

@@ -23,6 +23,15 @@ export class TenantStore {
     this.#sqlite = handles.sqlite;
   }
 
+  /** Every company's id (a purge walks other records per company on their company indexes). */
+  companyIds(): string[] {
+    return this.#db
+      .select({ id: companies.id })
+      .from(companies)
+      .all()
+      .map((row) => row.id);
+  }
+
   getCompany(id: string): CompanyRow | undefined {
     return this.#db.select().from(companies).where(eq(companies.id, id)).get();
   }

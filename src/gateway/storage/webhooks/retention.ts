@@ -20,7 +20,11 @@ export interface PurgedWebhookHistory {
  * Deliveries are found by id, which carries its creation time (src/ids.ts), so no index is written per delivery
  * for this; an event and its deliveries are created together, at the same time.
  */
-export function purgeWebhookHistory({ sqlite }: StorageHandles, cutoffMs: number): PurgedWebhookHistory {
+export function purgeWebhookHistory(
+  { sqlite }: StorageHandles,
+  cutoffMs: number,
+  companyIds: readonly string[],
+): PurgedWebhookHistory {
   const cutoffIso = new Date(cutoffMs).toISOString();
   const beforeCutoff = idFloor("whd", cutoffMs);
   const deliveries = sqlite.prepare(
@@ -33,16 +37,18 @@ export function purgeWebhookHistory({ sqlite }: StorageHandles, cutoffMs: number
        SELECT id FROM webhook_events WHERE created_at < ?
          AND id NOT IN (SELECT event_id FROM webhook_deliveries WHERE id < ?) LIMIT ${CHUNK})`,
   );
-  // Per company, on the (company_id, received_at) index.
+  // Per company, on the (company_id, received_at) index; the companies are the tenants' record's to list.
   const platform = sqlite.prepare(
     `DELETE FROM platform_events WHERE rowid IN (
-       SELECT rowid FROM platform_events WHERE company_id IN (SELECT id FROM companies) AND received_at < ?
-       LIMIT ${CHUNK})`,
+       SELECT rowid FROM platform_events WHERE company_id = ? AND received_at < ? LIMIT ${CHUNK})`,
   );
   return {
     webhookDeliveries: inChunks(() => deliveries.run(beforeCutoff).changes),
     webhookEvents: inChunks(() => events.run(cutoffIso, beforeCutoff).changes),
-    platformEvents: inChunks(() => platform.run(cutoffIso).changes),
+    platformEvents: companyIds.reduce(
+      (sum, companyId) => sum + inChunks(() => platform.run(companyId, cutoffIso).changes),
+      0,
+    ),
   };
 }
 

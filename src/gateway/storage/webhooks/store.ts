@@ -45,7 +45,7 @@ export class WebhookStore {
   }
 
   /** The retention purge of the webhook tables for what was created before `cutoffMs` (retention.ts). */
-  purgeHistory(cutoffMs: number): PurgedWebhookHistory {
-    return purgeWebhookHistory(this.#handles, cutoffMs);
+  purgeHistory(cutoffMs: number, companyIds: readonly string[]): PurgedWebhookHistory {
+    return purgeWebhookHistory(this.#handles, cutoffMs, companyIds);
   }
 }
