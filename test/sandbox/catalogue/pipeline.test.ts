@@ -1,29 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { send } from "../support.js";
-import { consoleCall, type Receiver, startReceiver, waitFor, webhookSandbox } from "../webhooks/support.js";
+import { consoleCall, type Receiver, startReceiver, waitFor, webhookSandboxPerTest } from "../webhooks/support.js";
 
 const TOKEN = "admin-token-for-webhook-tests";
-let sandbox: ReturnType<typeof webhookSandbox>;
-let session: string;
-const receivers: Receiver[] = [];
+const t = webhookSandboxPerTest();
 
-beforeEach(() => {
-  sandbox = webhookSandbox();
-  session = sandbox.admin.ownerSession("org_sunrise").sessionToken;
-});
-afterEach(async () => {
-  sandbox.close();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-const call = (method: string, path: string, json?: unknown, as = session) =>
-  consoleCall(sandbox, method, path, { session: as, json });
+const call = (method: string, path: string, json?: unknown, as = t.session) =>
+  consoleCall(t.sandbox, method, path, { session: as, json });
 const change = (leadId: string, json: Record<string, unknown>) =>
-  send(sandbox.app, "POST", `/sandbox/admin/leads/${leadId}/events`, { token: TOKEN, json });
+  send(t.sandbox.app, "POST", `/sandbox/admin/leads/${leadId}/events`, { token: TOKEN, json });
 
 async function subscribe(body: Record<string, unknown>): Promise<Receiver> {
   const hook = await startReceiver();
-  receivers.push(hook);
+  t.receivers.push(hook);
   const created = await call("POST", "/partner-api/webhooks", { url: hook.url, ...body });
   expect(created.status).toBe(201);
   hook.secrets.set(1, String(created.body.secret));
@@ -50,7 +39,7 @@ describe("§6.7 the sandbox's sales pipeline (admin)", () => {
       stage: "QUOTE_SENT",
       events: [{ event: "deposit.paid" }, { event: "journal.entry_posted" }],
     });
-    const events = sandbox.admin.events().filter((e) => e.resource.id === lead);
+    const events = t.sandbox.admin.events().filter((e) => e.resource.id === lead);
     expect(events.map((e) => [e.event, e.resource.version])).toEqual([
       ["quote.sent", 1],
       ["project.stage_changed", 1],
@@ -99,7 +88,7 @@ describe("§1 partners: the type and the keys belong to the partner", () => {
     expect(listed.body.partners).toEqual([
       expect.objectContaining({ id: first.body.id, keyIds: ["svc_test_SUNld0001"] }),
     ]);
-    const other = sandbox.admin.ownerSession("org_brightline").sessionToken;
+    const other = t.sandbox.admin.ownerSession("org_brightline").sessionToken;
     expect((await call("GET", "/partner-api/partners", undefined, other)).body.partners).toEqual([]);
   });
 
@@ -107,17 +96,17 @@ describe("§1 partners: the type and the keys belong to the partner", () => {
     const partner = await call("POST", "/partner-api/partners", { name: "Late Leads", type: "lead_source" });
     const partnerId = String(partner.body.id);
     const hook = await subscribe({ partnerId, events: ["quote.sent"] });
-    const issued = await send(sandbox.app, "POST", "/sandbox/admin/keys", {
+    const issued = await send(t.sandbox.app, "POST", "/sandbox/admin/keys", {
       token: TOKEN,
       json: { companyId: "org_sunrise", kind: "general", partnerId },
     });
     expect(issued.body).toMatchObject({ partnerId });
-    const refused = await send(sandbox.app, "POST", "/sandbox/admin/keys", {
+    const refused = await send(t.sandbox.app, "POST", "/sandbox/admin/keys", {
       token: TOKEN,
       json: { companyId: "org_brightline", kind: "general", partnerId },
     });
     expect([refused.status, refused.body.field]).toEqual([400, "partnerId"]);
-    const lead = await send(sandbox.app, "POST", "/api/inbound/leads", {
+    const lead = await send(t.sandbox.app, "POST", "/api/inbound/leads", {
       key: String(issued.body.key),
       json: {
         fullName: "Late Lead",
@@ -126,10 +115,10 @@ describe("§1 partners: the type and the keys belong to the partner", () => {
         address: "8 Late Lane, Phoenix, AZ 85004",
       },
     });
-    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent" });
-    sandbox.admin.emitLeadEvent({ leadId: String(lead.body.leadId), event: "quote.sent" });
+    t.sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent" });
+    t.sandbox.admin.emitLeadEvent({ leadId: String(lead.body.leadId), event: "quote.sent" });
     await waitFor("the delivery", () => hook.received.length === 1);
-    await waitFor("nothing pending", () => sandbox.admin.stats().webhooks.deliveries.pending === 0);
+    await waitFor("nothing pending", () => t.sandbox.admin.stats().webhooks.deliveries.pending === 0);
     expect(hook.received.map((r) => r.envelope.data)).toEqual([{ leadId: lead.body.leadId, stage: "QUOTE_SENT" }]);
   });
 
@@ -138,19 +127,19 @@ describe("§1 partners: the type and the keys belong to the partner", () => {
     const id = String(partner.body.id);
     const hook = await subscribe({ partnerId: id, events: ["project.completed"] });
     const licensee = await subscribe({ events: ["project.completed"] });
-    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "project.completed" });
+    t.sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "project.completed" });
     await waitFor("the licensee's delivery", () => licensee.received.length === 1);
-    await waitFor("nothing pending", () => sandbox.admin.stats().webhooks.deliveries.pending === 0);
+    await waitFor("nothing pending", () => t.sandbox.admin.stats().webhooks.deliveries.pending === 0);
     expect(hook.received).toEqual([]);
 
     const optIn = await call("PUT", `/partner-api/partners/${id}/completed-projects-opt-in`, {
       completedProjectsOptIn: true,
     });
     expect(optIn.body).toMatchObject({ id, completedProjectsOptIn: true });
-    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0002", event: "project.completed" });
+    t.sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0002", event: "project.completed" });
     await waitFor("the distributor's delivery", () => hook.received.length === 1);
     expect(hook.received[0]?.envelope.data).toEqual({ projectId: null, completedAt: expect.any(String) });
-    const other = sandbox.admin.ownerSession("org_brightline").sessionToken;
+    const other = t.sandbox.admin.ownerSession("org_brightline").sessionToken;
     const foreign = await call(
       "PUT",
       `/partner-api/partners/${id}/completed-projects-opt-in`,

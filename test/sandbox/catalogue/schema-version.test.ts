@@ -1,26 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SecretRing } from "../../../src/contract/secret-ring.js";
 import { webhookSubscriptions } from "../../../src/sandbox/db/schema/index.js";
-import { consoleCall, type Receiver, startReceiver, waitFor, webhookSandbox } from "../webhooks/support.js";
+import { consoleCall, type Receiver, startReceiver, waitFor, webhookSandboxPerTest } from "../webhooks/support.js";
 
-let sandbox: ReturnType<typeof webhookSandbox>;
-let session: string;
-const receivers: Receiver[] = [];
+const t = webhookSandboxPerTest();
 
-beforeEach(() => {
-  sandbox = webhookSandbox();
-  session = sandbox.admin.ownerSession("org_sunrise").sessionToken;
-});
-afterEach(async () => {
-  sandbox.close();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-const call = (method: string, path: string, json?: unknown) => consoleCall(sandbox, method, path, { session, json });
+const call = (method: string, path: string, json?: unknown) =>
+  consoleCall(t.sandbox, method, path, { session: t.session, json });
 
 async function subscribe(body: Record<string, unknown>): Promise<Receiver> {
   const hook = await startReceiver();
-  receivers.push(hook);
+  t.receivers.push(hook);
   const created = await call("POST", "/partner-api/webhooks", { url: hook.url, ...body });
   expect(created.status).toBe(201);
   hook.secrets.set(1, String(created.body.secret));
@@ -31,8 +21,8 @@ describe("§6.1, §9.4 schemaVersion: a breaking change reaches only the subscri
   it("deposit.paid: version 2 (money in minor units) to the opted-in, version 1 to the rest, same event id", async () => {
     const current = await subscribe({ events: ["deposit.paid"] });
     const opted = await subscribe({ events: ["deposit.paid", "quote.sent"], schemaVersions: { "deposit.paid": 2 } });
-    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent", amountCents: 1_000_000 });
-    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "deposit.paid", amountCents: 150_001 });
+    t.sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "quote.sent", amountCents: 1_000_000 });
+    t.sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "deposit.paid", amountCents: 150_001 });
     await waitFor("both deliveries", () => current.received.length === 1 && opted.received.length === 2);
     const v1 = current.received[0]?.envelope;
     const v2 = opted.received.find((r) => r.envelope.event === "deposit.paid")?.envelope;
@@ -56,7 +46,7 @@ describe("§6.1, §9.4 schemaVersion: a breaking change reaches only the subscri
       events: ["deposit.paid"],
       schemaVersions: { "deposit.paid": 2 },
     });
-    sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "deposit.paid", amountCents: 99_999 });
+    t.sandbox.admin.emitLeadEvent({ leadId: "lead_sunrise_0001", event: "deposit.paid", amountCents: 99_999 });
     await waitFor("the delivery", () => hook.received.length === 1);
     expect(hook.received[0]?.envelope).toMatchObject({
       schemaVersion: 2,
@@ -83,7 +73,7 @@ describe("§6.1, §9.4 schemaVersion: a breaking change reaches only the subscri
 describe("§1 routing holds even for a subscription that asked for every event", () => {
   it("a lead-source row listing every event still gets only its own: lead id and stage of the lead it sourced", async () => {
     const hook = await startReceiver();
-    receivers.push(hook);
+    t.receivers.push(hook);
     const partner = await call("POST", "/partner-api/partners", {
       name: "Leads Inc",
       type: "lead_source",
@@ -93,7 +83,7 @@ describe("§1 routing holds even for a subscription that asked for every event",
     const secret = "whsec_routing_test_secret_0123456789abcdefghij";
     hook.secrets.set(1, secret);
     const now = new Date().toISOString();
-    sandbox.admin.ctx.db
+    t.sandbox.admin.ctx.db
       .insert(webhookSubscriptions)
       .values({
         id: "sub_every_event",
@@ -117,9 +107,9 @@ describe("§1 routing holds even for a subscription that asked for every event",
         updatedAt: now,
       })
       .run();
-    const lead = await sandbox.app.request("/api/inbound/leads", {
+    const lead = await t.sandbox.app.request("/api/inbound/leads", {
       method: "POST",
-      headers: { "x-api-key": sandbox.key("sunrise-leads-only"), "content-type": "application/json" },
+      headers: { "x-api-key": t.sandbox.key("sunrise-leads-only"), "content-type": "application/json" },
       body: JSON.stringify({
         fullName: "Sam Sourced",
         email: "sam@example.com",
@@ -136,11 +126,11 @@ describe("§1 routing holds even for a subscription that asked for every event",
         "invoice.issued",
         "project.completed",
       ] as const) {
-        sandbox.admin.emitLeadEvent({ leadId: lead, event });
+        t.sandbox.admin.emitLeadEvent({ leadId: lead, event });
       }
     }
     await waitFor("the two deliveries", () => hook.received.length === 2);
-    await waitFor("nothing pending", () => sandbox.admin.stats().webhooks.deliveries.pending === 0);
+    await waitFor("nothing pending", () => t.sandbox.admin.stats().webhooks.deliveries.pending === 0);
     expect(hook.received.map((r) => [r.envelope.event, r.envelope.data])).toEqual([
       ["quote.sent", { leadId, stage: "QUOTE_SENT" }],
       ["project.completed", { leadId, stage: "COMPLETED" }],

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach } from "vitest";
 import { createWebhookVerifier, type WebhookEnvelope, type WebhookVerification } from "../../../src/receiver/index.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import { type Json, newSandbox } from "../support.js";
@@ -78,6 +79,27 @@ export const ADMIN_TOKEN = "admin-token-for-webhook-tests";
 
 export function webhookSandbox(webhooks = FAST) {
   return newSandbox({ adminToken: ADMIN_TOKEN, webhooks });
+}
+
+/**
+ * A webhook sandbox for each test of the file, with Sunrise's owner signed in; the receivers a test adds to
+ * `receivers` are closed after it.
+ */
+export function webhookSandboxPerTest(): {
+  sandbox: ReturnType<typeof webhookSandbox>;
+  session: string;
+  receivers: Receiver[];
+} {
+  const fixture = { sandbox: undefined as unknown as ReturnType<typeof webhookSandbox>, session: "", receivers: [] };
+  beforeEach(() => {
+    fixture.sandbox = webhookSandbox();
+    fixture.session = fixture.sandbox.admin.ownerSession("org_sunrise").sessionToken;
+  });
+  afterEach(async () => {
+    fixture.sandbox.close();
+    await Promise.all(fixture.receivers.splice(0).map((r: Receiver) => r.close()));
+  });
+  return fixture;
 }
 
 /** A console request with an owner session (bearer), an API key, or neither. */
