@@ -64,11 +64,16 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
   });
   pool.on("error", (error) => options.onIdleError?.(error));
+  let closed: Promise<void> | undefined;
   const opened: GatewayPostgres = {
     pool,
     db: drizzle(pool, { schema }),
     lockConnection: { ...connection, application_name: `${settings.applicationName} startup` },
-    close: () => pool.end(),
+    // Idempotent: a shutdown path and a failed start may both close it.
+    close: () => {
+      closed ??= pool.end();
+      return closed;
+    },
   };
   if (options.migrate !== false) {
     try {
@@ -89,10 +94,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
  * builds an index on a large table may take long. It is passed to `fn`, which may run statements on it.
  */
 export async function withStartupLock<T>(
-  pg: Pick<GatewayPostgres, "lockConnection">,
+  database: Pick<GatewayPostgres, "lockConnection">,
   fn: (lock: pg.ClientBase) => Promise<T>,
 ): Promise<T> {
-  const client = new PgClient(pg.lockConnection);
+  const client = new pg.Client(database.lockConnection);
   // A broken lock connection fails the statement running on it; the event alone must not end the process.
   client.on("error", () => undefined);
   await client.connect();
@@ -113,8 +118,8 @@ export async function withStartupLock<T>(
  * before it writes, so two processes migrating at once would both apply the same migration; under the lock the second
  * finds everything applied and does nothing.
  */
-export async function migratePostgres(pg: Pick<GatewayPostgres, "lockConnection">): Promise<void> {
-  await withStartupLock(pg, (lock) => migrateOn(lock));
+export async function migratePostgres(database: Pick<GatewayPostgres, "lockConnection">): Promise<void> {
+  await withStartupLock(database, (lock) => migrateOn(lock));
 }
 
 /** The migrations on a connection that already holds the startup lock (for a caller that does more under it). */
@@ -122,8 +127,6 @@ export async function migrateOn(lock: pg.ClientBase): Promise<void> {
   // drizzle accepts a Pool, a Client or a PoolClient; ClientBase is what the lock's client is typed as.
   await migrate(drizzle(lock as pg.Client), { migrationsFolder: migrationsFolder("gateway-pg") });
 }
-
-const PgClient = pg.Client;
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
