@@ -52,7 +52,7 @@ export interface GatewayContext {
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
-  /** One transaction across records' storage modules (storage/transaction.ts). */
+  /** One transaction across records' storage modules; its work gets the stores bound to it (storage/transaction.ts). */
   transaction: Transaction;
   /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */
   submissions: SubmissionStore;

@@ -12,13 +12,7 @@ import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
-import { UpstreamCredentialStore } from "./storage/credentials/index.js";
-import { ProfileStore } from "./storage/profiles/index.js";
-import { SubmissionStore } from "./storage/submissions/index.js";
-import { TenantStore } from "./storage/tenants/index.js";
-import { sqliteTransaction } from "./storage/transaction.js";
-import { VendorKeyStore } from "./storage/vendor-keys/index.js";
-import { WebhookStore } from "./storage/webhooks/index.js";
+import { sqliteStorage } from "./storage/transaction.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -71,13 +65,7 @@ export function openGatewayContext(
     sealer,
     engine,
     settings,
-    transaction: sqliteTransaction(database.sqlite),
-    submissions: new SubmissionStore(database),
-    credentials: new UpstreamCredentialStore(database),
-    tenants: new TenantStore(database),
-    profiles: new ProfileStore(database),
-    vendorKeys: new VendorKeyStore(database),
-    webhooks: new WebhookStore(database),
+    ...sqliteStorage(database),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };
