@@ -28,7 +28,7 @@ const PAGE = 50;
 const PASSWORD = "bench console password";
 
 const dir = mkdtempSync(join(tmpdir(), "bench-console-"));
-const gateway = createGateway({
+const gateway = await createGateway({
   databasePath: join(dir, "gateway.db"),
   log: createLogger({ level: "silent" }),
   masterKey: randomBytes(32).toString("hex"),
@@ -37,10 +37,10 @@ const { ctx } = gateway;
 const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
 
 async function tenant(name: string, count: number) {
-  const company = createCompany({ ctx, input: { name } });
+  const company = await createCompany({ ctx, input: { name } });
   const email = `owner-${name.toLowerCase()}@bench.test`;
   await createOwner({ ctx, input: { companyId: company.id, email, name, role: "viewer", password: PASSWORD } });
-  const credential = createUpstreamCredential({
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: {
@@ -49,8 +49,8 @@ async function tenant(name: string, count: number) {
     },
   });
   const keys = [0, 1, 2].map(
-    (i) =>
-      createVendorKey({
+    async (i) =>
+      (await createVendorKey({
         ctx,
         companyId: company.id,
         input: {
@@ -59,7 +59,7 @@ async function tenant(name: string, count: number) {
           scopes: ["leads:write"],
           credentialId: credential.id,
         },
-      }).id,
+      })).id,
   );
   const now = Date.now();
   const spacing = Math.floor((30 * 86_400_000) / count);

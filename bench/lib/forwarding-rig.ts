@@ -51,7 +51,7 @@ export async function startBenchRig(options: BenchRigOptions) {
   const databasePath = join(mkdtempSync(join(tmpdir(), "pg-drain-")), "gateway.db");
   const masterKey = randomBytes(32).toString("hex");
   const prefix = `bench-drain-${randomBytes(4).toString("hex")}`;
-  const gateway = createGateway({
+  const gateway = await createGateway({
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey,
@@ -73,15 +73,15 @@ export async function startBenchRig(options: BenchRigOptions) {
     }
   }
 
-  const companies = upstream.info.companies.map((upstreamCompany, i) => {
+  const companies = upstream.info.companies.map(async (upstreamCompany, i) => {
     const spec = options.companies[i];
-    const company = createCompany({
+    const company = await createCompany({
       ctx,
       input: { name: spec?.name ?? `Company ${i}`, limits: spec?.perCompany ? { perCompany: spec.perCompany } : null },
     });
-    const keys = upstreamCompany.keys.map((value, j) => {
-      const credential = createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
-      const key = createVendorKey({
+    const keys = upstreamCompany.keys.map(async (value, j) => {
+      const credential = await createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
+      const key = await createVendorKey({
         ctx,
         companyId: company.id,
         input: { name: `v${j}`, partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },

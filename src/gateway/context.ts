@@ -80,7 +80,7 @@ export interface ForwardingPort {
   /** A submission was committed (or queued again): forward it. Repeats are harmless. */
   notify(row: SubmissionRow): void;
   /** A credential's value changed: resume what waited on it. */
-  credentialRotated(credentialId: string): void;
+  credentialRotated(credentialId: string): Promise<void>;
   /** The submission once forwarded or failed, or undefined after `timeoutMs`. */
   waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined>;
 }

@@ -80,12 +80,12 @@ export function openGatewayContext(
 }
 
 /** Builds the gateway once, in order: context, forwarding, app, webhooks. */
-export function createGateway(options: GatewayOptions) {
+export async function createGateway(options: GatewayOptions) {
   const { ctx, close } = openGatewayContext(options);
   if (options.metrics) registerEngineMetrics(options.metrics.registry, ctx.engine);
   const forwarding = options.forwarding;
   // What an earlier version settled without recording what it owed (before forwarding starts settling more).
-  repairSettlements(ctx);
+  await repairSettlements(ctx);
   // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result): recorded in the
   // transaction of its outcome.
   const forwarder = forwarding
@@ -93,7 +93,7 @@ export function createGateway(options: GatewayOptions) {
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;
-    forwarder.start();
+    await forwarder.start();
   }
   // Redis mode: the BullMQ dashboard for the operator's admins (its queues hold every company's jobs).
   const operatorCompanyId = ctx.settings.operatorCompanyId;
@@ -110,7 +110,7 @@ export function createGateway(options: GatewayOptions) {
         url: forwarding.redis.url,
         prefix: forwarding.redis.prefix ?? DEFAULT_PREFIX,
       })
-    : startWebhooks(ctx, options.webhooks);
+    : await startWebhooks(ctx, options.webhooks);
   const opsApp = ops.separate ? createOpsApp(ctx, { metrics: options.metrics, token: ops.token }) : undefined;
   return {
     ctx,

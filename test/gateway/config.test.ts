@@ -18,8 +18,8 @@ afterEach(async () => {
   gateways = [];
 });
 
-function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":memory:") {
-  const g = createGateway({
+async function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":memory:") {
+  const g = await createGateway({
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),

@@ -85,7 +85,7 @@ describe("retention purge: a range of the time-ordered ids (no created_at index)
       { ...base, at: cutoff - 60_000, status: "queued" },
       { ...base, at: cutoff + 60_000, status: "forwarded" },
     ]);
-    purgeExpiredPayloads({ ctx });
+    await purgeExpiredPayloads({ ctx });
     const payload = ctx.sqlite.prepare("SELECT raw_payload FROM submissions WHERE id = ?");
     expect(payload.get(old)).toEqual({ raw_payload: null });
     expect(payload.get(oldQueued)).not.toEqual({ raw_payload: null });

@@ -45,7 +45,7 @@ describe("intake: profile failures", () => {
     );
     expect(res.status).toBe(422);
     expect(String((await json(res)).error)).toMatch(/^mapping stopped: /);
-    const failures = listMappingFailures({ ctx: t.gateway.ctx, companyId: company.company.id, limit: 10 });
+    const failures = await listMappingFailures({ ctx: t.gateway.ctx, companyId: company.company.id, limit: 10 });
     expect(failures[0]?.rawPayload).toEqual({ ...payload, attempt: 1e12 });
   });
 
@@ -76,10 +76,10 @@ describe("retention", () => {
     const { submissionId } = await json(res);
     const { ctx } = t.gateway;
     const later = { ...ctx, now: () => new Date(Date.now() + 31 * 86_400_000) };
-    expect(purgeExpiredPayloads({ ctx: later }).purged).toBe(0); // still queued: a redrive may need it
+    expect((await purgeExpiredPayloads({ ctx: later })).purged).toBe(0); // still queued: a redrive may need it
     ctx.sqlite.prepare("update submissions set status = 'forwarded' where id = ?").run(submissionId);
-    expect(purgeExpiredPayloads({ ctx: later }).purged).toBeGreaterThanOrEqual(1);
-    const detail = getSubmissionDetail({ ctx, companyId: company.company.id, submissionId: String(submissionId) });
+    expect((await purgeExpiredPayloads({ ctx: later })).purged).toBeGreaterThanOrEqual(1);
+    const detail = await getSubmissionDetail({ ctx, companyId: company.company.id, submissionId: String(submissionId) });
     expect(detail.rawPayload).toBeNull();
     expect(detail.purgedAt).not.toBeNull();
   });

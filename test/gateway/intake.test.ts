@@ -64,14 +64,14 @@ describe("§5 authentication at the gateway's intake", () => {
     const key = acme.issueKey();
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(202);
     const { revokeVendorKey } = await import("../../src/gateway/keys/vendor-keys.js");
-    revokeVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id });
+    await revokeVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id });
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(401);
   });
 
   it("keeps the previous secret valid during a rotation overlap, and not after", async () => {
     const { rotateVendorKey } = await import("../../src/gateway/keys/vendor-keys.js");
     const key = acme.issueKey();
-    const rotated = rotateVendorKey({
+    const rotated = await rotateVendorKey({
       ctx: t.gateway.ctx,
       companyId: acme.company.id,
       keyId: key.id,
@@ -79,7 +79,7 @@ describe("§5 authentication at the gateway's intake", () => {
     });
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(202);
     expect((await postJson(leads(), canonical, { "x-api-key": rotated.key })).status).toBe(202);
-    const again = rotateVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id, overlapSeconds: 0 });
+    const again = await rotateVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id, overlapSeconds: 0 });
     expect((await postJson(leads(), canonical, { "x-api-key": rotated.key })).status).toBe(401);
     expect((await postJson(leads(), canonical, { "x-api-key": again.key })).status).toBe(202);
   });
@@ -126,7 +126,7 @@ describe("§2.7 leads: accept, map, validate", () => {
     expect(res.status).toBe(202);
     const { submissionId } = await json(res);
     const { getSubmissionDetail } = await import("../../src/gateway/submissions/list-submissions.js");
-    const detail = getSubmissionDetail({
+    const detail = await getSubmissionDetail({
       ctx: t.gateway.ctx,
       companyId: acme.company.id,
       submissionId: String(submissionId),
@@ -217,8 +217,8 @@ describe("§8 idempotency at intake, scoped to the vendor key", () => {
     expect(a.submissionId).not.toBe(b.submissionId);
     const { getSubmissionDetail } = await import("../../src/gateway/submissions/list-submissions.js");
     const ctx = t.gateway.ctx;
-    const da = getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(a.submissionId) });
-    const db = getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(b.submissionId) });
+    const da = await getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(a.submissionId) });
+    const db = await getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(b.submissionId) });
     expect(da.upstreamIdempotencyKey).not.toBe(db.upstreamIdempotencyKey);
     for (const key of [da.upstreamIdempotencyKey, db.upstreamIdempotencyKey]) {
       expect(key?.length).toBeGreaterThanOrEqual(8);

@@ -17,8 +17,8 @@ const gateways: Gateway[] = [];
 afterEach(async () => {
   for (const g of gateways.splice(0)) await g.close();
 });
-const open = (ops?: { token?: string; separate?: boolean }) => {
-  const gateway = createGateway({
+const open = async (ops?: { token?: string; separate?: boolean }) => {
+  const gateway = await createGateway({
     databasePath: ":memory:",
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),

@@ -152,7 +152,7 @@ describe("console session support", () => {
     const live = await startTestGateway({ mode: "live" });
     try {
       const { ctx } = live.gateway;
-      const company = createCompany({ ctx, input: { name: "Live Co" } });
+      const company = await createCompany({ ctx, input: { name: "Live Co" } });
       const email = "owner@live.test";
       await createOwner({
         ctx,

@@ -275,7 +275,7 @@ function suite(driver: DriverName) {
         personId: company.sandboxPersonId,
       });
       const { rotateUpstreamCredential } = await import("../../../src/gateway/credentials/upstream-credentials.js");
-      rotateUpstreamCredential({
+      await rotateUpstreamCredential({
         ctx: rig.gateway.ctx,
         companyId: company.gatewayCompanyId,
         credentialId: credential.id,

@@ -115,13 +115,13 @@ export class Workload {
   }
 
   /** The company puts a fresh platform key into the lane's credential: what waited on it resumes. */
-  rotate(lane: Lane): void {
+  async rotate(lane: Lane): Promise<void> {
     const fresh = this.rig.sandbox.admin.createKey({
       companyId: lane.company.sandboxCompanyId,
       kind: "general",
       personId: lane.company.sandboxPersonId,
     });
-    rotateUpstreamCredential({
+    await rotateUpstreamCredential({
       ctx: this.rig.gateway.ctx,
       companyId: lane.company.gatewayCompanyId,
       credentialId: lane.credentialId,

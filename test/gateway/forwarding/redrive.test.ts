@@ -37,7 +37,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
     const leadId = (leadRow.result as { leadId: string }).leadId;
 
     // Version 1 reads the lead id from the wrong field: the platform answers 404 and it is dead-lettered.
-    const profile = createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
+    const profile = await createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
     const sample = {
       ref: "lead_x",
       customer: "lead_x",
@@ -68,7 +68,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
       return publishProfileVersion({ ctx, companyId, versionId: saved.version.id });
     };
     const v1 = await publish("ref");
-    updateVendorKey({ ctx, companyId, keyId: vendorKeyId, input: { appointmentProfileVersionId: v1.id } });
+    await updateVendorKey({ ctx, companyId, keyId: vendorKeyId, input: { appointmentProfileVersionId: v1.id } });
     const native = { ref: "lead_wrong", customer: leadId, from: sample.from, to: sample.to, key: "bk-000002" };
     const res = await postJson(`${rig.url}/api/inbound/appointments`, native, {
       "x-api-key": company.vendorKeys[0] ?? "",

@@ -98,7 +98,7 @@ describe("retention: webhook history older than retentionDays is purged; what ma
 
     const old = { delivered: deliveryOf(delivered), dead: deliveryOf(dead), pending: deliveryOf(pending) };
     expect(old.pending.status).toBe("pending");
-    const result = purgeExpiredPayloads({ ctx: t.gateway.ctx });
+    const result = await purgeExpiredPayloads({ ctx: t.gateway.ctx });
     expect(result).toMatchObject({ webhookDeliveries: 2, webhookEvents: 2, platformEvents: 1 });
 
     const ids = (sql: string) => (sqlite.prepare(sql).all() as Array<{ id: string }>).map((r) => r.id).sort();
@@ -112,7 +112,7 @@ describe("retention: webhook history older than retentionDays is purged; what ma
     expect(ids("SELECT id FROM platform_events")).toEqual(["evt_new"]);
 
     // Nothing left to purge.
-    expect(purgeExpiredPayloads({ ctx: t.gateway.ctx })).toMatchObject({
+    expect(await purgeExpiredPayloads({ ctx: t.gateway.ctx })).toMatchObject({
       webhookDeliveries: 0,
       webhookEvents: 0,
       platformEvents: 0,

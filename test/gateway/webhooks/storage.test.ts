@@ -99,7 +99,7 @@ describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out
       (t.gateway.ctx.sqlite.prepare("SELECT count(*) AS n FROM webhook_events").get() as { n: number }).n;
     settle(t.gateway, row);
     const after = count();
-    onSubmissionSettled(t.gateway.ctx, row); // forwarding calling the hook again for the same submission
+    await onSubmissionSettled(t.gateway.ctx, row); // forwarding calling the hook again for the same submission
     expect(count()).toBe(after);
   });
 });

@@ -16,21 +16,21 @@ interface Company {
 /** A live-mode company (seedCompany makes test credentials, which live mode refuses). */
 async function seedLiveCompany(gw: WebhookGateway) {
   const ctx = gw.gateway.ctx;
-  const company = createCompany({ ctx, input: { name: "Live Co" } });
+  const company = await createCompany({ ctx, input: { name: "Live Co" } });
   const email = "live-owner@example.test";
   await createOwner({
     ctx,
     input: { companyId: company.id, email, name: "Owner", role: "admin", password: OWNER_PASSWORD },
   });
-  const credential = createUpstreamCredential({
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: { name: "general", value: "svc_live_upstream0001.secretsecretsecretsecretsecret" },
   });
   return {
     email,
-    issueKey: (input: { partnerType: "booking_vendor" }) =>
-      createVendorKey({
+    issueKey: async (input: { partnerType: "booking_vendor" }) =>
+      await createVendorKey({
         ctx,
         companyId: company.id,
         input: { name: "v", scopes: ["appointments:write"], credentialId: credential.id, ...input },
