@@ -16,8 +16,8 @@ export type CredentialChange = Partial<
 /**
  * The upstream credentials record (one of a company's general keys for the Inbound API): every statement on its table
  * is here. The owner's API creates, rotates and lists them; forwarding reads one per send and pauses one the platform
- * refused. Synchronous on SQLite (forwarding reads a credential per send); a PostgreSQL implementation keeps the
- * shapes with promises.
+ * refused. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
 export class SqliteUpstreamCredentialStore implements UpstreamCredentialStore {
   readonly #db: StorageHandles["db"];

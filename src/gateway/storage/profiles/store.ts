@@ -13,8 +13,8 @@ export type { StoredSample } from "../../../db/schema/profile-versions.js";
 /**
  * The profiles record — profiles and their versions: every statement on their tables is here. Intake and webhook
  * delivery read a version's expression through `expressionOf` (cached: a version is immutable); the owner's API
- * creates, saves, publishes and rolls back; an erasure removes samples. Synchronous on SQLite; on PostgreSQL the
- * cached read stays synchronous on a hit, the rest becomes promises.
+ * creates, saves, publishes and rolls back; an erasure removes samples. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
 export class SqliteProfileStore implements ProfileStore {
   readonly #db: StorageHandles["db"];

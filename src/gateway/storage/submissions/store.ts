@@ -53,9 +53,8 @@ const admissibleColumns = {
  * on its tables is here, nowhere else. Intake writes through the group-committing writer; forwarding claims, settles
  * and releases; the owner's tools list, redrive and erase through the reads in this folder.
  *
- * Synchronous on SQLite: better-sqlite3 answers in microseconds on the calling thread, and the hot paths (intake's
- * durable accept, forwarding's claim and settle) are measured that way. A PostgreSQL implementation keeps these
- * names and shapes with promises (the group commit stays: a batch of inserts per round trip).
+ * The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
 export class SqliteSubmissionStore implements SubmissionStore {
   readonly #handles: StorageHandles;

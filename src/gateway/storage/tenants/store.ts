@@ -13,8 +13,8 @@ export type NewOwnerToken = typeof ownerTokens.$inferInsert;
 /**
  * The tenants record — companies, their owners, and the owners' sessions and bearer tokens: every statement on their
  * tables is here. The owner API signs in, authenticates each request (`tokenWithOwner`), and manages tokens;
- * forwarding reads a company's own limits. Synchronous on SQLite; a PostgreSQL implementation keeps the shapes with
- * promises (every caller but forwarding's limits lookup is already in an async route).
+ * forwarding reads a company's own limits. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
 export class SqliteTenantStore implements TenantStore {
   readonly #db: StorageHandles["db"];

@@ -16,8 +16,8 @@ export type VendorKeyChange = Partial<Omit<VendorKeyRow, "id" | "companyId" | "c
 /**
  * The vendor keys record: every statement on vendor_keys is here. Intake looks a key up on every request (`find`,
  * cached until the table changes: db/table-cache.ts); the owner's API issues, rotates, rebinds and revokes them.
- * Synchronous on SQLite; on PostgreSQL the cached `find` stays synchronous on a hit (the cache is this process's),
- * the rest becomes promises.
+ * The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
 export class SqliteVendorKeyStore implements VendorKeyStore {
   readonly #db: StorageHandles["db"];
