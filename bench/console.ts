@@ -48,8 +48,8 @@ async function tenant(name: string, count: number) {
       value: `svc_test_bench${randomBytes(4).toString("hex")}.${randomBytes(24).toString("base64url")}`,
     },
   });
-  const keys = [0, 1, 2].map(
-    async (i) =>
+  const keys = await Promise.all(
+    [0, 1, 2].map(async (i) =>
       (await createVendorKey({
         ctx,
         companyId: company.id,
@@ -60,6 +60,7 @@ async function tenant(name: string, count: number) {
           credentialId: credential.id,
         },
       })).id,
+    ),
   );
   const now = Date.now();
   const spacing = Math.floor((30 * 86_400_000) / count);

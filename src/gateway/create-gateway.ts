@@ -129,4 +129,4 @@ export async function createGateway(options: GatewayOptions) {
   };
 }
 
-export type Gateway = ReturnType<typeof createGateway>;
+export type Gateway = Awaited<ReturnType<typeof createGateway>>;

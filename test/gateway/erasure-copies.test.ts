@@ -38,7 +38,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     const databasePath = join(mkdtempSync(join(tmpdir(), "pg-erasure-")), "gateway.db");
     rig = await startRig({ perKey: 50, perCompany: 100, egress: 200, windowMs: 1_000, databasePath });
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Erasure", 1);
+    const company = await rig.addCompany("Erasure", 1);
     const companyId = company.gatewayCompanyId;
     const credentialId = company.credentials[0]?.id ?? "";
     const source = await createVendorKey({

@@ -20,7 +20,7 @@ beforeAll(async () => {
   t = await startTestGateway();
   company = await seedCompany(t.gateway);
   const a = await company.publishProfile("lead", RUNAWAY, [{ name: "first attempt", payload, expect: { body } }]);
-  runaway = company.issueKey({ leadProfileVersionId: a.version.id });
+  runaway = await company.issueKey({ leadProfileVersionId: a.version.id });
   const b = await company.publishProfile(
     "lead",
     `{ "fullName": $string($number(name)), "email": email, "phone": phone, "address": address }`,
@@ -32,7 +32,7 @@ beforeAll(async () => {
       },
     ],
   );
-  typed = company.issueKey({ leadProfileVersionId: b.version.id });
+  typed = await company.issueKey({ leadProfileVersionId: b.version.id });
 });
 afterAll(() => t.close());
 
@@ -71,7 +71,7 @@ describe("intake: profile failures", () => {
 
 describe("retention", () => {
   it("purges raw payloads of finished submissions older than the retention period, and keeps queued ones", async () => {
-    const key = company.issueKey();
+    const key = await company.issueKey();
     const res = await postJson(`${t.url}/api/inbound/leads`, body, { "x-api-key": key.key });
     const { submissionId } = await json(res);
     const { ctx } = t.gateway;
@@ -118,7 +118,7 @@ describe("intake when profile evaluation is unavailable", () => {
           },
         ],
       );
-      const key = c.issueKey({ leadProfileVersionId: version.id });
+      const key = await c.issueKey({ leadProfileVersionId: version.id });
       await own.gateway.ctx.engine.close();
       const res = await postJson(
         `${own.url}/api/inbound/leads`,

@@ -36,8 +36,8 @@ beforeAll(async () => {
   const { version } = await acme.publishProfile("lead", MARKETPLACE, [
     { name: "typical", payload: nativeLead(), expect: { body: canonical } },
   ]);
-  mapped = acme.issueKey({ leadProfileVersionId: version.id });
-  plain = acme.issueKey();
+  mapped = await acme.issueKey({ leadProfileVersionId: version.id });
+  plain = await acme.issueKey();
 });
 afterAll(() => t.close());
 
@@ -61,7 +61,7 @@ describe("§5 authentication at the gateway's intake", () => {
   });
 
   it("rejects a revoked key with 401", async () => {
-    const key = acme.issueKey();
+    const key = await acme.issueKey();
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(202);
     const { revokeVendorKey } = await import("../../src/gateway/keys/vendor-keys.js");
     await revokeVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id });
@@ -70,7 +70,7 @@ describe("§5 authentication at the gateway's intake", () => {
 
   it("keeps the previous secret valid during a rotation overlap, and not after", async () => {
     const { rotateVendorKey } = await import("../../src/gateway/keys/vendor-keys.js");
-    const key = acme.issueKey();
+    const key = await acme.issueKey();
     const rotated = await rotateVendorKey({
       ctx: t.gateway.ctx,
       companyId: acme.company.id,
@@ -85,7 +85,7 @@ describe("§5 authentication at the gateway's intake", () => {
   });
 
   it("answers 403 naming the scope when the key lacks it (§5.4)", async () => {
-    const key = acme.issueKey({ scopes: ["appointments:write"] });
+    const key = await acme.issueKey({ scopes: ["appointments:write"] });
     const res = await postJson(leads(), canonical, { "x-api-key": key.key });
     expect(res.status).toBe(403);
     expect((await json(res)).error).toContain("leads:write");
@@ -157,7 +157,7 @@ describe("§2.7 leads: accept, map, validate", () => {
       headers: { "x-api-key": mapped.key },
     });
     expect(sibling.status).toBe(404);
-    const foreign = other.issueKey();
+    const foreign = await other.issueKey();
     const cross = await fetch(`${t.url}/api/inbound/submissions/${submissionId}`, {
       headers: { "x-api-key": foreign.key },
     });
@@ -268,7 +268,7 @@ describe("intake limit per vendor key", () => {
     const tight = await startTestGateway({ intakeLimit: { ratePerSecond: 1, burst: 2 } });
     try {
       const company = await seedCompany(tight.gateway);
-      const key = company.issueKey();
+      const key = await company.issueKey();
       const statuses = [];
       for (let i = 0; i < 3; i++)
         statuses.push((await postJson(`${tight.url}/api/inbound/leads`, canonical, { "x-api-key": key.key })).status);

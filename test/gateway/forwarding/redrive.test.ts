@@ -27,7 +27,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
 
   it("fixes a profile, replays the failed submission with a new upstream key, and it is forwarded", async () => {
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Redrive", 1);
+    const company = await rig.addCompany("Redrive", 1);
     const companyId = company.gatewayCompanyId;
     const vendorKeyId = (company.vendorKeys[0] ?? "").split(".")[0] ?? "";
     const leadRes = await postJson(`${rig.url}/api/inbound/leads`, lead(), {
@@ -97,7 +97,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
 
   it("keeps the upstream key when the body did not change, and refuses a redrive with no selection", async () => {
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Unchanged", 1);
+    const company = await rig.addCompany("Unchanged", 1);
     const companyId = company.gatewayCompanyId;
     const booking = {
       leadId: "lead_missing",

@@ -25,8 +25,8 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   let rival: RigCompany;
   beforeAll(async () => {
     rig = await startRig({ perKey: 50, perCompany: 100, egress: 200, windowMs: 1_000 });
-    acme = rig.addCompany("Acme", 1);
-    rival = rig.addCompany("Rival", 1);
+    acme = await rig.addCompany("Acme", 1);
+    rival = await rig.addCompany("Rival", 1);
   });
   afterAll(() => rig.close());
 

@@ -64,7 +64,7 @@ for (const { driver, skip } of drivers) {
 
     it("a database fault on the delivery rolls the outcome back; the submission goes again and gets exactly one", async () => {
       const { ctx } = rig.gateway;
-      const company = rig.addCompany(`Atomic ${driver}`, 1);
+      const company = await rig.addCompany(`Atomic ${driver}`, 1);
       const source = await createVendorKey({
         ctx,
         companyId: company.gatewayCompanyId,
@@ -80,7 +80,7 @@ for (const { driver, skip } of drivers) {
         companyId: company.gatewayCompanyId,
         input: { vendorKeyId: source.id, url: receiver.url, events: ["submission.forwarded"] },
       });
-      const fault = failFirstDeliveryInsert([ctx.sqlite, ...rig.workers.map((w) => w.ctx.sqlite)]);
+      const fault = await failFirstDeliveryInsert([ctx.sqlite, ...rig.workers.map((w) => w.ctx.sqlite)]);
 
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": source.key });
       const { submissionId } = (await res.json()) as { submissionId: string };
@@ -123,10 +123,10 @@ describe("§6.4 the start-up repair records what an older version settled withou
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
 
-    const first = open();
+    const first = await open();
     const { ctx } = first;
     const acme = await seedCompany(first, "Repair");
-    const key = acme.issueKey({ partnerType: "lead_source" });
+    const key = await acme.issueKey({ partnerType: "lead_source" });
     const subscribedAt = Date.now();
     const subscription = await createSubscription({
       ctx,
@@ -154,7 +154,7 @@ describe("§6.4 the start-up repair records what an older version settled withou
       .run(forwarded, failed, beforeSubscribing, tooOld);
     await first.close();
 
-    const second = open();
+    const second = await open();
     closers.push(() => second.close());
     const owed = (id: string | undefined) =>
       second.ctx.db
@@ -179,7 +179,7 @@ describe("§6.4 the start-up repair records what an older version settled withou
     closers.pop();
 
     // Idempotent: a third start finds nothing left, and the dedupe keys would have refused a second delivery anyway.
-    const third = open();
+    const third = await open();
     closers.push(() => third.close());
     const all = third.ctx.db.select().from(webhookDeliveries).all();
     expect(all).toHaveLength(2);
