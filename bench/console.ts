@@ -49,17 +49,20 @@ async function tenant(name: string, count: number) {
     },
   });
   const keys = await Promise.all(
-    [0, 1, 2].map(async (i) =>
-      (await createVendorKey({
-        ctx,
-        companyId: company.id,
-        input: {
-          name: `vendor ${i}`,
-          partnerType: "lead_source",
-          scopes: ["leads:write"],
-          credentialId: credential.id,
-        },
-      })).id,
+    [0, 1, 2].map(
+      async (i) =>
+        (
+          await createVendorKey({
+            ctx,
+            companyId: company.id,
+            input: {
+              name: `vendor ${i}`,
+              partnerType: "lead_source",
+              scopes: ["leads:write"],
+              credentialId: credential.id,
+            },
+          })
+        ).id,
     ),
   );
   const now = Date.now();

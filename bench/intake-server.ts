@@ -75,7 +75,11 @@ if (mode === "echo") {
   });
   const bind = async (dir: string) => {
     const loaded = await loadProfileDir(dir);
-    const profile = await createProfile({ ctx, companyId: company.id, input: { name: loaded.name, kind: loaded.kind } });
+    const profile = await createProfile({
+      ctx,
+      companyId: company.id,
+      input: { name: loaded.name, kind: loaded.kind },
+    });
     const saved = await saveProfileVersion({
       ctx,
       companyId: company.id,

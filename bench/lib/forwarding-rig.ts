@@ -82,7 +82,11 @@ export async function startBenchRig(options: BenchRigOptions) {
     });
     const keys: { secret: string; key: VendorKey }[] = [];
     for (const [j, value] of upstreamCompany.keys.entries()) {
-      const credential = await createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
+      const credential = await createUpstreamCredential({
+        ctx,
+        companyId: company.id,
+        input: { name: `c${j}`, value },
+      });
       const key = await createVendorKey({
         ctx,
         companyId: company.id,

@@ -77,7 +77,11 @@ describe("retention purge: a range of the time-ordered ids (no created_at index)
   it("purges the finished submissions made before the cutoff, keeps newer ones and anything still to send", async () => {
     const acme = await seedCompany(t.gateway, "Retained");
     const ctx = t.gateway.ctx;
-    const base = { companyId: acme.company.id, vendorKeyId: (await acme.issueKey()).id, credentialId: acme.credential.id };
+    const base = {
+      companyId: acme.company.id,
+      vendorKeyId: (await acme.issueKey()).id,
+      credentialId: acme.credential.id,
+    };
     const day = 86_400_000;
     const cutoff = Date.now() - ctx.settings.retentionDays * day;
     const [old, oldQueued, recent] = seedSubmissions(ctx, [

@@ -79,7 +79,11 @@ describe("retention", () => {
     expect((await purgeExpiredPayloads({ ctx: later })).purged).toBe(0); // still queued: a redrive may need it
     ctx.sqlite.prepare("update submissions set status = 'forwarded' where id = ?").run(submissionId);
     expect((await purgeExpiredPayloads({ ctx: later })).purged).toBeGreaterThanOrEqual(1);
-    const detail = await getSubmissionDetail({ ctx, companyId: company.company.id, submissionId: String(submissionId) });
+    const detail = await getSubmissionDetail({
+      ctx,
+      companyId: company.company.id,
+      submissionId: String(submissionId),
+    });
     expect(detail.rawPayload).toBeNull();
     expect(detail.purgedAt).not.toBeNull();
   });

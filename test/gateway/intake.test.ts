@@ -79,7 +79,12 @@ describe("§5 authentication at the gateway's intake", () => {
     });
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(202);
     expect((await postJson(leads(), canonical, { "x-api-key": rotated.key })).status).toBe(202);
-    const again = await rotateVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id, overlapSeconds: 0 });
+    const again = await rotateVendorKey({
+      ctx: t.gateway.ctx,
+      companyId: acme.company.id,
+      keyId: key.id,
+      overlapSeconds: 0,
+    });
     expect((await postJson(leads(), canonical, { "x-api-key": rotated.key })).status).toBe(401);
     expect((await postJson(leads(), canonical, { "x-api-key": again.key })).status).toBe(202);
   });

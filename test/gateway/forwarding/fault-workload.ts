@@ -39,7 +39,11 @@ export class Workload {
 
   /** Companies and credentials on both sides; one platform lead per credential, made before any fault. */
   static async open(rig: Rig): Promise<Workload> {
-    const companies = [await rig.addCompany("Alpha", 2), await rig.addCompany("Beta", 1), await rig.addCompany("Gamma", 1)];
+    const companies = [
+      await rig.addCompany("Alpha", 2),
+      await rig.addCompany("Beta", 1),
+      await rig.addCompany("Gamma", 1),
+    ];
     const lanes: Lane[] = [];
     for (const company of companies) {
       for (const [i, credential] of company.credentials.entries()) {

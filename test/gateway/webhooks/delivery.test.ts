@@ -135,7 +135,11 @@ describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them
     const ctx = t.gateway.ctx;
     const expression = `{ "kind": event, "ref": id, "lead": data.leadId, "outcome": data.status }`;
     const envelope = { id: "evt_x", event: "submission.forwarded", data: { leadId: "lead_1", status: "created" } };
-    const profile = await createProfile({ ctx, companyId: acme.company.id, input: { name: "native-out", kind: "outbound" } });
+    const profile = await createProfile({
+      ctx,
+      companyId: acme.company.id,
+      input: { name: "native-out", kind: "outbound" },
+    });
     const saved = await saveProfileVersion({
       ctx,
       companyId: acme.company.id,

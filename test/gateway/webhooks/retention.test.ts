@@ -52,12 +52,12 @@ async function subscribed(status: number) {
 async function forwarded(keyId: string): Promise<string> {
   return (
     await settle(
-    t.gateway,
-    settledSubmission(acme.company.id, keyId, {
-      kind: "lead",
-      status: "forwarded",
-      result: { status: "created", leadId: `lead_${Math.random().toString(36).slice(2)}` },
-    }),
+      t.gateway,
+      settledSubmission(acme.company.id, keyId, {
+        kind: "lead",
+        status: "forwarded",
+        result: { status: "created", leadId: `lead_${Math.random().toString(36).slice(2)}` },
+      }),
     )
   ).id;
 }
