@@ -49,7 +49,7 @@ const errorLines = new Writable({
 });
 
 const dir = mkdtempSync(join(tmpdir(), "pg-bench-abuse-"));
-const gateway = createGateway({
+const gateway = await createGateway({
   databasePath: join(dir, "gateway.db"),
   log: createLogger({ level: "error", destination: errorLines }),
   masterKey: "0".repeat(64),
@@ -76,13 +76,13 @@ const samplePayloads = readdirSync(join(PROFILE, "samples"))
   .map((sample) => sample.payload);
 
 async function seed(name: string) {
-  const company = createCompany({ ctx, input: { name } });
-  const credential = createUpstreamCredential({
+  const company = await createCompany({ ctx, input: { name } });
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: { name: "general", value: `svc_test_benchcredential.${"s".repeat(43)}` },
   });
-  const profile = createProfile({ ctx, companyId: company.id, input: { name: loaded.name, kind: loaded.kind } });
+  const profile = await createProfile({ ctx, companyId: company.id, input: { name: loaded.name, kind: loaded.kind } });
   const saved = await saveProfileVersion({
     ctx,
     companyId: company.id,
@@ -92,18 +92,18 @@ async function seed(name: string) {
   const version = await publishProfileVersion({ ctx, companyId: company.id, versionId: saved.version.id });
   const scopes: ("leads:write" | "appointments:write")[] = ["leads:write", "appointments:write"];
   const input = { partnerType: "lead_source" as const, scopes, credentialId: credential.id };
-  const mapped = createVendorKey({
+  const mapped = await createVendorKey({
     ctx,
     companyId: company.id,
     input: { ...input, name: "mapped", leadProfileVersionId: version.id },
   });
-  const plain = createVendorKey({ ctx, companyId: company.id, input: { ...input, name: "canonical" } });
+  const plain = await createVendorKey({ ctx, companyId: company.id, input: { ...input, name: "canonical" } });
   const email = `owner@${name.toLowerCase()}.bench`;
   const password = "bench owner password";
   await createOwner({ ctx, input: { companyId: company.id, email, name, role: "admin", password } });
   const session = await signInOwner({ ctx, input: { email, password } });
-  const owner = authenticateOwner({ ctx, token: session.token });
-  const issued = createOwnerToken({ ctx, owner, input: { name: "bench" } });
+  const owner = await authenticateOwner({ ctx, token: session.token });
+  const issued = await createOwnerToken({ ctx, owner, input: { name: "bench" } });
   return { company, owner, mapped, plain, token: issued.token, profileId: profile.id, versionId: version.id };
 }
 
@@ -111,7 +111,7 @@ const intake = await seed("Intake");
 const replayer = await seed("Replayer");
 const steady = await seed("Steady");
 // The replayer's key has STORED leads to replay, as intake stored them.
-const replayerKey = getVendorKeyRow(ctx, replayer.company.id, replayer.mapped.id);
+const replayerKey = await getVendorKeyRow(ctx, replayer.company.id, replayer.mapped.id);
 for (let i = 0; i < STORED; i++) {
   const payload = structuredClone(samplePayloads[i % samplePayloads.length]) as Record<string, unknown>;
   payload.externalId = `stored-${i}`;

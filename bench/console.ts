@@ -28,7 +28,7 @@ const PAGE = 50;
 const PASSWORD = "bench console password";
 
 const dir = mkdtempSync(join(tmpdir(), "bench-console-"));
-const gateway = createGateway({
+const gateway = await createGateway({
   databasePath: join(dir, "gateway.db"),
   log: createLogger({ level: "silent" }),
   masterKey: randomBytes(32).toString("hex"),
@@ -37,10 +37,10 @@ const { ctx } = gateway;
 const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
 
 async function tenant(name: string, count: number) {
-  const company = createCompany({ ctx, input: { name } });
+  const company = await createCompany({ ctx, input: { name } });
   const email = `owner-${name.toLowerCase()}@bench.test`;
   await createOwner({ ctx, input: { companyId: company.id, email, name, role: "viewer", password: PASSWORD } });
-  const credential = createUpstreamCredential({
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: {
@@ -48,18 +48,22 @@ async function tenant(name: string, count: number) {
       value: `svc_test_bench${randomBytes(4).toString("hex")}.${randomBytes(24).toString("base64url")}`,
     },
   });
-  const keys = [0, 1, 2].map(
-    (i) =>
-      createVendorKey({
-        ctx,
-        companyId: company.id,
-        input: {
-          name: `vendor ${i}`,
-          partnerType: "lead_source",
-          scopes: ["leads:write"],
-          credentialId: credential.id,
-        },
-      }).id,
+  const keys = await Promise.all(
+    [0, 1, 2].map(
+      async (i) =>
+        (
+          await createVendorKey({
+            ctx,
+            companyId: company.id,
+            input: {
+              name: `vendor ${i}`,
+              partnerType: "lead_source",
+              scopes: ["leads:write"],
+              credentialId: credential.id,
+            },
+          })
+        ).id,
+    ),
   );
   const now = Date.now();
   const spacing = Math.floor((30 * 86_400_000) / count);

@@ -137,7 +137,7 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
   const endpoints = startReceivers(behaviours);
   const { urls } = await endpoints.ready;
   const dir = mkdtempSync(join(tmpdir(), "bench-fanout-"));
-  const gateway = createGateway({
+  const gateway = await createGateway({
     databasePath: join(dir, "gateway.db"),
     log: createLogger({ level: "warn" }),
     masterKey: randomBytes(32).toString("hex"),
@@ -146,19 +146,19 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
     engine: { poolSize: 1 },
   });
   const ctx = gateway.ctx;
-  const company = createCompany({ ctx, input: { name: "Bench" } });
-  const credential = createUpstreamCredential({
+  const company = await createCompany({ ctx, input: { name: "Bench" } });
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: { name: "general", value: `svc_test_bench0000001.${randomBytes(24).toString("base64url")}` },
   });
-  const key = createVendorKey({
+  const key = await createVendorKey({
     ctx,
     companyId: company.id,
     input: { name: "marketplace", partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },
   });
   for (const url of urls) {
-    createSubscription({
+    await createSubscription({
       ctx,
       companyId: company.id,
       input: { vendorKeyId: key.id, url, events: ["submission.forwarded"] },
@@ -188,7 +188,7 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
       });
       ctx.db.insert(submissions).values(row).run();
       record?.set(row.id, wallNow());
-      onSubmissionSettled(ctx, row);
+      await onSubmissionSettled(ctx, row);
     }
     return (performance.now() - started) / 1000;
   };

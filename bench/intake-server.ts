@@ -60,22 +60,26 @@ if (mode === "echo") {
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 } else if (mode === "gateway") {
   const dir = mkdtempSync(join(tmpdir(), "pg-bench-"));
-  const gateway = createGateway({
+  const gateway = await createGateway({
     databasePath: join(dir, "gateway.db"),
     log: createLogger({ level: "silent" }),
     settings: { intakeLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 } },
     masterKey: "0".repeat(64),
   });
   const { ctx } = gateway;
-  const company = createCompany({ ctx, input: { name: "Bench Co" } });
-  const credential = createUpstreamCredential({
+  const company = await createCompany({ ctx, input: { name: "Bench Co" } });
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: { name: "general", value: `svc_test_benchcredential.${"s".repeat(43)}` },
   });
   const bind = async (dir: string) => {
     const loaded = await loadProfileDir(dir);
-    const profile = createProfile({ ctx, companyId: company.id, input: { name: loaded.name, kind: loaded.kind } });
+    const profile = await createProfile({
+      ctx,
+      companyId: company.id,
+      input: { name: loaded.name, kind: loaded.kind },
+    });
     const saved = await saveProfileVersion({
       ctx,
       companyId: company.id,
@@ -85,17 +89,17 @@ if (mode === "echo") {
     return (await publishProfileVersion({ ctx, companyId: company.id, versionId: saved.version.id })).id;
   };
   const input = { partnerType: "lead_source" as const, scopes: ["leads:write" as const], credentialId: credential.id };
-  const normal = createVendorKey({
+  const normal = await createVendorKey({
     ctx,
     companyId: company.id,
     input: { ...input, name: "normal", leadProfileVersionId: await bind(process.argv[3] ?? "") },
   });
-  const runaway = createVendorKey({
+  const runaway = await createVendorKey({
     ctx,
     companyId: company.id,
     input: { ...input, name: "runaway", leadProfileVersionId: await bind(process.argv[4] ?? "") },
   });
-  const plain = createVendorKey({ ctx, companyId: company.id, input: { ...input, name: "canonical" } });
+  const plain = await createVendorKey({ ctx, companyId: company.id, input: { ...input, name: "canonical" } });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   // What the evaluators went through (restarts: workers killed at a deadline or lost), for the bench's output.
   process.once("SIGTERM", () => {

@@ -7,7 +7,7 @@ import { createGateway } from "../../src/gateway/create-gateway.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import type { ForwardingLimits, LimitRule } from "../../src/gateway/forwarding/limits.js";
 import { acceptSubmission } from "../../src/gateway/intake/accept-submission.js";
-import { authenticateVendorKey } from "../../src/gateway/intake/authenticate-vendor-key.js";
+import { authenticateVendorKey, type VendorKey } from "../../src/gateway/intake/authenticate-vendor-key.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { listen } from "../../src/http/server.js";
@@ -51,7 +51,7 @@ export async function startBenchRig(options: BenchRigOptions) {
   const databasePath = join(mkdtempSync(join(tmpdir(), "pg-drain-")), "gateway.db");
   const masterKey = randomBytes(32).toString("hex");
   const prefix = `bench-drain-${randomBytes(4).toString("hex")}`;
-  const gateway = createGateway({
+  const gateway = await createGateway({
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey,
@@ -73,23 +73,29 @@ export async function startBenchRig(options: BenchRigOptions) {
     }
   }
 
-  const companies = upstream.info.companies.map((upstreamCompany, i) => {
+  const companies: { id: string; keys: { secret: string; key: VendorKey }[] }[] = [];
+  for (const [i, upstreamCompany] of upstream.info.companies.entries()) {
     const spec = options.companies[i];
-    const company = createCompany({
+    const company = await createCompany({
       ctx,
       input: { name: spec?.name ?? `Company ${i}`, limits: spec?.perCompany ? { perCompany: spec.perCompany } : null },
     });
-    const keys = upstreamCompany.keys.map((value, j) => {
-      const credential = createUpstreamCredential({ ctx, companyId: company.id, input: { name: `c${j}`, value } });
-      const key = createVendorKey({
+    const keys: { secret: string; key: VendorKey }[] = [];
+    for (const [j, value] of upstreamCompany.keys.entries()) {
+      const credential = await createUpstreamCredential({
+        ctx,
+        companyId: company.id,
+        input: { name: `c${j}`, value },
+      });
+      const key = await createVendorKey({
         ctx,
         companyId: company.id,
         input: { name: `v${j}`, partnerType: "lead_source", scopes: ["leads:write"], credentialId: credential.id },
       });
-      return { secret: key.key, key: authenticateVendorKey(ctx, key.key) };
-    });
-    return { id: company.id, keys };
-  });
+      keys.push({ secret: key.key, key: await authenticateVendorKey(ctx, key.key) });
+    }
+    companies.push({ id: company.id, keys });
+  }
 
   let sequence = 0;
   return {

@@ -21,7 +21,7 @@ export async function linkEmbeddedSandbox(input: {
 }): Promise<void> {
   const { ctx, sandbox } = input;
   const byCompany = new Map<string, { gatewayCompanyId: string; keyIds: string[] }>();
-  for (const credential of ctx.credentials.listAll()) {
+  for (const credential of await ctx.credentials.listAll()) {
     const value = openUpstreamCredential(ctx, credential);
     const fixture = sandbox.testKeys.find((k) => k.key === value);
     if (!fixture) continue;
@@ -46,7 +46,7 @@ export async function linkEmbeddedSandbox(input: {
       continue;
     }
     const created = (await res.json()) as { secret: string; secretVersion: number };
-    loadPlatformSecret({
+    await loadPlatformSecret({
       ctx,
       companyId: gatewayCompanyId,
       input: { version: created.secretVersion, secret: created.secret },

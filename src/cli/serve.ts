@@ -54,7 +54,7 @@ export async function run(argv: string[]): Promise<void> {
   const limits = configuredLimits(loaded);
   const redis = configuredRedis(env);
   if (values["api-only"] && !redis) throw new ConfigError("--api-only: needs REDIS_URL (workers share the queue)");
-  const gateway = createGateway({
+  const gateway = await createGateway({
     databasePath: env.DATABASE_PATH,
     log,
     masterKey: env.MASTER_KEY,
@@ -77,9 +77,11 @@ export async function run(argv: string[]): Promise<void> {
     },
   });
   await applyConfig({ ctx: gateway.ctx, loaded, env: secretEnvironment() });
-  const purge = () => log.info(purgeExpiredPayloads({ ctx: gateway.ctx }), "retention purge");
-  purge();
-  const purgeTimer = setInterval(purge, HOUR_MS);
+  const purge = async () => log.info(await purgeExpiredPayloads({ ctx: gateway.ctx }), "retention purge");
+  await purge();
+  const purgeTimer = setInterval(() => {
+    purge().catch((error: unknown) => log.error({ err: error }, "retention purge failed"));
+  }, HOUR_MS);
   purgeTimer.unref();
 
   const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });

@@ -52,7 +52,7 @@ export interface GatewayContext {
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
-  /** One transaction across records' storage modules (storage/transaction.ts). */
+  /** One transaction across records' storage modules; its work gets the stores bound to it (storage/transaction.ts). */
   transaction: Transaction;
   /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */
   submissions: SubmissionStore;
@@ -80,7 +80,7 @@ export interface ForwardingPort {
   /** A submission was committed (or queued again): forward it. Repeats are harmless. */
   notify(row: SubmissionRow): void;
   /** A credential's value changed: resume what waited on it. */
-  credentialRotated(credentialId: string): void;
+  credentialRotated(credentialId: string): Promise<void>;
   /** The submission once forwarded or failed, or undefined after `timeoutMs`. */
   waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined>;
 }

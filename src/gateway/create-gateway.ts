@@ -12,13 +12,7 @@ import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
-import { UpstreamCredentialStore } from "./storage/credentials/index.js";
-import { ProfileStore } from "./storage/profiles/index.js";
-import { SubmissionStore } from "./storage/submissions/index.js";
-import { TenantStore } from "./storage/tenants/index.js";
-import { sqliteTransaction } from "./storage/transaction.js";
-import { VendorKeyStore } from "./storage/vendor-keys/index.js";
-import { WebhookStore } from "./storage/webhooks/index.js";
+import { sqliteStorage } from "./storage/transaction.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -71,13 +65,7 @@ export function openGatewayContext(
     sealer,
     engine,
     settings,
-    transaction: sqliteTransaction(database.sqlite),
-    submissions: new SubmissionStore(database),
-    credentials: new UpstreamCredentialStore(database),
-    tenants: new TenantStore(database),
-    profiles: new ProfileStore(database),
-    vendorKeys: new VendorKeyStore(database),
-    webhooks: new WebhookStore(database),
+    ...sqliteStorage(database),
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };
@@ -92,12 +80,12 @@ export function openGatewayContext(
 }
 
 /** Builds the gateway once, in order: context, forwarding, app, webhooks. */
-export function createGateway(options: GatewayOptions) {
+export async function createGateway(options: GatewayOptions) {
   const { ctx, close } = openGatewayContext(options);
   if (options.metrics) registerEngineMetrics(options.metrics.registry, ctx.engine);
   const forwarding = options.forwarding;
   // What an earlier version settled without recording what it owed (before forwarding starts settling more).
-  repairSettlements(ctx);
+  await repairSettlements(ctx);
   // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result): recorded in the
   // transaction of its outcome.
   const forwarder = forwarding
@@ -105,7 +93,7 @@ export function createGateway(options: GatewayOptions) {
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;
-    forwarder.start();
+    await forwarder.start();
   }
   // Redis mode: the BullMQ dashboard for the operator's admins (its queues hold every company's jobs).
   const operatorCompanyId = ctx.settings.operatorCompanyId;
@@ -122,7 +110,7 @@ export function createGateway(options: GatewayOptions) {
         url: forwarding.redis.url,
         prefix: forwarding.redis.prefix ?? DEFAULT_PREFIX,
       })
-    : startWebhooks(ctx, options.webhooks);
+    : await startWebhooks(ctx, options.webhooks);
   const opsApp = ops.separate ? createOpsApp(ctx, { metrics: options.metrics, token: ops.token }) : undefined;
   return {
     ctx,
@@ -141,4 +129,4 @@ export function createGateway(options: GatewayOptions) {
   };
 }
 
-export type Gateway = ReturnType<typeof createGateway>;
+export type Gateway = Awaited<ReturnType<typeof createGateway>>;

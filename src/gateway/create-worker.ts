@@ -43,7 +43,7 @@ export function createForwardingWorker(options: ForwardingWorkerOptions) {
     policy: outboundPolicy(ctx),
   };
   attachRuntime(ctx, runtime);
-  driver.start();
+  void driver.start(); // returns at once and never rejects: connecting is `started`, failures are logged
   return {
     ctx,
     driver,

@@ -74,7 +74,7 @@ async function intake(vendorKey: string, body: unknown): Promise<string> {
 describe.skipIf(!availability.available)("owner console in a real browser", () => {
   beforeAll(async () => {
     rig = await startRig({ perKey: 60, perCompany: 300, egress: 600, windowMs: 60_000, retry: { maxAttempts: 2 } });
-    company = rig.addCompany("Sunrise Console");
+    company = await rig.addCompany("Sunrise Console");
     const { ctx } = rig.gateway;
     adminEmail = `admin-${randomBytes(3).toString("hex")}@console.test`;
     viewerEmail = `viewer-${randomBytes(3).toString("hex")}@console.test`;
@@ -88,7 +88,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
       input: { companyId, email: viewerEmail, name: "Viewer", role: "viewer", password: PASSWORD },
     });
     // Another company with a submission the console must never show.
-    const rival = rig.addCompany("Rival");
+    const rival = await rig.addCompany("Rival");
     [rivalSubmission = ""] = seedSubmissions(ctx, [
       {
         companyId: rival.gatewayCompanyId,
@@ -247,7 +247,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
 
   it("§8 shows a forward latency p95 under 1 s after a burst of thirty on an idle credential", async () => {
     // A company of its own, so the overview shows the burst alone (the redriven one above spent seconds in the dead letter).
-    const quiet = rig.addCompany("Quiet Burst");
+    const quiet = await rig.addCompany("Quiet Burst");
     const email = `burst-${randomBytes(3).toString("hex")}@console.test`;
     await createOwner({
       ctx: rig.gateway.ctx,

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const csrf = String((await json(signIn)).csrfToken);
   const created = await postJson(`${t.url}/owner/v1/tokens`, { name: "t" }, { cookie, "x-csrf-token": csrf });
   token = String((await json(created)).token);
-  plainKey = acme.issueKey().key;
+  plainKey = (await acme.issueKey()).key;
 });
 afterAll(() => t.close());
 

@@ -18,8 +18,8 @@ afterEach(async () => {
   gateways = [];
 });
 
-function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":memory:") {
-  const g = createGateway({
+async function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":memory:") {
+  const g = await createGateway({
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),
@@ -39,7 +39,7 @@ const counts = (g: Gateway) => ({
 
 describe("config file: applied idempotently at start", () => {
   it("applies the demo config, and applying it again changes nothing", async () => {
-    const g = gateway();
+    const g = await gateway();
     const loaded = await loadConfigFile(DEMO);
     await applyConfig({ ctx: g.ctx, loaded, env: {} });
     const first = counts(g);
@@ -49,7 +49,7 @@ describe("config file: applied idempotently at start", () => {
   });
 
   it("rotates a credential whose value changed and re-binds an existing key", async () => {
-    const g = gateway();
+    const g = await gateway();
     const loaded = await loadConfigFile(DEMO);
     await applyConfig({ ctx: g.ctx, loaded, env: {} });
     const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
@@ -93,7 +93,7 @@ describe("config file: applied idempotently at start", () => {
   });
 
   it("resolves secrets from the environment variables the file names, and says which one is missing", async () => {
-    const g = gateway();
+    const g = await gateway();
     const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
     const file = join(dir, "env.json");
     writeFileSync(
@@ -123,7 +123,7 @@ describe("live mode refuses sandbox-only settings", () => {
   });
 
   it("refuses svc_test_ upstream credentials and vendor keys in live mode", async () => {
-    const g = gateway("live");
+    const g = await gateway("live");
     const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
     const file = join(dir, "live.json");
     writeFileSync(
@@ -144,7 +144,7 @@ describe("§5.9 upstream credentials are sealed at rest", () => {
   it("stores no credential value in the database file, only its first 14 characters", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pg-seal-"));
     const path = join(dir, "gateway.db");
-    const g = gateway("sandbox", path);
+    const g = await gateway("sandbox", path);
     await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(DEMO), env: {} });
     g.ctx.sqlite.pragma("wal_checkpoint(TRUNCATE)");
     const { existsSync, readFileSync } = await import("node:fs");

@@ -38,10 +38,10 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     const databasePath = join(mkdtempSync(join(tmpdir(), "pg-erasure-")), "gateway.db");
     rig = await startRig({ perKey: 50, perCompany: 100, egress: 200, windowMs: 1_000, databasePath });
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Erasure", 1);
+    const company = await rig.addCompany("Erasure", 1);
     const companyId = company.gatewayCompanyId;
     const credentialId = company.credentials[0]?.id ?? "";
-    const source = createVendorKey({
+    const source = await createVendorKey({
       ctx,
       companyId,
       input: { name: "marketplace", partnerType: "lead_source", scopes: ["leads:write"], credentialId },
@@ -49,12 +49,12 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     const booker = { id: (company.vendorKeys[0] ?? "").split(".")[0] ?? "", key: company.vendorKeys[0] ?? "" };
     // Both vendors subscribed at endpoints that never answer: their deliveries stay pending.
     const url = await deadEndpoint();
-    createSubscription({
+    await createSubscription({
       ctx,
       companyId,
       input: { vendorKeyId: source.id, url, events: ["submission.forwarded", "submission.failed"] },
     });
-    createSubscription({
+    await createSubscription({
       ctx,
       companyId,
       input: { vendorKeyId: booker.id, url, events: ["appointment.booked", "submission.failed"] },
@@ -83,7 +83,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     const appointmentId = String((await settled(String(booking.body.submissionId))).result?.appointmentId);
 
     // A request a guardrail refused: kept for the owner, with the native payload.
-    const profile = createProfile({ ctx, companyId, input: { name: "too-big", kind: "lead" } });
+    const profile = await createProfile({ ctx, companyId, input: { name: "too-big", kind: "lead" } });
     const expression = `{ "fullName": $pad(fullName, 1000001), "email": email, "phone": phone, "address": address }`;
     const saved = await saveProfileVersion({
       ctx,
@@ -92,7 +92,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
       input: { expression, samples: [{ name: "big", payload: PERSON, expect: { error: { kind: "guardrail" } } }] },
     });
     await publishProfileVersion({ ctx, companyId, versionId: saved.version.id });
-    const guarded = createVendorKey({
+    const guarded = await createVendorKey({
       ctx,
       companyId,
       input: {
@@ -107,7 +107,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
 
     // The platform's own report of a move of that booking, its body stored as received (with the customer's e-mail).
     const secret = "erasure-platform-secret-0001";
-    loadPlatformSecret({ ctx, companyId, input: { version: 1, secret } });
+    await loadPlatformSecret({ ctx, companyId, input: { version: 1, secret } });
     const moved = platformEnvelope({
       resource: { type: "appointment", id: appointmentId, version: 2 },
       data: {

@@ -17,10 +17,10 @@ describe("erasure by person scans a company's submissions in steps (no contact i
     const ctx = t.gateway.ctx;
     const count = ERASURE_CHUNK * 2 + 10;
     const start = Date.now() - count * 1_000;
-    const seed = (company: typeof acme, n: number) => {
+    const seed = async (company: typeof acme, n: number) => {
       const base = {
         companyId: company.company.id,
-        vendorKeyId: company.issueKey().id,
+        vendorKeyId: (await company.issueKey()).id,
         credentialId: company.credential.id,
       };
       return seedSubmissions(
@@ -28,8 +28,8 @@ describe("erasure by person scans a company's submissions in steps (no contact i
         Array.from({ length: n }, (_, i) => ({ ...base, at: start + i * 1_000, status: "queued" as const })),
       );
     };
-    const ids = seed(acme, count);
-    const rivalIds = seed(rival, 3);
+    const ids = await seed(acme, count);
+    const rivalIds = await seed(rival, 3);
     const contact = ctx.sqlite.prepare("UPDATE submissions SET contact_email = ?, contact_phone = ? WHERE id = ?");
     // The oldest, one each side of a step's boundary (steps walk down from the newest), the newest; one by phone.
     const byEmail = [ids[0], ids[count - ERASURE_CHUNK - 1], ids[count - ERASURE_CHUNK], ids[count - 1]] as string[];
@@ -77,7 +77,11 @@ describe("retention purge: a range of the time-ordered ids (no created_at index)
   it("purges the finished submissions made before the cutoff, keeps newer ones and anything still to send", async () => {
     const acme = await seedCompany(t.gateway, "Retained");
     const ctx = t.gateway.ctx;
-    const base = { companyId: acme.company.id, vendorKeyId: acme.issueKey().id, credentialId: acme.credential.id };
+    const base = {
+      companyId: acme.company.id,
+      vendorKeyId: (await acme.issueKey()).id,
+      credentialId: acme.credential.id,
+    };
     const day = 86_400_000;
     const cutoff = Date.now() - ctx.settings.retentionDays * day;
     const [old, oldQueued, recent] = seedSubmissions(ctx, [
@@ -85,7 +89,7 @@ describe("retention purge: a range of the time-ordered ids (no created_at index)
       { ...base, at: cutoff - 60_000, status: "queued" },
       { ...base, at: cutoff + 60_000, status: "forwarded" },
     ]);
-    purgeExpiredPayloads({ ctx });
+    await purgeExpiredPayloads({ ctx });
     const payload = ctx.sqlite.prepare("SELECT raw_payload FROM submissions WHERE id = ?");
     expect(payload.get(old)).toEqual({ raw_payload: null });
     expect(payload.get(oldQueued)).not.toEqual({ raw_payload: null });

@@ -30,8 +30,8 @@ beforeAll(async () => {
   const token = await postJson(`${t.url}/owner/v1/tokens`, { name: "fuzz" }, { cookie, "x-csrf-token": csrf });
   const document = (await json(await fetch(`${t.url}/openapi.json`))) as { paths: Record<string, object> };
   target = {
-    mappedKey: acme.issueKey({ leadProfileVersionId: version.id }).key,
-    plainKey: acme.issueKey().key,
+    mappedKey: (await acme.issueKey({ leadProfileVersionId: version.id })).key,
+    plainKey: (await acme.issueKey()).key,
     ownerToken: String((await json(token)).token),
     ownerRoutes: fuzzedOwnerRoutes(document.paths),
     ids: [profile.id, version.id],
@@ -114,7 +114,7 @@ describe("an unexpected failure is still a 500, not hidden as a 400 (§7)", () =
     const broken = await startTestGateway();
     try {
       const acme = await seedCompany(broken.gateway, "Broken");
-      const key = acme.issueKey().key;
+      const key = (await acme.issueKey()).key;
       broken.gateway.ctx.sqlite.close();
       const lead = { fullName: "Ada", email: "ada@example.com", phone: "5550102000", address: "1 Main St" };
       const res = await postJson(`${broken.url}/api/inbound/leads`, lead, { "x-api-key": key });

@@ -29,11 +29,11 @@ let mappedKey: string;
 beforeAll(async () => {
   t = await startTestGateway({ intakeLimit: { ratePerSecond: 1000, burst: 1000 } });
   const acme = await seedCompany(t.gateway);
-  canonicalKey = acme.issueKey().key;
+  canonicalKey = (await acme.issueKey()).key;
   const { version } = await acme.publishProfile("lead", NATIVE, [
     { name: "typical", payload: native(), expect: { body: lead() } },
   ]);
-  mappedKey = acme.issueKey({ leadProfileVersionId: version.id }).key;
+  mappedKey = (await acme.issueKey({ leadProfileVersionId: version.id })).key;
 });
 afterAll(() => t.close());
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
   t = await startTestGateway();
   company = await seedCompany(t.gateway);
   const a = await company.publishProfile("lead", RUNAWAY, [{ name: "first attempt", payload, expect: { body } }]);
-  runaway = company.issueKey({ leadProfileVersionId: a.version.id });
+  runaway = await company.issueKey({ leadProfileVersionId: a.version.id });
   const b = await company.publishProfile(
     "lead",
     `{ "fullName": $string($number(name)), "email": email, "phone": phone, "address": address }`,
@@ -32,7 +32,7 @@ beforeAll(async () => {
       },
     ],
   );
-  typed = company.issueKey({ leadProfileVersionId: b.version.id });
+  typed = await company.issueKey({ leadProfileVersionId: b.version.id });
 });
 afterAll(() => t.close());
 
@@ -45,7 +45,7 @@ describe("intake: profile failures", () => {
     );
     expect(res.status).toBe(422);
     expect(String((await json(res)).error)).toMatch(/^mapping stopped: /);
-    const failures = listMappingFailures({ ctx: t.gateway.ctx, companyId: company.company.id, limit: 10 });
+    const failures = await listMappingFailures({ ctx: t.gateway.ctx, companyId: company.company.id, limit: 10 });
     expect(failures[0]?.rawPayload).toEqual({ ...payload, attempt: 1e12 });
   });
 
@@ -71,15 +71,19 @@ describe("intake: profile failures", () => {
 
 describe("retention", () => {
   it("purges raw payloads of finished submissions older than the retention period, and keeps queued ones", async () => {
-    const key = company.issueKey();
+    const key = await company.issueKey();
     const res = await postJson(`${t.url}/api/inbound/leads`, body, { "x-api-key": key.key });
     const { submissionId } = await json(res);
     const { ctx } = t.gateway;
     const later = { ...ctx, now: () => new Date(Date.now() + 31 * 86_400_000) };
-    expect(purgeExpiredPayloads({ ctx: later }).purged).toBe(0); // still queued: a redrive may need it
+    expect((await purgeExpiredPayloads({ ctx: later })).purged).toBe(0); // still queued: a redrive may need it
     ctx.sqlite.prepare("update submissions set status = 'forwarded' where id = ?").run(submissionId);
-    expect(purgeExpiredPayloads({ ctx: later }).purged).toBeGreaterThanOrEqual(1);
-    const detail = getSubmissionDetail({ ctx, companyId: company.company.id, submissionId: String(submissionId) });
+    expect((await purgeExpiredPayloads({ ctx: later })).purged).toBeGreaterThanOrEqual(1);
+    const detail = await getSubmissionDetail({
+      ctx,
+      companyId: company.company.id,
+      submissionId: String(submissionId),
+    });
     expect(detail.rawPayload).toBeNull();
     expect(detail.purgedAt).not.toBeNull();
   });
@@ -118,7 +122,7 @@ describe("intake when profile evaluation is unavailable", () => {
           },
         ],
       );
-      const key = c.issueKey({ leadProfileVersionId: version.id });
+      const key = await c.issueKey({ leadProfileVersionId: version.id });
       await own.gateway.ctx.engine.close();
       const res = await postJson(
         `${own.url}/api/inbound/leads`,

@@ -36,8 +36,8 @@ beforeAll(async () => {
   const { version } = await acme.publishProfile("lead", MARKETPLACE, [
     { name: "typical", payload: nativeLead(), expect: { body: canonical } },
   ]);
-  mapped = acme.issueKey({ leadProfileVersionId: version.id });
-  plain = acme.issueKey();
+  mapped = await acme.issueKey({ leadProfileVersionId: version.id });
+  plain = await acme.issueKey();
 });
 afterAll(() => t.close());
 
@@ -61,17 +61,17 @@ describe("§5 authentication at the gateway's intake", () => {
   });
 
   it("rejects a revoked key with 401", async () => {
-    const key = acme.issueKey();
+    const key = await acme.issueKey();
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(202);
     const { revokeVendorKey } = await import("../../src/gateway/keys/vendor-keys.js");
-    revokeVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id });
+    await revokeVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id });
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(401);
   });
 
   it("keeps the previous secret valid during a rotation overlap, and not after", async () => {
     const { rotateVendorKey } = await import("../../src/gateway/keys/vendor-keys.js");
-    const key = acme.issueKey();
-    const rotated = rotateVendorKey({
+    const key = await acme.issueKey();
+    const rotated = await rotateVendorKey({
       ctx: t.gateway.ctx,
       companyId: acme.company.id,
       keyId: key.id,
@@ -79,13 +79,18 @@ describe("§5 authentication at the gateway's intake", () => {
     });
     expect((await postJson(leads(), canonical, { "x-api-key": key.key })).status).toBe(202);
     expect((await postJson(leads(), canonical, { "x-api-key": rotated.key })).status).toBe(202);
-    const again = rotateVendorKey({ ctx: t.gateway.ctx, companyId: acme.company.id, keyId: key.id, overlapSeconds: 0 });
+    const again = await rotateVendorKey({
+      ctx: t.gateway.ctx,
+      companyId: acme.company.id,
+      keyId: key.id,
+      overlapSeconds: 0,
+    });
     expect((await postJson(leads(), canonical, { "x-api-key": rotated.key })).status).toBe(401);
     expect((await postJson(leads(), canonical, { "x-api-key": again.key })).status).toBe(202);
   });
 
   it("answers 403 naming the scope when the key lacks it (§5.4)", async () => {
-    const key = acme.issueKey({ scopes: ["appointments:write"] });
+    const key = await acme.issueKey({ scopes: ["appointments:write"] });
     const res = await postJson(leads(), canonical, { "x-api-key": key.key });
     expect(res.status).toBe(403);
     expect((await json(res)).error).toContain("leads:write");
@@ -126,7 +131,7 @@ describe("§2.7 leads: accept, map, validate", () => {
     expect(res.status).toBe(202);
     const { submissionId } = await json(res);
     const { getSubmissionDetail } = await import("../../src/gateway/submissions/list-submissions.js");
-    const detail = getSubmissionDetail({
+    const detail = await getSubmissionDetail({
       ctx: t.gateway.ctx,
       companyId: acme.company.id,
       submissionId: String(submissionId),
@@ -157,7 +162,7 @@ describe("§2.7 leads: accept, map, validate", () => {
       headers: { "x-api-key": mapped.key },
     });
     expect(sibling.status).toBe(404);
-    const foreign = other.issueKey();
+    const foreign = await other.issueKey();
     const cross = await fetch(`${t.url}/api/inbound/submissions/${submissionId}`, {
       headers: { "x-api-key": foreign.key },
     });
@@ -217,8 +222,8 @@ describe("§8 idempotency at intake, scoped to the vendor key", () => {
     expect(a.submissionId).not.toBe(b.submissionId);
     const { getSubmissionDetail } = await import("../../src/gateway/submissions/list-submissions.js");
     const ctx = t.gateway.ctx;
-    const da = getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(a.submissionId) });
-    const db = getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(b.submissionId) });
+    const da = await getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(a.submissionId) });
+    const db = await getSubmissionDetail({ ctx, companyId: acme.company.id, submissionId: String(b.submissionId) });
     expect(da.upstreamIdempotencyKey).not.toBe(db.upstreamIdempotencyKey);
     for (const key of [da.upstreamIdempotencyKey, db.upstreamIdempotencyKey]) {
       expect(key?.length).toBeGreaterThanOrEqual(8);
@@ -268,7 +273,7 @@ describe("intake limit per vendor key", () => {
     const tight = await startTestGateway({ intakeLimit: { ratePerSecond: 1, burst: 2 } });
     try {
       const company = await seedCompany(tight.gateway);
-      const key = company.issueKey();
+      const key = await company.issueKey();
       const statuses = [];
       for (let i = 0; i < 3; i++)
         statuses.push((await postJson(`${tight.url}/api/inbound/leads`, canonical, { "x-api-key": key.key })).status);

@@ -17,8 +17,8 @@ const gateways: Gateway[] = [];
 afterEach(async () => {
   for (const g of gateways.splice(0)) await g.close();
 });
-const open = (ops?: { token?: string; separate?: boolean }) => {
-  const gateway = createGateway({
+const open = async (ops?: { token?: string; separate?: boolean }) => {
+  const gateway = await createGateway({
     databasePath: ":memory:",
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),
@@ -38,7 +38,7 @@ const get = async (app: Gateway["app"] | NonNullable<Gateway["opsApp"]>, path: s
 
 describe("operational endpoints: open by default (the positive control)", () => {
   it("serves /metrics and readiness details to anyone", async () => {
-    const { app } = open();
+    const { app } = await open();
     expect((await get(app, "/metrics")).status).toBe(200);
     expect((await get(app, "/health/ready")).json()).toEqual({ status: "ok", checks: { db: "ok" } });
   });
@@ -46,7 +46,7 @@ describe("operational endpoints: open by default (the positive control)", () => 
 
 describe("operational endpoints behind a token (OPS_TOKEN)", () => {
   it("answers /metrics and readiness details only with the token; readiness's status and liveness to anyone", async () => {
-    const { app } = open({ token: TOKEN });
+    const { app } = await open({ token: TOKEN });
     const refused = await get(app, "/metrics");
     expect(refused.status).toBe(401);
     expect(refused.json()).toEqual({ error: "metrics need the operations token" });
@@ -63,7 +63,7 @@ describe("operational endpoints behind a token (OPS_TOKEN)", () => {
 
 describe("operational endpoints on a listener of their own (OPS_PORT)", () => {
   it("serves /metrics and readiness details there only; the public app answers readiness's status alone", async () => {
-    const gateway = open({ separate: true });
+    const gateway = await open({ separate: true });
     expect((await get(gateway.app, "/metrics")).status).toBe(404);
     expect((await get(gateway.app, "/health/ready")).json()).toEqual({ status: "ok" });
     const ops = gateway.opsApp;
@@ -77,7 +77,7 @@ describe("operational endpoints on a listener of their own (OPS_PORT)", () => {
   });
 
   it("takes the token too when both are set", async () => {
-    const ops = open({ separate: true, token: TOKEN }).opsApp;
+    const ops = (await open({ separate: true, token: TOKEN })).opsApp;
     if (!ops) throw new Error("no operations app");
     expect((await get(ops, "/metrics")).status).toBe(401);
     expect((await get(ops, "/metrics", TOKEN)).status).toBe(200);
@@ -88,7 +88,7 @@ const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "u
 
 describe("/docs under a content-security policy", () => {
   it("allows exactly its own inline script and style, the document's origin, and nothing else", async () => {
-    const res = await open().app.request("/docs");
+    const res = await (await open()).app.request("/docs");
     const html = await res.text();
     const policy = res.headers.get("content-security-policy") ?? "";
     const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? "";

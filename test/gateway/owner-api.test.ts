@@ -123,7 +123,7 @@ describe("vendor keys and upstream credentials through the owner API", () => {
 
 describe("tenant isolation: another company's resource is a 404", () => {
   it("hides keys, credentials, profiles, versions and submissions across companies", async () => {
-    const key = acme.issueKey();
+    const key = await acme.issueKey();
     const { profile, version } = await acme.publishProfile("lead", LEAD, [{ ...sample, expect: { body: sampleBody } }]);
     const sub = await json(await postJson(`${t.url}/api/inbound/leads`, sampleBody, { "x-api-key": key.key }));
     const attempts: [string, RequestInit?][] = [
@@ -203,7 +203,7 @@ describe("profiles: save, test, publish, roll back, preview, replay", () => {
 
   it("rolls every bound key back to an earlier published version", async () => {
     const first = await acme.publishProfile("lead", LEAD, [{ ...sample, expect: { body: sampleBody } }]);
-    const key = acme.issueKey({ leadProfileVersionId: first.version.id });
+    const key = await acme.issueKey({ leadProfileVersionId: first.version.id });
     const v2 = await json(
       await api(`/profiles/${first.profile.id}/versions`, acmeToken, {
         method: "POST",
@@ -239,7 +239,7 @@ describe("profiles: save, test, publish, roll back, preview, replay", () => {
 
   it("replays a key's recent payloads through a draft and diffs them per field", async () => {
     const { version } = await acme.publishProfile("lead", LEAD, [{ ...sample, expect: { body: sampleBody } }]);
-    const key = acme.issueKey({ leadProfileVersionId: version.id });
+    const key = await acme.issueKey({ leadProfileVersionId: version.id });
     for (const name of ["Ada", "Grace"]) {
       await postJson(`${t.url}/api/inbound/leads`, { ...sample.payload, name }, { "x-api-key": key.key });
     }
@@ -262,7 +262,7 @@ describe("profiles: save, test, publish, roll back, preview, replay", () => {
 
 describe("retention: erasing a person's data", () => {
   it("drops the payloads of every submission with that email and fails the unsent ones", async () => {
-    const key = acme.issueKey();
+    const key = await acme.issueKey();
     const sub = await json(
       await postJson(
         `${t.url}/api/inbound/leads`,

@@ -29,8 +29,8 @@ beforeAll(async () => {
   t = await startTestGateway();
   acme = await seedCompany(t.gateway, "Acme");
   rival = await seedCompany(t.gateway, "Rival");
-  acmeKey = acme.issueKey().id;
-  rivalKey = rival.issueKey().id;
+  acmeKey = (await acme.issueKey()).id;
+  rivalKey = (await rival.issueKey()).id;
   acmeToken = await bearer(acme.email);
   rivalToken = await bearer(rival.email);
   const now = Date.now();
@@ -152,7 +152,7 @@ describe("console session support", () => {
     const live = await startTestGateway({ mode: "live" });
     try {
       const { ctx } = live.gateway;
-      const company = createCompany({ ctx, input: { name: "Live Co" } });
+      const company = await createCompany({ ctx, input: { name: "Live Co" } });
       const email = "owner@live.test";
       await createOwner({
         ctx,

@@ -124,7 +124,7 @@ describe("§5.7 the session cookie is Secure whenever the request came over http
 
   it("is always Secure in live mode", async () => {
     const t = await start({ mode: "live" });
-    const company = createCompany({ ctx: t.gateway.ctx, input: { name: "Live" } });
+    const company = await createCompany({ ctx: t.gateway.ctx, input: { name: "Live" } });
     const email = "owner@live.test";
     const input = { companyId: company.id, email, name: "Owner", role: "admin" as const, password: OWNER_PASSWORD };
     await createOwner({ ctx: t.gateway.ctx, input });

@@ -25,7 +25,7 @@ describe.skipIf(!available)("queue dashboard (bull-board) in Redis mode", () => 
 
   beforeAll(async () => {
     const prefix = `test-dash-${randomBytes(4).toString("hex")}`;
-    gateway = createGateway({
+    gateway = await createGateway({
       databasePath: ":memory:",
       log: createLogger({ level: "silent" }),
       masterKey: randomBytes(32).toString("hex"),
@@ -36,8 +36,8 @@ describe.skipIf(!available)("queue dashboard (bull-board) in Redis mode", () => 
       settings: { operatorCompanyId: "operator", passwordCost: TEST_PASSWORD_COST },
     });
     server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
-    const operator = createCompany({ ctx: gateway.ctx, input: { id: "operator", name: "Operator" } });
-    const tenant = createCompany({ ctx: gateway.ctx, input: { name: "Tenant" } });
+    const operator = await createCompany({ ctx: gateway.ctx, input: { id: "operator", name: "Operator" } });
+    const tenant = await createCompany({ ctx: gateway.ctx, input: { name: "Tenant" } });
     await owner(operator.id, "admin", "operatorAdmin");
     await owner(operator.id, "viewer", "operatorViewer");
     await owner(tenant.id, "admin", "tenantAdmin");

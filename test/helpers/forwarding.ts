@@ -78,7 +78,7 @@ export async function startRig(options: RigOptions) {
     retry: { baseMs: 50, capMs: 200, maxAttempts: 4, horizonMs: 60_000, ...options.retry },
     timeoutMs: options.timeoutMs ?? 2_000,
   };
-  const gateway: Gateway = createGateway({
+  const gateway: Gateway = await createGateway({
     databasePath,
     log: createLogger({ level: "silent" }),
     masterKey,
@@ -126,7 +126,7 @@ export async function startRig(options: RigOptions) {
       return (gateway.forwarder?.backlog ?? 0) + workers.reduce((n, w) => n + w.driver.backlog, 0);
     },
     /** A company on both sides, with `credentials` upstream keys and one canonical vendor key per credential. */
-    addCompany(name: string, credentials = 1): RigCompany {
+    async addCompany(name: string, credentials = 1): Promise<RigCompany> {
       const upstream = sandbox.admin.createCompany({
         name,
         kind: "company",
@@ -134,7 +134,7 @@ export async function startRig(options: RigOptions) {
         contractors: [],
       });
       const personId = upstream.people[0]?.id;
-      const company = createCompany({ ctx, input: { name } });
+      const company = await createCompany({ ctx, input: { name } });
       const result: RigCompany = {
         gatewayCompanyId: company.id,
         sandboxCompanyId: upstream.id,
@@ -144,13 +144,13 @@ export async function startRig(options: RigOptions) {
       };
       for (let i = 0; i < credentials; i++) {
         const key = sandbox.admin.createKey({ companyId: upstream.id, kind: "general", personId });
-        const credential = createUpstreamCredential({
+        const credential = await createUpstreamCredential({
           ctx,
           companyId: company.id,
           input: { name: `general-${i}`, value: key.key },
         });
         result.credentials.push({ id: credential.id, upstreamKey: key.key });
-        const vendor = createVendorKey({
+        const vendor = await createVendorKey({
           ctx,
           companyId: company.id,
           input: {

@@ -30,7 +30,7 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const { log, text } = captureLog();
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const gateway = createGateway({
+  const gateway = await createGateway({
     databasePath: ":memory:",
     masterKey: randomBytes(32).toString("hex"),
     engine: { poolSize: 2 },
@@ -61,13 +61,13 @@ let counter = 0;
 /** A company with an admin owner, one upstream credential and helpers to issue keys and profiles. */
 export async function seedCompany(gw: Gateway, name = `Company ${++counter}`) {
   const { ctx } = gw;
-  const company = createCompany({ ctx, input: { name } });
+  const company = await createCompany({ ctx, input: { name } });
   const email = `owner-${randomBytes(4).toString("hex")}@example.test`;
   const owner = await createOwner({
     ctx,
     input: { companyId: company.id, email, name: "Owner", role: "admin", password: OWNER_PASSWORD },
   });
-  const credential = createUpstreamCredential({
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: {
@@ -80,8 +80,8 @@ export async function seedCompany(gw: Gateway, name = `Company ${++counter}`) {
     owner,
     email,
     credential,
-    issueKey(input: Partial<VendorKeyInput> = {}) {
-      return createVendorKey({
+    async issueKey(input: Partial<VendorKeyInput> = {}) {
+      return await createVendorKey({
         ctx,
         companyId: company.id,
         input: {
@@ -94,7 +94,7 @@ export async function seedCompany(gw: Gateway, name = `Company ${++counter}`) {
       });
     },
     async publishProfile(kind: "lead" | "appointment", expression: string, samples: StoredSample[]) {
-      const profile = createProfile({ ctx, companyId: company.id, input: { name: `p-${++counter}`, kind } });
+      const profile = await createProfile({ ctx, companyId: company.id, input: { name: `p-${++counter}`, kind } });
       const saved = await saveProfileVersion({
         ctx,
         companyId: company.id,

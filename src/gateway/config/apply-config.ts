@@ -32,7 +32,7 @@ export async function applyConfig({
   for (const company of loaded.config.companies) {
     const companyId = `co_${company.id}`;
     const where = `company ${company.id}`;
-    createCompany({ ctx, input: { id: companyId, name: company.name, limits: company.limits ?? null } });
+    await createCompany({ ctx, input: { id: companyId, name: company.name, limits: company.limits ?? null } });
 
     for (const owner of company.owners) {
       const password = resolveSecret(
@@ -49,15 +49,15 @@ export async function applyConfig({
     const credentialIds = new Map<string, string>();
     for (const credential of company.credentials) {
       const value = resolveSecret(credential, env, `${where}, credential ${credential.name}`);
-      const existing = ctx.credentials.findByName(companyId, credential.name);
+      const existing = await ctx.credentials.findByName(companyId, credential.name);
       if (!existing) {
         credentialIds.set(
           credential.name,
-          createUpstreamCredential({ ctx, companyId, input: { name: credential.name, value } }).id,
+          (await createUpstreamCredential({ ctx, companyId, input: { name: credential.name, value } })).id,
         );
       } else {
         if (openUpstreamCredential(ctx, existing) !== value) {
-          rotateUpstreamCredential({ ctx, companyId, credentialId: existing.id, value });
+          await rotateUpstreamCredential({ ctx, companyId, credentialId: existing.id, value });
         }
         credentialIds.set(credential.name, existing.id);
       }
@@ -94,20 +94,20 @@ export async function applyConfig({
         appointmentProfileVersionId: profileVersion(key.appointmentProfile),
         responseMode: key.responseMode ?? ("async" as const),
       };
-      const existing = ctx.vendorKeys.get(parsed.keyId);
+      const existing = await ctx.vendorKeys.get(parsed.keyId);
       if (existing && existing.companyId !== companyId) {
         throw new ConfigError(`${keyWhere}: key id ${parsed.keyId.slice(0, 14)}… belongs to another company`);
       }
       if (existing) {
-        updateVendorKey({ ctx, companyId, keyId: existing.id, input: bindings });
-        ctx.vendorKeys.update(existing.id, {
+        await updateVendorKey({ ctx, companyId, keyId: existing.id, input: bindings });
+        await ctx.vendorKeys.update(existing.id, {
           secretDigest: digestSecret(parsed.secret),
           scopes: key.scopes,
           partnerType: key.partnerType,
           revokedAt: null,
         });
       } else {
-        createVendorKey({
+        await createVendorKey({
           ctx,
           companyId,
           input: { ...bindings, partnerType: key.partnerType, scopes: key.scopes, fixedKey: parsed },
@@ -129,13 +129,17 @@ async function applyProfile(
   },
   where: string,
 ): Promise<string> {
-  const existing = ctx.profiles.profileByName(companyId, loaded.name);
+  const existing = await ctx.profiles.profileByName(companyId, loaded.name);
   const profile =
     existing ??
-    createProfile({ ctx, companyId, input: { name: loaded.name, kind: loaded.kind, description: loaded.description } });
+    (await createProfile({
+      ctx,
+      companyId,
+      input: { name: loaded.name, kind: loaded.kind, description: loaded.description },
+    }));
   if (profile.kind !== loaded.kind)
     throw new ConfigError(`${where}: kind ${loaded.kind} differs from the stored ${profile.kind}`);
-  const latest = listVersions({ ctx, companyId, profileId: profile.id })[0];
+  const latest = (await listVersions({ ctx, companyId, profileId: profile.id }))[0];
   const same =
     latest &&
     latest.expression === loaded.expression &&

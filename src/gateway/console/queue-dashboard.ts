@@ -38,7 +38,7 @@ export function operatorOnly(ctx: GatewayContext, operatorCompanyId: string): Mi
     let allowed = false;
     if (token) {
       try {
-        const owner = authenticateOwner({ ctx, token });
+        const owner = await authenticateOwner({ ctx, token });
         allowed = owner.kind === "session" && owner.role === "admin" && owner.companyId === operatorCompanyId;
       } catch {
         allowed = false;

@@ -29,7 +29,7 @@ function checkValue(ctx: GatewayContext, value: string): void {
 }
 
 /** Stores a new upstream credential (one of the company's general keys), sealed with the master key. */
-export function createUpstreamCredential({
+export async function createUpstreamCredential({
   ctx,
   companyId,
   input,
@@ -50,12 +50,12 @@ export function createUpstreamCredential({
     status: "active" as const,
     createdAt: ctx.now().toISOString(),
   };
-  ctx.credentials.insert(row);
+  await ctx.credentials.insert(row);
   return publicCredential({ ...row, pausedReason: null, rotatedAt: null });
 }
 
 /** Replaces a credential's value; a paused credential becomes active again (forwarding resumes its backlog). */
-export function rotateUpstreamCredential({
+export async function rotateUpstreamCredential({
   ctx,
   companyId,
   credentialId,
@@ -67,7 +67,7 @@ export function rotateUpstreamCredential({
   value: string;
 }) {
   checkValue(ctx, value);
-  const row = getCredentialRow(ctx, companyId, credentialId);
+  const row = await getCredentialRow(ctx, companyId, credentialId);
   const updated = {
     keyPrefix: keyPrefix(value),
     sealed: ctx.sealer.seal(value, row.id),
@@ -76,19 +76,19 @@ export function rotateUpstreamCredential({
     pausedReason: null,
     rotatedAt: ctx.now().toISOString(),
   };
-  ctx.credentials.update(row.id, updated);
-  ctx.forwarding?.credentialRotated(row.id);
+  await ctx.credentials.update(row.id, updated);
+  await ctx.forwarding?.credentialRotated(row.id);
   return publicCredential({ ...row, ...updated });
 }
 
-export function getCredentialRow(ctx: GatewayContext, companyId: string, credentialId: string) {
-  const row = ctx.credentials.getOfCompany(credentialId, companyId);
+export async function getCredentialRow(ctx: GatewayContext, companyId: string, credentialId: string) {
+  const row = await ctx.credentials.getOfCompany(credentialId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
-export function listUpstreamCredentials({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  return ctx.credentials.listOfCompany(companyId).map(publicCredential);
+export async function listUpstreamCredentials({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
+  return (await ctx.credentials.listOfCompany(companyId)).map(publicCredential);
 }
 
 /** The credential's value, for the forwarding client only. */

@@ -2,6 +2,7 @@ import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
+import type { Stores } from "../storage/transaction.js";
 import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
@@ -36,8 +37,11 @@ interface Handled {
  * between the two would otherwise lose the vendor's confirmation for good.
  */
 export interface SettlementRecorder {
-  /** Writes it inside the caller's transaction; a throw rolls the outcome back too. Returns the after-commit step. */
-  record(row: SubmissionRow): () => void;
+  /**
+   * Writes it inside the caller's transaction, through its stores `tx`; a throw rolls the outcome back too. Returns
+   * the after-commit step.
+   */
+  record(tx: Stores, row: SubmissionRow): Promise<() => void>;
 }
 
 export interface AttemptOptions {
@@ -96,20 +100,20 @@ export class SubmissionAttempt {
 
   async #run(submissionId: string, answer: { at?: number }): Promise<Verdict> {
     const now = Date.now();
-    const row = this.#store.get(submissionId);
+    const row = await this.#store.get(submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
-    const request = upstreamRequest(this.#store, row);
+    const request = await upstreamRequest(this.#store, row);
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
-      return this.#announce(this.#ctx.transaction(() => this.#finish(row, failed, now), "immediate"));
+      return this.#announce(await this.#ctx.transaction((tx) => this.#finish(tx, row, failed, now), "immediate"));
     }
-    const key = this.#apiKey(row.credentialId);
+    const key = await this.#apiKey(row.credentialId);
     if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
-      this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${key.paused}` });
+      await this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${key.paused}` });
       return { kind: "skipped" };
     }
-    if (!this.#store.claim(row.id, now, this.timeoutMs + 5_000)) return { kind: "skipped" };
+    if (!(await this.#store.claim(row.id, now, this.timeoutMs + 5_000))) return { kind: "skipped" };
     // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
     // Read after the claim, whose write may wait for the database, so that as little time as possible separates the
     // check from the send.
@@ -117,7 +121,7 @@ export class SubmissionAttempt {
     // This process's own 429s count at once: another send may have had one while the shared board was being read.
     const pausedUntil = Math.max(shared ?? 0, this.#paused.get(row.credentialId) ?? 0);
     if (pausedUntil > Date.now()) {
-      this.#store.unclaim(row.id, row.firstSentAt);
+      await this.#store.unclaim(row.id, row.firstSentAt);
       return { kind: "rate_limited", until: pausedUntil };
     }
     const response = await postUpstream({
@@ -145,15 +149,15 @@ export class SubmissionAttempt {
     // (other processes write too).
     let handled: Handled;
     try {
-      handled = this.#ctx.transaction(
-        () => this.#handle(row, response, outcome, pauseUntil, request.idempotencyKey, key.version),
+      handled = await this.#ctx.transaction(
+        (tx) => this.#handle(tx, row, response, outcome, pauseUntil, request.idempotencyKey, key.version),
         "immediate",
       );
     } catch (error) {
       // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment
       // replays its idempotency key, §4.2), and its outcome is recorded then.
       this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
-      this.#store.unclaim(row.id, row.firstSentAt);
+      await this.#store.unclaim(row.id, row.firstSentAt);
       const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
@@ -173,8 +177,8 @@ export class SubmissionAttempt {
     return verdict;
   }
 
-  #apiKey(credentialId: string): { value: string; version: number } | { paused: string } {
-    const row = this.#ctx.credentials.get(credentialId);
+  async #apiKey(credentialId: string): Promise<{ value: string; version: number } | { paused: string }> {
+    const row = await this.#ctx.credentials.get(credentialId);
     if (!row) return { paused: "credential deleted" };
     if (row.status !== "active") return { paused: row.pausedReason ?? "paused" };
     const cached = this.#keys.get(credentialId);
@@ -185,28 +189,27 @@ export class SubmissionAttempt {
   }
 
   /**
-   * Pauses a credential refused with its key `version`, and its submissions wait, in one transaction. False (nothing
-   * changed) when the credential was rotated since that key was sent: a late 401 of the old key says nothing about
-   * the new one.
+   * Pauses a credential refused with its key `version`, and its submissions wait, in the outcome's transaction `tx`.
+   * False (nothing changed) when the credential was rotated since that key was sent: a late 401 of the old key says
+   * nothing about the new one.
    */
-  #pauseCredential(credentialId: string, reason: string, now: number, version: number): boolean {
-    return this.#ctx.transaction(() => {
-      if (!this.#ctx.credentials.pause(credentialId, reason, version)) return false;
-      this.#store.waitOnCredential(credentialId, reason, now);
-      return true;
-    });
+  async #pauseCredential(tx: Stores, credentialId: string, reason: string, now: number, version: number) {
+    if (!(await tx.credentials.pause(credentialId, reason, version))) return false;
+    await tx.submissions.waitOnCredential(credentialId, reason, now);
+    return true;
   }
 
-  #handle(
+  async #handle(
+    tx: Stores,
     row: SubmissionRow,
     response: UpstreamResponse,
     outcome: Outcome,
     pauseUntil: number | undefined,
     idempotencyKey: string | null,
     keyVersion: number,
-  ): Handled {
+  ): Promise<Handled> {
     const now = Date.now();
-    this.#store.recordAttempt(
+    await tx.submissions.recordAttempt(
       row,
       response,
       outcome.kind !== "rate_limited" && outcome.kind !== "credential_rejected",
@@ -217,6 +220,7 @@ export class SubmissionAttempt {
     switch (outcome.kind) {
       case "success":
         return this.#finish(
+          tx,
           row,
           {
             status: "forwarded",
@@ -230,16 +234,16 @@ export class SubmissionAttempt {
         );
       case "rate_limited": {
         // A 429 that still arrives: the credential pauses (see run); no attempt consumed.
-        this.#store.settle(row.id, now, { status: "queued", lastError: response.error, upstreamStatus: 429 });
+        await tx.submissions.settle(row.id, now, { status: "queued", lastError: response.error, upstreamStatus: 429 });
         this.#ctx.log.warn({ submissionId: row.id, credentialId: row.credentialId }, "upstream answered 429");
         return { verdict: { kind: "rate_limited", until: pauseUntil ?? now + outcome.retryAfterMs } };
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;
-        if (!this.#pauseCredential(row.credentialId, reason, now, keyVersion)) {
+        if (!(await this.#pauseCredential(tx, row.credentialId, reason, now, keyVersion))) {
           // Rotated while this request was in flight (the owner put the new key in, then revoked the old one): the
           // new key was not refused, so the submission goes again with it; no attempt consumed.
-          this.#store.settle(row.id, now, {
+          await tx.submissions.settle(row.id, now, {
             status: "queued",
             lastError: response.error,
             upstreamStatus: response.status,
@@ -257,12 +261,13 @@ export class SubmissionAttempt {
         const at = nextSendAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
         if (at === null) {
           return this.#finish(
+            tx,
             row,
             { status: "failed", attempts, upstreamStatus: response.status, lastError: response.error },
             now,
           );
         }
-        this.#store.settle(row.id, now, {
+        await tx.submissions.settle(row.id, now, {
           status: "queued",
           attempts,
           nextAttemptAt: Math.round(at),
@@ -273,6 +278,7 @@ export class SubmissionAttempt {
       }
       case "permanent":
         return this.#finish(
+          tx,
           row,
           { status: "failed", attempts: row.attempts + 1, upstreamStatus: response.status, lastError: response.error },
           now,
@@ -281,15 +287,15 @@ export class SubmissionAttempt {
   }
 
   /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
-  #finish(row: SubmissionRow, change: SubmissionChange, now: number): Handled {
+  async #finish(tx: Stores, row: SubmissionRow, change: SubmissionChange, now: number): Promise<Handled> {
     const recorder = this.options.settlement;
-    const { settled, released } = this.#store.settleReleasing(row.id, now, {
+    const { settled, released } = await tx.submissions.settleReleasing(row.id, now, {
       ...change,
       nextAttemptAt: null,
       waitingReason: null,
       ...(recorder ? { settlementRecordedAt: new Date(now).toISOString() } : {}),
     });
-    const afterCommit = settled && recorder ? recorder.record(settled) : undefined;
+    const afterCommit = settled && recorder ? await recorder.record(tx, settled) : undefined;
     return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
   }
 }

@@ -1,6 +1,7 @@
 import type { GatewayContext } from "../context.js";
 import type { UpstreamCredentialStore } from "../storage/credentials/index.js";
 import type { Admissible, SubmissionStore } from "../storage/submissions/index.js";
+import type { CompanyRow, TenantStore } from "../storage/tenants/index.js";
 import type { Verdict } from "./attempt.js";
 import { FairScheduler, type Ready } from "./fair-scheduler.js";
 import { LimiterHierarchy, type LimiterHistory, nodesOf } from "./hierarchy.js";
@@ -75,6 +76,9 @@ export class Dispatcher {
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #closing = false;
+  readonly #tenants: TenantStore;
+  /** Each company's own upstream limits (§8 levels it set lower), read once per company admitted. */
+  readonly #companyLimits = new Map<string, CompanyRow["limits"] | null>();
 
   constructor(
     ctx: GatewayContext,
@@ -85,7 +89,9 @@ export class Dispatcher {
     this.#transaction = ctx.transaction;
     this.#log = ctx.log;
     this.#maxInFlight = options.maxInFlight ?? 64;
-    const companyLimits = (companyId: string) => ctx.tenants.companyLimits(companyId);
+    this.#tenants = ctx.tenants;
+    // Read when a company's first submission is admitted (#admit), so that the limiter's lookup stays synchronous.
+    const companyLimits = (companyId: string) => this.#companyLimits.get(companyId) ?? null;
     this.#limiter = new LimiterHierarchy(options.limits ?? SPEC_FORWARDING_LIMITS, companyLimits, options.history);
     this.#scheduler = new FairScheduler(this.#limiter);
   }
@@ -106,32 +112,45 @@ export class Dispatcher {
    * was lost, would otherwise stay queued: the dispatcher admits only active credentials' submissions. One immediate
    * transaction: a rotation committed meanwhile cannot leave its submissions parked after it resumed them.
    */
-  #parkOnPausedCredentials(now: number, credentialId?: string): void {
-    this.#transaction(() => {
-      for (const paused of this.#credentials.inactive(credentialId)) {
-        this.#store.parkOnCredential(paused.id, paused.reason, now);
+  async #parkOnPausedCredentials(now: number, credentialId?: string): Promise<void> {
+    await this.#transaction(async (tx) => {
+      for (const paused of await tx.credentials.inactive(credentialId)) {
+        await tx.submissions.parkOnCredential(paused.id, paused.reason, now);
       }
     }, "immediate");
   }
 
-  reconcile(now = Date.now()): void {
+  async reconcile(now = Date.now()): Promise<void> {
     if (this.#closing) return;
-    this.#store.releaseOrphanedDependents(now);
-    this.#parkOnPausedCredentials(now);
-    for (const row of this.#store.loadQueued(this.#credentials.activeIds())) this.#admit(row, now);
+    await this.#store.releaseOrphanedDependents(now);
+    await this.#parkOnPausedCredentials(now);
+    for (const row of await this.#store.loadQueued(await this.#credentials.activeIds())) await this.#admit(row, now);
     this.#pump();
   }
 
   /** A committed, queued submission to forward. Harmless to repeat (deduplicated by id). */
   notify(row: Admissible): void {
     if (this.#closing) return;
-    this.#admit(row, Date.now());
-    this.#pump();
+    this.#admit(row, Date.now()).then(
+      () => this.#pump(),
+      (error: unknown) => {
+        // Not admitted: the next reconcile finds it queued.
+        this.#known.delete(row.id);
+        this.#log.error({ err: error, submissionId: row.id }, "submission not admitted");
+      },
+    );
+  }
+
+  /** notifyId for a verdict: a failed read leaves the submission to the next reconcile. */
+  #notifyLater(submissionId: string): void {
+    this.notifyId(submissionId).catch((error: unknown) => {
+      this.#log.error({ err: error, submissionId }, "submission not re-admitted");
+    });
   }
 
   /** A submission named by a notice from another process: admitted if the database says it is queued. */
-  notifyId(submissionId: string): void {
-    const row = this.#store.get(submissionId);
+  async notifyId(submissionId: string): Promise<void> {
+    const row = await this.#store.get(submissionId);
     if (row?.status === "queued") this.notify(row);
   }
 
@@ -149,12 +168,19 @@ export class Dispatcher {
     return this.inFlight;
   }
 
-  #admit(row: Admissible, now: number): void {
+  async #admit(row: Admissible, now: number): Promise<void> {
     if (this.#known.has(row.id)) return;
+    // Known at once: a repeated notice while this one awaits the database is a duplicate.
+    this.#known.add(row.id);
     // An appointment naming a lead submission waits until that lead is settled (appointment chaining, docs/forwarding.md).
     const leadId = chainedLead(row);
-    if (leadId && this.#store.holdForLead(row.id, leadId, now)) return;
-    this.#known.add(row.id);
+    if (leadId && (await this.#store.holdForLead(row.id, leadId, now))) {
+      this.#known.delete(row.id);
+      return;
+    }
+    if (!this.#companyLimits.has(row.companyId)) {
+      this.#companyLimits.set(row.companyId, await this.#tenants.companyLimits(row.companyId));
+    }
     const ready: Ready = { submissionId: row.id, credentialId: row.credentialId, companyId: row.companyId };
     if (row.nextAttemptAt && row.nextAttemptAt > now) this.#delay(ready, row.nextAttemptAt);
     else this.#scheduler.enqueue(ready);
@@ -244,11 +270,11 @@ export class Dispatcher {
         // No answer came: the database knows whether it was sent; queued again it goes again (a lead merges and an
         // appointment replays, §4.2), held by a live lease it is found by the next reconcile.
         this.#known.delete(submissionId);
-        this.notifyId(submissionId);
+        this.#notifyLater(submissionId);
         return;
       case "settled":
         this.#known.delete(submissionId);
-        for (const id of verdict.released) this.notifyId(id);
+        for (const id of verdict.released) this.#notifyLater(id);
         return;
       case "retry":
         this.#delay(ready, verdict.at);
@@ -262,7 +288,10 @@ export class Dispatcher {
         for (const item of this.#scheduler.drainCredential(credentialId)) this.#known.delete(item.submissionId);
         this.#known.delete(submissionId);
         // Accepted and admitted after the pause was committed (the verdict travelled from a worker meanwhile).
-        this.#parkOnPausedCredentials(Date.now(), credentialId);
+        this.#parkOnPausedCredentials(Date.now(), credentialId).catch((error: unknown) => {
+          // The next reconcile parks them.
+          this.#log.error({ err: error, credentialId }, "submissions not parked on the paused credential");
+        });
         return;
       case "skipped":
         this.#known.delete(submissionId);

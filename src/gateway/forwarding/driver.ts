@@ -9,7 +9,7 @@ export interface ForwardingDriver extends ForwardingPort {
   readonly driver: "embedded" | "bullmq";
   /** Submissions queued or waiting for their next attempt in this process's dispatcher (0 where none runs). */
   readonly backlog: number;
-  start(): void;
+  start(): Promise<void>;
   /** Graceful stop: no new sends; in-flight upstream calls get until the deadline. */
   close(deadlineMs?: number): Promise<void>;
 }

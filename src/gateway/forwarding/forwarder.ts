@@ -44,10 +44,10 @@ export class Forwarder implements ForwardingDriver {
   }
 
   /** Recovers what a previous process left and starts dispatching. */
-  start(): void {
+  async start(): Promise<void> {
     // The embedded queue has one owner: whatever was mid-send belongs to a process that is gone.
-    this.#store.releaseExpiredLeases(Number.POSITIVE_INFINITY, Date.now());
-    this.#dispatcher.reconcile();
+    await this.#store.releaseExpiredLeases(Number.POSITIVE_INFINITY, Date.now());
+    await this.#dispatcher.reconcile();
   }
 
   /** Intake tells the forwarder about a committed submission. Harmless to repeat (deduplicated by id). */
@@ -56,13 +56,13 @@ export class Forwarder implements ForwardingDriver {
   }
 
   /** A rotated credential resumes the submissions that waited on it. */
-  credentialRotated(credentialId: string): void {
-    this.#store.resumeCredential(credentialId, Date.now());
-    this.#dispatcher.reconcile();
+  async credentialRotated(credentialId: string): Promise<void> {
+    await this.#store.resumeCredential(credentialId, Date.now());
+    await this.#dispatcher.reconcile();
   }
 
   /** Resolves with the submission once it is forwarded or failed, or undefined after `timeoutMs` (sync answers). */
-  waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined> {
+  async waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined> {
     return this.#waiters.wait(submissionId, timeoutMs, () => this.#store.get(submissionId));
   }
 
@@ -72,6 +72,6 @@ export class Forwarder implements ForwardingDriver {
 
   /** Graceful stop: no new sends; in-flight calls get until the deadline; leases of the rest are released. */
   async close(deadlineMs = 5_000): Promise<void> {
-    this.#store.releaseLeases(await this.#dispatcher.close(deadlineMs));
+    await this.#store.releaseLeases(await this.#dispatcher.close(deadlineMs));
   }
 }

@@ -8,12 +8,12 @@ export type UpstreamRequest = { body: Record<string, unknown>; idempotencyKey: s
  * derived per vendor key (§8), or why it cannot be sent (no such lead of its key, its lead failed, or merged into a
  * sold project). A `sub_…` reference is followed within the appointment's own key only (SubmissionStore.leadOf).
  */
-export function upstreamRequest(store: SubmissionStore, row: SubmissionRow): UpstreamRequest {
+export async function upstreamRequest(store: SubmissionStore, row: SubmissionRow): Promise<UpstreamRequest> {
   const body = { ...(row.canonicalBody ?? {}) };
   if (row.kind === "lead") return { body, idempotencyKey: null };
   const leadId = String(body.leadId ?? "");
   if (leadId.startsWith("sub_")) {
-    const lead = store.leadOf(row, leadId);
+    const lead = await store.leadOf(row, leadId);
     if (!lead) return { fail: `leadId: no lead submission ${leadId} of this key` };
     const result = lead.result as { leadId?: string; projectId?: string } | null;
     if (lead.status === "failed") return { fail: `lead submission ${leadId} failed: ${lead.lastError ?? "unknown"}` };

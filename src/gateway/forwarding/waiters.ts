@@ -15,34 +15,37 @@ export class SettlementWaiters {
   wait(
     submissionId: string,
     timeoutMs: number,
-    read: () => SubmissionRow | undefined,
+    read: () => Promise<SubmissionRow | undefined>,
     pollMs?: number,
   ): Promise<SubmissionRow | undefined> {
-    const current = read();
-    if (isSettled(current)) return Promise.resolve(current);
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(submissionId) ?? new Set<Settled>();
-      const done: Settled = (row) => {
+      const done = (row: SubmissionRow | undefined) => {
         clearTimeout(timer);
         clearInterval(poll);
         waiters.delete(done);
         if (waiters.size === 0) this.#waiters.delete(submissionId);
         resolve(row);
       };
-      const timer = setTimeout(() => {
-        clearInterval(poll);
-        waiters.delete(done);
-        if (waiters.size === 0) this.#waiters.delete(submissionId);
-        resolve(undefined);
-      }, timeoutMs);
-      const poll = pollMs
-        ? setInterval(() => {
-            const row = read();
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      // A failed read is the next poll's (or the timeout's) to answer.
+      const check = () =>
+        read().then(
+          (row) => {
             if (row && isSettled(row)) done(row);
-          }, pollMs)
-        : undefined;
+          },
+          () => undefined,
+        );
+      const poll = pollMs ? setInterval(check, pollMs) : undefined;
+      // Registered before the first read: a settlement while it is read is not missed.
       waiters.add(done);
       this.#waiters.set(submissionId, waiters);
+      read().then(
+        (current) => {
+          if (isSettled(current)) done(current);
+        },
+        () => undefined,
+      );
     });
   }
 

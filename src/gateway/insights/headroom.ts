@@ -12,22 +12,24 @@ export interface LevelUse {
  * attempt counts, a 429 too, since the platform counts it. The egress level is the gateway's single source IP, shared
  * by every company: only its total is shown, never who used it.
  */
-export function limiterHeadroom({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
+export async function limiterHeadroom({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
   const limits = ctx.settings.upstreamLimits;
-  const own = ctx.tenants.companyLimits(companyId);
+  const own = await ctx.tenants.companyLimits(companyId);
   const credentialRule = companyRule(limits.perCredential, own?.perCredential);
   const companyLevel = companyRule(limits.perCompany, own?.perCompany);
   const now = ctx.now().getTime();
 
   const sendsByCredential = (rule: LimitRule) => ctx.submissions.sendsByCredential(companyId, now - rule.windowMs);
 
-  const perCredential = new Map(sendsByCredential(credentialRule).map((r) => [r.credentialId, r.used]));
-  const companyUsed = sendsByCredential(companyLevel).reduce((sum, r) => sum + r.used, 0);
-  const egressUsed = ctx.submissions.sendsSince(now - limits.egress.windowMs);
+  const perCredential = new Map((await sendsByCredential(credentialRule)).map((r) => [r.credentialId, r.used]));
+  const companyUsed = (await sendsByCredential(companyLevel)).reduce((sum, r) => sum + r.used, 0);
+  const egressUsed = await ctx.submissions.sendsSince(now - limits.egress.windowMs);
 
-  const credentials = ctx.credentials
-    .listOfCompany(companyId)
-    .map((c) => ({ credentialId: c.id, name: c.name, ...level(perCredential.get(c.id) ?? 0, credentialRule) }));
+  const credentials = (await ctx.credentials.listOfCompany(companyId)).map((c) => ({
+    credentialId: c.id,
+    name: c.name,
+    ...level(perCredential.get(c.id) ?? 0, credentialRule),
+  }));
   return {
     at: new Date(now).toISOString(),
     credentials,

@@ -12,7 +12,7 @@ export interface KeyCounts {
  * Per vendor key, the submissions accepted in the last `hours` and how many of those are forwarded and failed now.
  * One grouped range read on `submissions_company_id_idx`.
  */
-export function countSubmissionsByKey({
+export async function countSubmissionsByKey({
   ctx,
   companyId,
   hours,
@@ -23,9 +23,9 @@ export function countSubmissionsByKey({
   hours: number;
   keyId?: string;
 }) {
-  if (keyId) getVendorKeyRow(ctx, companyId, keyId);
+  if (keyId) await getVendorKeyRow(ctx, companyId, keyId);
   const since = ctx.now().getTime() - hours * 3_600_000;
-  const rows = ctx.submissions.countsByKey(companyId, since, keyId);
+  const rows = await ctx.submissions.countsByKey(companyId, since, keyId);
   const keys: KeyCounts[] = rows.map((r) => ({
     keyId: r.keyId,
     accepted: r.accepted,

@@ -17,20 +17,24 @@ const { route } = routeKit("/owner/v1", "owner");
 export function insightRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
   app.openapi(
     route("get", "/insights/key-counts", "Per key: accepted, forwarded and failed in the last hours", s.keyCountsQuery),
-    (c) => {
+    async (c) => {
       const { hours, keyId } = valid(c, s.keyCountsQuery, "query");
-      return c.json(countSubmissionsByKey({ ctx, companyId: c.get("owner").companyId, hours, keyId }), 200);
+      return c.json(await countSubmissionsByKey({ ctx, companyId: c.get("owner").companyId, hours, keyId }), 200);
     },
   );
   app.openapi(
     route("get", "/insights/series", "Accepted, forwarded, failed and forward latency over time", s.seriesQuery),
-    (c) => {
+    async (c) => {
       const { hours, bucketMinutes } = valid(c, s.seriesQuery, "query");
-      return c.json(submissionTimeSeries({ ctx, companyId: c.get("owner").companyId, hours, bucketMinutes }), 200);
+      return c.json(
+        await submissionTimeSeries({ ctx, companyId: c.get("owner").companyId, hours, bucketMinutes }),
+        200,
+      );
     },
   );
-  app.openapi(route("get", "/insights/headroom", "Sends in the current window against each upstream limit"), (c) =>
-    c.json(limiterHeadroom({ ctx, companyId: c.get("owner").companyId }), 200),
+  app.openapi(
+    route("get", "/insights/headroom", "Sends in the current window against each upstream limit"),
+    async (c) => c.json(await limiterHeadroom({ ctx, companyId: c.get("owner").companyId }), 200),
   );
   app.openapi(
     route(
@@ -39,9 +43,9 @@ export function insightRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
       "A key's latest raw payloads (for the profile editor)",
       s.recentPayloadsQuery,
     ),
-    (c) => {
+    async (c) => {
       const { kind, limit } = valid(c, s.recentPayloadsQuery, "query");
-      const payloads = recentPayloads({
+      const payloads = await recentPayloads({
         ctx,
         companyId: c.get("owner").companyId,
         keyId: param(c, "keyId"),

@@ -21,7 +21,7 @@ function percentile(sorted: number[], p: number): number | null {
  * failed (by when they failed), and the forward latency (accept to forwarded) of those forwarded. Reads the
  * submissions accepted in the window, so a submission accepted before it and settled inside is not counted.
  */
-export function submissionTimeSeries({
+export async function submissionTimeSeries({
   ctx,
   companyId,
   hours,
@@ -35,7 +35,7 @@ export function submissionTimeSeries({
   const bucketMs = bucketMinutes * 60_000;
   const end = Math.ceil(ctx.now().getTime() / bucketMs) * bucketMs;
   const start = end - Math.ceil((hours * 3_600_000) / bucketMs) * bucketMs;
-  const rows = ctx.submissions.timelineSince(companyId, start);
+  const rows = await ctx.submissions.timelineSince(companyId, start);
   const count = (end - start) / bucketMs;
   const buckets = Array.from({ length: count }, (_, i) => ({
     at: new Date(start + i * bucketMs).toISOString(),

@@ -70,7 +70,7 @@ export async function acceptSubmission({
     throw badRequest("Idempotency-Key: up to 128 characters from A-Z a-z 0-9 . _ : -", { field: "Idempotency-Key" });
   }
   if (input.kind === "lead" && input.idempotencyHeader) {
-    const replay = findReplay(ctx, key, "lead", input.idempotencyHeader, payloadDigest());
+    const replay = await findReplay(ctx, key, "lead", input.idempotencyHeader, payloadDigest());
     if (replay) return replay;
   }
 
@@ -84,9 +84,9 @@ export async function acceptSubmission({
       ? String((body as { idempotencyKey: string }).idempotencyKey)
       : input.idempotencyHeader;
   if (input.kind === "appointment" && idempotencyKey) {
-    const replay = findReplay(ctx, key, "appointment", idempotencyKey, payloadDigest());
+    const replay = await findReplay(ctx, key, "appointment", idempotencyKey, payloadDigest());
     if (replay) return replay;
-    checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
+    await checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
   }
 
   // One clock reading for the id and createdAt: ids are time-ordered, and retention finds old rows by id.
@@ -112,7 +112,7 @@ export async function acceptSubmission({
     await ctx.submissions.insert(row);
   } catch (error) {
     // Another request committed the same idempotency key between our check and this commit.
-    const replay = idempotencyKey ? findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest()) : undefined;
+    const replay = idempotencyKey ? await findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest()) : undefined;
     if (replay) return replay;
     throw error;
   }
@@ -120,14 +120,14 @@ export async function acceptSubmission({
   return { replay: false, submission: submissionStatusView(row) };
 }
 
-function findReplay(
+async function findReplay(
   ctx: GatewayContext,
   key: VendorKey,
   kind: SubmissionKind,
   idempotencyKey: string,
   payloadDigest: string,
-): AcceptResult | undefined {
-  const existing = ctx.submissions.findByIdempotencyKey(key.id, kind, idempotencyKey);
+): Promise<AcceptResult | undefined> {
+  const existing = await ctx.submissions.findByIdempotencyKey(key.id, kind, idempotencyKey);
   if (!existing) return undefined;
   if (existing.payloadDigest !== payloadDigest) {
     throw conflict("idempotency key reused with a different payload", { submissionId: existing.id });
@@ -149,11 +149,24 @@ function mapPayload(ctx: GatewayContext, key: VendorKey, input: AcceptInput): Ma
     if (!parsed.success) throw validationError(parsed.error);
     return { body: parsed.data as Record<string, unknown>, profileVersionId: null };
   }
+  // A version read before (nearly every request) is here without an await.
   const version = ctx.profiles.expressionOf(key.companyId, versionId);
+  if (version instanceof Promise)
+    return version.then(({ expression }) => mapWith(ctx, key, input, versionId, expression));
+  return mapWith(ctx, key, input, versionId, version.expression);
+}
+
+function mapWith(
+  ctx: GatewayContext,
+  key: VendorKey,
+  input: AcceptInput,
+  versionId: string,
+  expression: string,
+): Mapped | Promise<Mapped> {
   const mapInput: MapInput = {
     versionId,
     kind: input.kind,
-    expression: version.expression,
+    expression,
     payload: input.payload,
     payloadChars: input.raw.length,
   };
@@ -162,14 +175,17 @@ function mapPayload(ctx: GatewayContext, key: VendorKey, input: AcceptInput): Ma
   return mapOrUnavailable(ctx, mapInput, tried).then((outcome) => mappedBody(ctx, key, input, versionId, outcome));
 }
 
-/** The canonical body a mapping gave, or the error it answers: 400 (validation, mapping), 422 (a guardrail). */
+/**
+ * The canonical body a mapping gave, or the error it answers: 400 (validation, mapping), 422 (a guardrail, once the
+ * refused payload is recorded).
+ */
 function mappedBody(
   ctx: GatewayContext,
   key: VendorKey,
   input: AcceptInput,
   versionId: string,
   outcome: MappingOutcome,
-): Mapped {
+): Mapped | Promise<never> {
   if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
@@ -181,15 +197,25 @@ function mappedBody(
     if (outcome.position !== undefined) details.position = outcome.position;
     throw badRequest(`mapping failed: ${outcome.message}`, details);
   }
-  ctx.submissions.recordMappingFailure({
+  return refused(ctx, key, input, versionId, outcome.message);
+}
+
+async function refused(
+  ctx: GatewayContext,
+  key: VendorKey,
+  input: AcceptInput,
+  versionId: string,
+  message: string,
+): Promise<never> {
+  await ctx.submissions.recordMappingFailure({
     companyId: key.companyId,
     vendorKeyId: key.id,
     profileVersionId: versionId,
-    message: outcome.message,
+    message,
     rawPayload: input.raw,
     createdAt: ctx.now().toISOString(),
   });
-  throw new ApiError("unprocessable", `mapping stopped: ${outcome.message}`, {
+  throw new ApiError("unprocessable", `mapping stopped: ${message}`, {
     details: { profileVersionId: versionId },
   });
 }
@@ -217,9 +243,9 @@ async function mapOrUnavailable(ctx: GatewayContext, input: MapInput, tried: Inl
 }
 
 /** A `sub_…` leadId names a lead submission of the same key (forwarding sends it with the real `lead_…` id). */
-function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: string): void {
+async function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: string): Promise<void> {
   if (!leadId.startsWith("sub_")) return;
-  if (!ctx.submissions.leadOf({ companyId: key.companyId, vendorKeyId: key.id }, leadId)) {
+  if (!(await ctx.submissions.leadOf({ companyId: key.companyId, vendorKeyId: key.id }, leadId))) {
     throw notFound("leadId: no such lead submission for this key");
   }
 }

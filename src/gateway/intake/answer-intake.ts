@@ -33,7 +33,8 @@ export async function answerIntake({
   limiter: IntakeLimiter;
   request: IntakeRequest;
 }): Promise<IntakeAnswer> {
-  const key = admitVendorKey(ctx, limiter, request.header("x-api-key"), request.onKey);
+  const admitted = admitVendorKey(ctx, limiter, request.header("x-api-key"), request.onKey);
+  const key = admitted instanceof Promise ? await admitted : admitted;
   assertScope(key, request.kind);
   const { text, body } = await readJsonFrom(request);
   const result = await acceptSubmission({
@@ -65,9 +66,15 @@ export function admitVendorKey(
   limiter: IntakeLimiter,
   header: string | undefined,
   onKey: (prefix: string) => void,
-): VendorKey {
+): VendorKey | Promise<VendorKey> {
   if (header) onKey(keyPrefix(header));
   const key = authenticateVendorKey(ctx, header);
+  if (key instanceof Promise) {
+    return key.then((found) => {
+      limiter.take(found.id);
+      return found;
+    });
+  }
   limiter.take(key.id);
   return key;
 }

@@ -10,15 +10,20 @@ export type VendorKey = VendorKeyRow;
  * are all 401 with the same message, so the answer does not reveal which keys exist. During a rotation the previous
  * secret is accepted until its overlap ends.
  */
-export function authenticateVendorKey(ctx: GatewayContext, header: string | undefined): VendorKey {
+export function authenticateVendorKey(ctx: GatewayContext, header: string | undefined): VendorKey | Promise<VendorKey> {
   const parsed = parseApiKey(header);
   const expected = ctx.settings.mode === "live" ? "live" : "test";
   if (!parsed || parsed.environment !== expected) throw unauthorized();
-  // Every intake request: cached until the table changes (VendorKeyStore.find).
-  const key = ctx.vendorKeys.find(parsed.keyId);
+  // Every intake request: cached until the table changes (VendorKeyStore.find); a hit is here without an await.
+  const found = ctx.vendorKeys.find(parsed.keyId);
+  if (found instanceof Promise) return found.then((key) => verified(ctx, parsed.secret, key));
+  return verified(ctx, parsed.secret, found);
+}
+
+function verified(ctx: GatewayContext, secret: string, key: VendorKey | undefined): VendorKey {
   if (!key || key.revokedAt) throw unauthorized();
-  if (secretMatches(parsed.secret, key.secretDigest)) return key;
+  if (secretMatches(secret, key.secretDigest)) return key;
   const overlap = key.previousValidUntil ? Date.parse(key.previousValidUntil) > ctx.now().getTime() : false;
-  if (overlap && key.previousSecretDigest && secretMatches(parsed.secret, key.previousSecretDigest)) return key;
+  if (overlap && key.previousSecretDigest && secretMatches(secret, key.previousSecretDigest)) return key;
   throw unauthorized();
 }

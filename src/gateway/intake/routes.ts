@@ -61,14 +61,17 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
   }
 
   const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
-    const key = admitVendorKey(ctx, limiter, requestHeader(c, "x-api-key"), (prefix) => c.set("keyPrefix", prefix));
+    const admitted = admitVendorKey(ctx, limiter, requestHeader(c, "x-api-key"), (prefix) =>
+      c.set("keyPrefix", prefix),
+    );
+    const key = admitted instanceof Promise ? await admitted : admitted;
     c.set("vendorKey", key);
     await next();
   };
 
   // A vendor key sees only its own submissions; anything else is a 404 that does not confirm existence (§7).
-  app.get("/api/inbound/submissions/:submissionId", auth, (c) => {
-    const row = ctx.submissions.getOfVendorKey(c.req.param("submissionId"), c.get("vendorKey").id);
+  app.get("/api/inbound/submissions/:submissionId", auth, async (c) => {
+    const row = await ctx.submissions.getOfVendorKey(c.req.param("submissionId"), c.get("vendorKey").id);
     if (!row) throw notFound();
     return c.json(submissionStatusView(row));
   });

@@ -37,7 +37,7 @@ export interface VendorKeyInput {
 }
 
 /** Issues a vendor key bound to one upstream credential; the full key is returned once. */
-export function createVendorKey({
+export async function createVendorKey({
   ctx,
   companyId,
   input,
@@ -46,10 +46,10 @@ export function createVendorKey({
   companyId: string;
   input: VendorKeyInput;
 }) {
-  getCredentialRow(ctx, companyId, input.credentialId);
+  await getCredentialRow(ctx, companyId, input.credentialId);
   if (input.scopes.length === 0) throw badRequest("scopes: at least one scope is required", { field: "scopes" });
-  assertBindable(ctx, companyId, input.leadProfileVersionId ?? null, "lead");
-  assertBindable(ctx, companyId, input.appointmentProfileVersionId ?? null, "appointment");
+  await assertBindable(ctx, companyId, input.leadProfileVersionId ?? null, "lead");
+  await assertBindable(ctx, companyId, input.appointmentProfileVersionId ?? null, "appointment");
   const environment = ctx.settings.mode === "live" ? "live" : "test";
   const keyId = input.fixedKey?.keyId ?? newKeyId(environment);
   const secret = input.fixedKey?.secret ?? newKeySecret();
@@ -69,22 +69,22 @@ export function createVendorKey({
     createdAt: ctx.now().toISOString(),
     revokedAt: null,
   };
-  ctx.vendorKeys.insert(row);
+  await ctx.vendorKeys.insert(row);
   return { ...publicVendorKey(row), key: formatApiKey(keyId, secret) };
 }
 
-export function getVendorKeyRow(ctx: GatewayContext, companyId: string, keyId: string): VendorKeyRow {
-  const row = ctx.vendorKeys.getOfCompany(keyId, companyId);
+export async function getVendorKeyRow(ctx: GatewayContext, companyId: string, keyId: string): Promise<VendorKeyRow> {
+  const row = await ctx.vendorKeys.getOfCompany(keyId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
-export function listVendorKeys({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  return ctx.vendorKeys.listOfCompany(companyId).map(publicVendorKey);
+export async function listVendorKeys({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
+  return (await ctx.vendorKeys.listOfCompany(companyId)).map(publicVendorKey);
 }
 
 /** Issues a new secret; the old one keeps working until `overlapSeconds` have passed (default one day). */
-export function rotateVendorKey({
+export async function rotateVendorKey({
   ctx,
   companyId,
   keyId,
@@ -95,7 +95,7 @@ export function rotateVendorKey({
   keyId: string;
   overlapSeconds?: number;
 }) {
-  const row = getVendorKeyRow(ctx, companyId, keyId);
+  const row = await getVendorKeyRow(ctx, companyId, keyId);
   if (row.revokedAt) throw notFound();
   const secret = newKeySecret();
   const update = {
@@ -103,14 +103,22 @@ export function rotateVendorKey({
     previousSecretDigest: overlapSeconds > 0 ? row.secretDigest : null,
     previousValidUntil: overlapSeconds > 0 ? new Date(ctx.now().getTime() + overlapSeconds * 1000).toISOString() : null,
   };
-  ctx.vendorKeys.update(row.id, update);
+  await ctx.vendorKeys.update(row.id, update);
   return { ...publicVendorKey({ ...row, ...update }), key: formatApiKey(row.id, secret) };
 }
 
-export function revokeVendorKey({ ctx, companyId, keyId }: { ctx: GatewayContext; companyId: string; keyId: string }) {
-  const row = getVendorKeyRow(ctx, companyId, keyId);
+export async function revokeVendorKey({
+  ctx,
+  companyId,
+  keyId,
+}: {
+  ctx: GatewayContext;
+  companyId: string;
+  keyId: string;
+}) {
+  const row = await getVendorKeyRow(ctx, companyId, keyId);
   const revokedAt = row.revokedAt ?? ctx.now().toISOString();
-  ctx.vendorKeys.update(row.id, { revokedAt });
+  await ctx.vendorKeys.update(row.id, { revokedAt });
   return publicVendorKey({ ...row, revokedAt });
 }
 
@@ -123,7 +131,7 @@ export interface VendorKeyUpdate {
 }
 
 /** Changes a key's bindings: its credential, the profile versions it maps with, its response mode. */
-export function updateVendorKey({
+export async function updateVendorKey({
   ctx,
   companyId,
   keyId,
@@ -134,13 +142,14 @@ export function updateVendorKey({
   keyId: string;
   input: VendorKeyUpdate;
 }) {
-  const row = getVendorKeyRow(ctx, companyId, keyId);
-  if (input.credentialId) getCredentialRow(ctx, companyId, input.credentialId);
-  if (input.leadProfileVersionId !== undefined) assertBindable(ctx, companyId, input.leadProfileVersionId, "lead");
+  const row = await getVendorKeyRow(ctx, companyId, keyId);
+  if (input.credentialId) await getCredentialRow(ctx, companyId, input.credentialId);
+  if (input.leadProfileVersionId !== undefined)
+    await assertBindable(ctx, companyId, input.leadProfileVersionId, "lead");
   if (input.appointmentProfileVersionId !== undefined) {
-    assertBindable(ctx, companyId, input.appointmentProfileVersionId, "appointment");
+    await assertBindable(ctx, companyId, input.appointmentProfileVersionId, "appointment");
   }
   const update = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<VendorKeyRow>;
-  if (Object.keys(update).length > 0) ctx.vendorKeys.update(row.id, update);
+  if (Object.keys(update).length > 0) await ctx.vendorKeys.update(row.id, update);
   return publicVendorKey({ ...row, ...update });
 }

@@ -21,7 +21,7 @@ export function ownerAuth(ctx: GatewayContext): MiddlewareHandler<OwnerEnv> {
     const cookie = getCookie(c, SESSION_COOKIE);
     const token = bearer ?? cookie;
     if (!token) throw unauthorized("owner session or bearer token required");
-    const owner = authenticateOwner({ ctx, token });
+    const owner = await authenticateOwner({ ctx, token });
     if (!bearer && !SAFE_METHODS.has(c.req.method)) {
       const presented = c.req.header("x-csrf-token") ?? "";
       if (!owner.csrf || !constantTimeEqual(presented, owner.csrf)) {

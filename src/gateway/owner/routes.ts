@@ -100,8 +100,8 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     return ownerAuth(ctx)(c, next);
   });
 
-  app.openapi(route("delete", "/sessions/current", "Sign out"), (c) => {
-    revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: c.get("owner").tokenId });
+  app.openapi(route("delete", "/sessions/current", "Sign out"), async (c) => {
+    await revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: c.get("owner").tokenId });
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ signedOut: true }, 200);
   });
@@ -112,75 +112,84 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
     return c.json({ owner, csrfToken: csrf, operator }, 200);
   });
   app.openapi(route("get", "/me", "The signed-in owner"), (c) => c.json({ ...c.get("owner"), csrf: undefined }, 200));
-  app.openapi(route("get", "/tokens", "The owner's bearer tokens (never the tokens themselves)"), (c) =>
-    c.json({ tokens: listOwnerTokens({ ctx, owner: c.get("owner") }) }, 200),
+  app.openapi(route("get", "/tokens", "The owner's bearer tokens (never the tokens themselves)"), async (c) =>
+    c.json({ tokens: await listOwnerTokens({ ctx, owner: c.get("owner") }) }, 200),
   );
-  app.openapi(bodyRoute("post", "/tokens", "Create a bearer token (shown once)", s.tokenBody, 201), (c) =>
-    c.json(createOwnerToken({ ctx, owner: c.get("owner"), input: valid(c, s.tokenBody) }), 201),
+  app.openapi(bodyRoute("post", "/tokens", "Create a bearer token (shown once)", s.tokenBody, 201), async (c) =>
+    c.json(await createOwnerToken({ ctx, owner: c.get("owner"), input: valid(c, s.tokenBody) }), 201),
   );
-  app.openapi(route("delete", "/tokens/{tokenId}", "Revoke a bearer token"), (c) => {
-    revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: param(c, "tokenId") });
+  app.openapi(route("delete", "/tokens/{tokenId}", "Revoke a bearer token"), async (c) => {
+    await revokeOwnerToken({ ctx, owner: c.get("owner"), tokenId: param(c, "tokenId") });
     return c.json({ revoked: true }, 200);
   });
 
   // Upstream credentials: the value goes in, never out.
-  app.openapi(route("get", "/credentials", "List upstream credentials"), (c) =>
-    c.json({ credentials: listUpstreamCredentials({ ctx, companyId: c.get("owner").companyId }) }, 200),
+  app.openapi(route("get", "/credentials", "List upstream credentials"), async (c) =>
+    c.json({ credentials: await listUpstreamCredentials({ ctx, companyId: c.get("owner").companyId }) }, 200),
   );
-  app.openapi(bodyRoute("post", "/credentials", "Add an upstream credential", s.credentialBody, 201), (c) => {
+  app.openapi(bodyRoute("post", "/credentials", "Add an upstream credential", s.credentialBody, 201), async (c) => {
     requireAdmin(c.get("owner"));
     return c.json(
-      createUpstreamCredential({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.credentialBody) }),
+      await createUpstreamCredential({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.credentialBody) }),
       201,
     );
   });
   app.openapi(
     bodyRoute("post", "/credentials/{credentialId}/rotate", "Replace a credential's value", s.credentialRotateBody),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const { companyId } = c.get("owner");
       const credentialId = param(c, "credentialId");
       return c.json(
-        rotateUpstreamCredential({ ctx, companyId, credentialId, value: valid(c, s.credentialRotateBody).value }),
+        await rotateUpstreamCredential({ ctx, companyId, credentialId, value: valid(c, s.credentialRotateBody).value }),
         200,
       );
     },
   );
 
   // Vendor keys.
-  app.openapi(route("get", "/keys", "List vendor keys"), (c) =>
-    c.json({ keys: listVendorKeys({ ctx, companyId: c.get("owner").companyId }) }, 200),
+  app.openapi(route("get", "/keys", "List vendor keys"), async (c) =>
+    c.json({ keys: await listVendorKeys({ ctx, companyId: c.get("owner").companyId }) }, 200),
   );
-  app.openapi(bodyRoute("post", "/keys", "Issue a vendor key (secret shown once)", s.vendorKeyBody, 201), (c) => {
+  app.openapi(bodyRoute("post", "/keys", "Issue a vendor key (secret shown once)", s.vendorKeyBody, 201), async (c) => {
     requireAdmin(c.get("owner"));
-    return c.json(createVendorKey({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.vendorKeyBody) }), 201);
+    return c.json(
+      await createVendorKey({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.vendorKeyBody) }),
+      201,
+    );
   });
-  app.openapi(bodyRoute("patch", "/keys/{keyId}", "Change a key's bindings", s.vendorKeyUpdateBody), (c) => {
+  app.openapi(bodyRoute("patch", "/keys/{keyId}", "Change a key's bindings", s.vendorKeyUpdateBody), async (c) => {
     requireAdmin(c.get("owner"));
     const input = valid(c, s.vendorKeyUpdateBody);
-    return c.json(updateVendorKey({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId"), input }), 200);
+    return c.json(
+      await updateVendorKey({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId"), input }),
+      200,
+    );
   });
-  app.openapi(bodyRoute("post", "/keys/{keyId}/rotate", "Rotate a key's secret", s.vendorKeyRotateBody), (c) => {
+  app.openapi(bodyRoute("post", "/keys/{keyId}/rotate", "Rotate a key's secret", s.vendorKeyRotateBody), async (c) => {
     requireAdmin(c.get("owner"));
     const { overlapSeconds } = valid(c, s.vendorKeyRotateBody);
     const keyId = param(c, "keyId");
-    return c.json(rotateVendorKey({ ctx, companyId: c.get("owner").companyId, keyId, overlapSeconds }), 200);
+    return c.json(await rotateVendorKey({ ctx, companyId: c.get("owner").companyId, keyId, overlapSeconds }), 200);
   });
-  app.openapi(route("post", "/keys/{keyId}/revoke", "Revoke a key"), (c) => {
+  app.openapi(route("post", "/keys/{keyId}/revoke", "Revoke a key"), async (c) => {
     requireAdmin(c.get("owner"));
-    return c.json(revokeVendorKey({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId") }), 200);
+    return c.json(await revokeVendorKey({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId") }), 200);
   });
 
   // Profiles.
-  app.openapi(route("get", "/profiles", "List profiles"), (c) =>
-    c.json({ profiles: listProfiles({ ctx, companyId: c.get("owner").companyId }) }, 200),
+  app.openapi(route("get", "/profiles", "List profiles"), async (c) =>
+    c.json({ profiles: await listProfiles({ ctx, companyId: c.get("owner").companyId }) }, 200),
   );
-  app.openapi(bodyRoute("post", "/profiles", "Create a profile", s.profileBody, 201), (c) => {
+  app.openapi(bodyRoute("post", "/profiles", "Create a profile", s.profileBody, 201), async (c) => {
     requireAdmin(c.get("owner"));
-    return c.json(createProfile({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.profileBody) }), 201);
+    return c.json(
+      await createProfile({ ctx, companyId: c.get("owner").companyId, input: valid(c, s.profileBody) }),
+      201,
+    );
   });
-  app.openapi(route("get", "/profiles/{profileId}/versions", "Version history"), (c) => {
-    const versions = listVersions({ ctx, companyId: c.get("owner").companyId, profileId: param(c, "profileId") });
+  app.openapi(route("get", "/profiles/{profileId}/versions", "Version history"), async (c) => {
+    const versions = await listVersions({ ctx, companyId: c.get("owner").companyId, profileId: param(c, "profileId") });
     return c.json({ versions }, 200);
   });
   app.openapi(
@@ -224,8 +233,8 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
   );
   app.openapi(route("post", "/profile-versions/{versionId}/test", "Run a version's golden samples"), async (c) => {
     const { companyId } = c.get("owner");
-    const version = getVersionRow(ctx, companyId, param(c, "versionId"));
-    const profile = getProfileRow(ctx, companyId, version.profileId);
+    const version = await getVersionRow(ctx, companyId, param(c, "versionId"));
+    const profile = await getProfileRow(ctx, companyId, version.profileId);
     const report = await tooling.run(companyId, version.samples.length, () =>
       runGoldenSamples(
         ctx.engine,
@@ -241,7 +250,7 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       requireAdmin(c.get("owner"));
       const { companyId } = c.get("owner");
       const versionId = param(c, "versionId");
-      const samples = getVersionRow(ctx, companyId, versionId).samples.length;
+      const samples = (await getVersionRow(ctx, companyId, versionId)).samples.length;
       return c.json(
         await tooling.run(companyId, samples, () => publishProfileVersion({ ctx, companyId, versionId })),
         200,
@@ -255,11 +264,11 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
       "Bind every key of this profile to a published version",
       s.rollbackBody,
     ),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const { companyId } = c.get("owner");
       const { versionId } = valid(c, s.rollbackBody);
-      return c.json(rollbackProfile({ ctx, companyId, profileId: param(c, "profileId"), versionId }), 200);
+      return c.json(await rollbackProfile({ ctx, companyId, profileId: param(c, "profileId"), versionId }), 200);
     },
   );
   app.openapi(
@@ -285,18 +294,18 @@ export function ownerRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): vo
   );
 
   // Submissions, mapping failures, erasure.
-  app.openapi(route("get", "/submissions", "Submission log (keyset-paginated)", s.submissionQuery), (c) =>
+  app.openapi(route("get", "/submissions", "Submission log (keyset-paginated)", s.submissionQuery), async (c) =>
     c.json(
-      listSubmissions({ ctx, companyId: c.get("owner").companyId, filter: valid(c, s.submissionQuery, "query") }),
+      await listSubmissions({ ctx, companyId: c.get("owner").companyId, filter: valid(c, s.submissionQuery, "query") }),
       200,
     ),
   );
-  app.openapi(route("get", "/submissions/{submissionId}", "One submission with payloads and result"), (c) => {
+  app.openapi(route("get", "/submissions/{submissionId}", "One submission with payloads and result"), async (c) => {
     const { companyId } = c.get("owner");
-    return c.json(getSubmissionDetail({ ctx, companyId, submissionId: param(c, "submissionId") }), 200);
+    return c.json(await getSubmissionDetail({ ctx, companyId, submissionId: param(c, "submissionId") }), 200);
   });
-  app.openapi(route("get", "/mapping-failures", "Requests refused by a profile guardrail"), (c) =>
-    c.json({ failures: listMappingFailures({ ctx, companyId: c.get("owner").companyId, limit: 100 }) }, 200),
+  app.openapi(route("get", "/mapping-failures", "Requests refused by a profile guardrail"), async (c) =>
+    c.json({ failures: await listMappingFailures({ ctx, companyId: c.get("owner").companyId, limit: 100 }) }, 200),
   );
   app.openapi(
     bodyRoute("post", "/dead-letter/redrive", "Send failed submissions again, optionally re-mapped", s.redriveBody),

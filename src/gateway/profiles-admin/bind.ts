@@ -2,14 +2,14 @@ import { badRequest, notFound } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 
 /** A key may map with a published version of its own company's profile of the right kind. */
-export function assertBindable(
+export async function assertBindable(
   ctx: GatewayContext,
   companyId: string,
   versionId: string | null,
   kind: "lead" | "appointment",
-): void {
+): Promise<void> {
   if (versionId === null) return;
-  const row = ctx.profiles.versionWithKind(versionId);
+  const row = await ctx.profiles.versionWithKind(versionId);
   if (!row || row.version.companyId !== companyId) throw notFound("profile version not found");
   const field = `${kind}ProfileVersionId`;
   if (row.kind !== kind) throw badRequest(`${field}: a ${row.kind} profile cannot map ${kind}s`, { field });

@@ -6,6 +6,10 @@ import type { GatewayContext } from "../context.js";
  * The version is otherwise untouched — its expression, its status, the keys bound to it; its other samples still
  * guard it. Returns how many samples were removed.
  */
-export function eraseFromSamples(ctx: GatewayContext, companyId: string, mentions: (text: string) => boolean): number {
-  return ctx.profiles.eraseSamples(companyId, mentions);
+export async function eraseFromSamples(
+  ctx: GatewayContext,
+  companyId: string,
+  mentions: (text: string) => boolean,
+): Promise<number> {
+  return await ctx.profiles.eraseSamples(companyId, mentions);
 }

@@ -57,7 +57,7 @@ export async function testDraftSamples({
   profileId: string;
   input: { expression: string; samples: StoredSample[] };
 }) {
-  const profile = getProfileRow(ctx, companyId, profileId);
+  const profile = await getProfileRow(ctx, companyId, profileId);
   const parsed = parseProfile(input.expression);
   return runGoldenSamples(
     ctx.engine,
@@ -92,10 +92,13 @@ export async function replayProfile({
   companyId: string;
   input: { keyId: string; kind: "lead" | "appointment"; expression: string; limit: number };
 }) {
-  getVendorKeyRow(ctx, companyId, input.keyId);
+  await getVendorKeyRow(ctx, companyId, input.keyId);
   const parsed = parseProfile(input.expression);
   if (!parsed.ok) throw badRequest(`expression: ${parsed.error.message}`, { field: "expression", ...parsed.error });
-  const rows = ctx.submissions.withRawPayload({ companyId, vendorKeyId: input.keyId, kind: input.kind }, input.limit);
+  const rows = await ctx.submissions.withRawPayload(
+    { companyId, vendorKeyId: input.keyId, kind: input.kind },
+    input.limit,
+  );
   const versionId = draftVersionId(companyId, input.expression, parsed.ast);
   const replayOne = async (row: (typeof rows)[number]) => {
     const outcome = await replayPayload(ctx, { versionId, kind: input.kind, expression: input.expression }, row);

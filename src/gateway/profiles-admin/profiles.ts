@@ -4,19 +4,19 @@ import type { GatewayContext } from "../context.js";
 import { compileProfile, type ProfileKind, runGoldenSamples } from "../profiles/index.js";
 import type { ProfileRow, StoredSample, ProfileVersionRow as VersionRow } from "../storage/profiles/index.js";
 
-export function getProfileRow(ctx: GatewayContext, companyId: string, profileId: string): ProfileRow {
-  const row = ctx.profiles.getProfileOfCompany(profileId, companyId);
+export async function getProfileRow(ctx: GatewayContext, companyId: string, profileId: string): Promise<ProfileRow> {
+  const row = await ctx.profiles.getProfileOfCompany(profileId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
-export function getVersionRow(ctx: GatewayContext, companyId: string, versionId: string): VersionRow {
-  const row = ctx.profiles.getVersionOfCompany(versionId, companyId);
+export async function getVersionRow(ctx: GatewayContext, companyId: string, versionId: string): Promise<VersionRow> {
+  const row = await ctx.profiles.getVersionOfCompany(versionId, companyId);
   if (!row) throw notFound();
   return row;
 }
 
-export function createProfile({
+export async function createProfile({
   ctx,
   companyId,
   input,
@@ -25,7 +25,7 @@ export function createProfile({
   companyId: string;
   input: { name: string; kind: ProfileKind; description?: string | null };
 }) {
-  const clash = ctx.profiles.profileByName(companyId, input.name);
+  const clash = await ctx.profiles.profileByName(companyId, input.name);
   if (clash) throw conflict(`a profile named "${input.name}" already exists`, { profileId: clash.id });
   const row: ProfileRow = {
     id: newId("prf"),
@@ -35,16 +35,17 @@ export function createProfile({
     description: input.description ?? null,
     createdAt: ctx.now().toISOString(),
   };
-  ctx.profiles.insertProfile(row);
+  await ctx.profiles.insertProfile(row);
   return row;
 }
 
-export function listProfiles({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  const rows = ctx.profiles.profilesOf(companyId);
-  const keys = ctx.vendorKeys.listOfCompany(companyId);
-  return rows.map((profile) => {
-    const latest = ctx.profiles.latestVersionOf(profile.id);
-    const versionIds = new Set(ctx.profiles.versionIdsOf(profile.id));
+export async function listProfiles({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
+  const rows = await ctx.profiles.profilesOf(companyId);
+  const keys = await ctx.vendorKeys.listOfCompany(companyId);
+  const listed = [];
+  for (const profile of rows) {
+    const latest = await ctx.profiles.latestVersionOf(profile.id);
+    const versionIds = new Set(await ctx.profiles.versionIdsOf(profile.id));
     const boundKeys = keys
       .filter(
         (k) =>
@@ -52,12 +53,13 @@ export function listProfiles({ ctx, companyId }: { ctx: GatewayContext; companyI
           (k.appointmentProfileVersionId && versionIds.has(k.appointmentProfileVersionId)),
       )
       .map((k) => k.id);
-    return {
+    listed.push({
       ...profile,
       latestVersion: latest ? publicVersion(latest) : null,
       boundKeys,
-    };
-  });
+    });
+  }
+  return listed;
 }
 
 export function publicVersion(row: VersionRow) {
@@ -74,7 +76,7 @@ export function publicVersion(row: VersionRow) {
   };
 }
 
-export function listVersions({
+export async function listVersions({
   ctx,
   companyId,
   profileId,
@@ -83,8 +85,8 @@ export function listVersions({
   companyId: string;
   profileId: string;
 }) {
-  getProfileRow(ctx, companyId, profileId);
-  return ctx.profiles.versionsOf(profileId).map(publicVersion);
+  await getProfileRow(ctx, companyId, profileId);
+  return (await ctx.profiles.versionsOf(profileId)).map(publicVersion);
 }
 
 /**
@@ -102,7 +104,7 @@ export async function saveProfileVersion({
   profileId: string;
   input: { expression: string; samples: StoredSample[] };
 }) {
-  const profile = getProfileRow(ctx, companyId, profileId);
+  const profile = await getProfileRow(ctx, companyId, profileId);
   const compiled = compileProfile(input.expression);
   if (!compiled.ok) {
     throw badRequest(`expression: ${compiled.error.message}`, { field: "expression", ...compiled.error });
@@ -114,7 +116,7 @@ export async function saveProfileVersion({
     expression: input.expression,
     samples: input.samples,
   });
-  const latest = ctx.profiles.latestVersionOf(profileId);
+  const latest = await ctx.profiles.latestVersionOf(profileId);
   const row: VersionRow = {
     id,
     profileId,
@@ -127,7 +129,7 @@ export async function saveProfileVersion({
     createdAt: ctx.now().toISOString(),
     publishedAt: null,
   };
-  ctx.profiles.insertVersion(row);
+  await ctx.profiles.insertVersion(row);
   return { version: publicVersion(row), samples: report };
 }
 
@@ -141,10 +143,10 @@ export async function publishProfileVersion({
   companyId: string;
   versionId: string;
 }) {
-  const row = getVersionRow(ctx, companyId, versionId);
+  const row = await getVersionRow(ctx, companyId, versionId);
   if (row.status === "published") return publicVersion(row);
   if (row.samples.length === 0) throw badRequest("samples: a profile needs at least one golden sample to be published");
-  const profile = getProfileRow(ctx, companyId, row.profileId);
+  const profile = await getProfileRow(ctx, companyId, row.profileId);
   const report = await runGoldenSamples(ctx.engine, {
     versionId: row.id,
     kind: profile.kind,
@@ -157,6 +159,6 @@ export async function publishProfileVersion({
     });
   }
   const publishedAt = ctx.now().toISOString();
-  ctx.profiles.publishVersion(row.id, publishedAt);
+  await ctx.profiles.publishVersion(row.id, publishedAt);
   return publicVersion({ ...row, status: "published", samplesPassed: true, publishedAt });
 }

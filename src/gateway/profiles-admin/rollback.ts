@@ -7,7 +7,7 @@ import { getProfileRow, getVersionRow } from "./profiles.js";
  * is re-bound to it. New submissions map with it at once; submissions already accepted keep the version that mapped
  * them.
  */
-export function rollbackProfile({
+export async function rollbackProfile({
   ctx,
   companyId,
   profileId,
@@ -18,16 +18,16 @@ export function rollbackProfile({
   profileId: string;
   versionId: string;
 }) {
-  const profile = getProfileRow(ctx, companyId, profileId);
-  const target = getVersionRow(ctx, companyId, versionId);
+  const profile = await getProfileRow(ctx, companyId, profileId);
+  const target = await getVersionRow(ctx, companyId, versionId);
   if (target.profileId !== profile.id)
     throw badRequest("versionId: not a version of this profile", { field: "versionId" });
   if (target.status !== "published") {
     throw badRequest("versionId: only a published version can be bound", { field: "versionId" });
   }
   if (profile.kind === "outbound") return { profileId, versionId, reboundKeys: [] as string[] };
-  const versionIds = ctx.profiles.versionIdsOf(profileId);
-  const keys = ctx.vendorKeys.boundTo(profile.kind, versionIds);
-  ctx.vendorKeys.rebind(profile.kind, keys, versionId);
+  const versionIds = await ctx.profiles.versionIdsOf(profileId);
+  const keys = await ctx.vendorKeys.boundTo(profile.kind, versionIds);
+  await ctx.vendorKeys.rebind(profile.kind, keys, versionId);
   return { profileId, versionId, reboundKeys: keys };
 }

@@ -1,16 +1,77 @@
+import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
+import { SqliteUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
+import { type ProfileStore, SqliteProfileStore } from "./profiles/index.js";
+import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
+import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
+import { SqliteTenantStore, type TenantStore } from "./tenants/index.js";
+import { SqliteVendorKeyStore, type VendorKeyStore } from "./vendor-keys/index.js";
+import { SqliteWebhookStore, type WebhookStore } from "./webhooks/index.js";
+
+/** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
+export interface Stores {
+  submissions: SubmissionStore;
+  vendorKeys: VendorKeyStore;
+  tenants: TenantStore;
+  credentials: UpstreamCredentialStore;
+  profiles: ProfileStore;
+  webhooks: WebhookStore;
+}
 
 /**
- * One transaction across records' storage modules: the statements every module runs inside `work` commit together
- * (an outcome and the webhooks it owes; a platform event and its fan-out). `immediate` takes the write lock at the
- * start, for work that reads before it writes while other processes may write. On SQLite a call nested in another
- * is a savepoint; a PostgreSQL implementation gives the modules the transaction's connection instead.
+ * One transaction across records' storage modules (D-222, D-223): what `work` does through `tx` — the stores bound
+ * to the transaction — commits together (an outcome and the webhooks it owes; a platform event and its fan-out), or
+ * nothing does when it throws. `immediate` takes the write lock at the start, for work that reads before it writes
+ * while other processes may write. Work inside must use `tx`, never the context's stores (they wait for the
+ * transaction to end) nor another `ctx.transaction` (the same: pass `tx` down instead). On PostgreSQL `tx` is bound
+ * to the transaction's client.
  */
-export type Transaction = <T>(work: () => T, mode?: "deferred" | "immediate") => T;
+export type Transaction = <T>(work: (tx: Stores) => Promise<T>, mode?: "deferred" | "immediate") => Promise<T>;
 
-export function sqliteTransaction(sqlite: SqliteDatabase): Transaction {
-  return (work, mode = "deferred") => {
-    const run = sqlite.transaction(work);
-    return mode === "immediate" ? run.immediate() : run();
+/** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
+export function sqliteStores(handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView }): Stores {
+  return {
+    submissions: new SqliteSubmissionStore(handles),
+    vendorKeys: new SqliteVendorKeyStore(handles),
+    tenants: new SqliteTenantStore(handles),
+    credentials: new SqliteUpstreamCredentialStore(handles),
+    profiles: new SqliteProfileStore(handles),
+    webhooks: new SqliteWebhookStore(handles),
+  };
+}
+
+/**
+ * Transactions on SQLite across awaits (D-222). better-sqlite3's own transaction() is synchronous, so BEGIN (or BEGIN
+ * IMMEDIATE) … COMMIT / ROLLBACK run by hand while the gate is held: every store call from outside waits for it,
+ * transactions queue one at a time, and `tx` — stores built once on the same connection with the INSIDE view — run
+ * in it without waiting. A store's own transaction inside (settleReleasing, holdForLead…) becomes a savepoint, as
+ * better-sqlite3 nests them.
+ */
+export function sqliteTransaction(sqlite: SqliteDatabase, gate: SqliteGate, tx: Stores): Transaction {
+  return <T>(work: (tx: Stores) => Promise<T>, mode: "deferred" | "immediate" = "deferred") =>
+    gate.hold(async () => {
+      sqlite.exec(mode === "immediate" ? "BEGIN IMMEDIATE" : "BEGIN");
+      try {
+        const result = await work(tx);
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        // A failed COMMIT (SQLITE_BUSY) leaves the transaction open: it is rolled back like a throw of `work`.
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      }
+    });
+}
+
+/** The stores of one SQLite connection and its transaction, as the context carries them. */
+export function sqliteStorage(handles: {
+  db: GatewayDb;
+  sqlite: SqliteDatabase;
+}): Stores & { transaction: Transaction } {
+  const gate = new SqliteGate();
+  const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE });
+  return {
+    ...sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate }),
+    transaction: sqliteTransaction(handles.sqlite, gate, inside),
   };
 }

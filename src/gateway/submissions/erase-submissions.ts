@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../context.js";
 import type { ScannedSubmission } from "../storage/submissions/index.js";
 import type { Enqueued } from "../webhooks/enqueue.js";
-import { markSettlementRecorded, recordSettlement } from "../webhooks/on-submission-settled.js";
+import { recordSettlement } from "../webhooks/on-submission-settled.js";
 import type { PersonMatch } from "./person-match.js";
 
 /** What an erasure found of the person in a company's submissions: what the webhook copies are found by. */
@@ -28,7 +28,7 @@ export interface ErasedSubmissions {
  * (forgetContacts), once every other copy is gone.
  *
  * The contact columns have no index of their own: each would cost every intake insert (about 3 µs apiece) for an
- * operation an owner runs rarely. The company's submissions are scanned instead (SubmissionStore.scanAndErase), a
+ * operation an owner runs rarely. The company's submissions are scanned instead (SubmissionStore.eraseStep), a
  * chunk per transaction with the event loop's turn between steps, so a large company never holds the thread serving
  * intake; a crash midway leaves the rest for a rerun (erasure is idempotent).
  */
@@ -66,15 +66,16 @@ export async function eraseSubmissions(
     return true;
   });
   // Booked through the gateway for one of the person's leads, whatever became of the submission since.
-  const booked = ctx.webhooks.routing.bookingsOf(companyId);
+  const booked = await ctx.webhooks.routing.bookingsOf(companyId);
   for (const b of booked) if (b.leadId !== null && leadRefs.has(b.leadId)) found.appointmentIds.push(b.appointmentId);
   found.appointmentIds = [...new Set(found.appointmentIds)];
   return found;
 }
 
 /**
- * One pass over a company's submissions (SubmissionStore.scanAndErase): the rows `match` accepts are erased, and what
- * the erasure failed has its outcome recorded in the step's transaction, as forwarding records it.
+ * One pass over a company's submissions (SubmissionStore.eraseStep), newest first, ERASURE_CHUNK rows per immediate
+ * transaction with the event loop's turn between steps: the rows `match` accepts are erased, and what the erasure
+ * failed has its outcome recorded in the step's transaction, as forwarding records it.
  */
 async function scanSubmissions(
   ctx: GatewayContext,
@@ -84,11 +85,22 @@ async function scanSubmissions(
   match: (row: ScannedSubmission) => boolean,
 ): Promise<void> {
   const nowMs = ctx.now().getTime();
-  const erased = await ctx.submissions.scanAndErase(companyId, by, nowMs, match, (id, failed) => {
-    if (failed) found.enqueued.push(...recordSettlement(ctx, failed, nowMs));
-    markSettlementRecorded(ctx, id, nowMs);
-  });
-  found.submissionIds.push(...erased);
+  // Above every id: the scan walks down from the newest.
+  let before: string | undefined = "\uffff";
+  while (before !== undefined) {
+    const from = before;
+    before = await ctx.transaction(async (tx) => {
+      const step = await tx.submissions.eraseStep(companyId, by, from, nowMs, match);
+      for (const id of step.failed) {
+        const failed = await tx.submissions.read(id);
+        if (failed) found.enqueued.push(...(await recordSettlement(ctx, tx, failed, nowMs)));
+        await tx.submissions.markSettlementRecorded(id, nowMs);
+      }
+      found.submissionIds.push(...step.erased);
+      return step.last;
+    }, "immediate");
+    if (before !== undefined) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 function parsed(json: string | null): Record<string, unknown> | undefined {

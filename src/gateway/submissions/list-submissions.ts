@@ -5,7 +5,7 @@ import { type SubmissionFilter, submissionStatusView } from "../storage/submissi
 export type { SubmissionFilter } from "../storage/submissions/index.js";
 
 /** A company's submissions, newest first, keyset-paginated so a page deep in the history costs what the first does. */
-export function listSubmissions({
+export async function listSubmissions({
   ctx,
   companyId,
   filter,
@@ -14,7 +14,7 @@ export function listSubmissions({
   companyId: string;
   filter: SubmissionFilter;
 }) {
-  const rows = ctx.submissions.listPage(companyId, filter);
+  const rows = await ctx.submissions.listPage(companyId, filter);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {
@@ -24,7 +24,7 @@ export function listSubmissions({
 }
 
 /** One submission with everything an owner needs to understand it: raw payload, canonical body, result. */
-export function getSubmissionDetail({
+export async function getSubmissionDetail({
   ctx,
   companyId,
   submissionId,
@@ -33,7 +33,7 @@ export function getSubmissionDetail({
   companyId: string;
   submissionId: string;
 }) {
-  const row = ctx.submissions.getOfCompany(submissionId, companyId);
+  const row = await ctx.submissions.getOfCompany(submissionId, companyId);
   if (!row) throw notFound();
   return {
     ...submissionStatusView(row),
@@ -44,11 +44,11 @@ export function getSubmissionDetail({
     idempotencyKey: row.idempotencyKey,
     upstreamIdempotencyKey: row.upstreamIdempotencyKey,
     purgedAt: row.purgedAt,
-    attemptsTimeline: ctx.submissions.attemptsOf(row.id),
+    attemptsTimeline: await ctx.submissions.attemptsOf(row.id),
   };
 }
 
-export function listMappingFailures({
+export async function listMappingFailures({
   ctx,
   companyId,
   limit,
@@ -57,7 +57,8 @@ export function listMappingFailures({
   companyId: string;
   limit: number;
 }) {
-  return ctx.submissions
-    .mappingFailuresOf(companyId, limit)
-    .map((row) => ({ ...row, rawPayload: row.rawPayload === null ? null : (JSON.parse(row.rawPayload) as unknown) }));
+  return (await ctx.submissions.mappingFailuresOf(companyId, limit)).map((row) => ({
+    ...row,
+    rawPayload: row.rawPayload === null ? null : (JSON.parse(row.rawPayload) as unknown),
+  }));
 }

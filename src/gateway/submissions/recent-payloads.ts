@@ -5,7 +5,7 @@ import { getVendorKeyRow } from "../keys/vendor-keys.js";
  * A key's latest real payloads, as received (raw, before mapping): what the profile editor maps against. Purged and
  * erased payloads are skipped. Another company's key is a 404.
  */
-export function recentPayloads({
+export async function recentPayloads({
   ctx,
   companyId,
   keyId,
@@ -18,8 +18,8 @@ export function recentPayloads({
   kind?: "lead" | "appointment";
   limit: number;
 }) {
-  getVendorKeyRow(ctx, companyId, keyId);
-  return ctx.submissions.withRawPayload({ companyId, vendorKeyId: keyId, kind }, limit).map((row) => ({
+  await getVendorKeyRow(ctx, companyId, keyId);
+  return (await ctx.submissions.withRawPayload({ companyId, vendorKeyId: keyId, kind }, limit)).map((row) => ({
     submissionId: row.id,
     kind: row.kind,
     createdAt: row.createdAt,

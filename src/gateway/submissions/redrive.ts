@@ -31,10 +31,10 @@ export async function redriveSubmissions({
   if (!input.submissionIds && !input.filter && !input.all) {
     throw badRequest("give submissionIds, a filter, or all: true", { field: "submissionIds" });
   }
-  const version = input.profileVersionId ? getVersionRow(ctx, companyId, input.profileVersionId) : undefined;
-  const kind = version ? getProfileRow(ctx, companyId, version.profileId).kind : undefined;
+  const version = input.profileVersionId ? await getVersionRow(ctx, companyId, input.profileVersionId) : undefined;
+  const kind = version ? (await getProfileRow(ctx, companyId, version.profileId)).kind : undefined;
 
-  const rows = ctx.submissions.failedOf(companyId, { submissionIds: input.submissionIds, filter: input.filter });
+  const rows = await ctx.submissions.failedOf(companyId, { submissionIds: input.submissionIds, filter: input.filter });
   const skipped: { submissionId: string; reason: string }[] = [];
   let remapped = 0;
   const now = ctx.now().toISOString();
@@ -71,7 +71,7 @@ export async function redriveSubmissions({
       }
       // A re-mapped appointment's `sub_…` reference is checked as intake checks it: a lead of its own key.
       const leadRef = row.kind === "appointment" ? String(body.leadId ?? "") : "";
-      if (leadRef.startsWith("sub_") && !ctx.submissions.leadOf(row, leadRef)) {
+      if (leadRef.startsWith("sub_") && !(await ctx.submissions.leadOf(row, leadRef))) {
         skipped.push({ submissionId: row.id, reason: "leadId: no such lead submission for this key" });
         continue;
       }
@@ -97,7 +97,7 @@ export async function redriveSubmissions({
       waitingReason: null,
       updatedAt: now,
     };
-    ctx.submissions.requeue(row.id, reset);
+    await ctx.submissions.requeue(row.id, reset);
     redriven.push({ ...row, ...reset } as SubmissionRow);
   }
   for (const row of redriven) ctx.forwarding?.notify(row);

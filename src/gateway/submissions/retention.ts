@@ -15,11 +15,15 @@ const DAY_MS = 86_400_000;
  * needs its payload for a redrive with another profile version. The webhook history of the same age goes too
  * (finished deliveries, their events, the platform events received: storage/webhooks/retention.ts).
  */
-export function purgeExpiredPayloads({ ctx }: { ctx: GatewayContext }): { purged: number } & PurgedWebhookHistory {
+export async function purgeExpiredPayloads({
+  ctx,
+}: {
+  ctx: GatewayContext;
+}): Promise<{ purged: number } & PurgedWebhookHistory> {
   const now = ctx.now();
   const cutoffMs = now.getTime() - ctx.settings.retentionDays * DAY_MS;
-  const purged = ctx.submissions.purgePayloadsBefore(cutoffMs, now.toISOString());
-  return { purged, ...ctx.webhooks.purgeHistory(cutoffMs, ctx.tenants.companyIds()) };
+  const purged = await ctx.submissions.purgePayloadsBefore(cutoffMs, now.toISOString());
+  return { purged, ...(await ctx.webhooks.purgeHistory(cutoffMs, await ctx.tenants.companyIds())) };
 }
 
 export { ERASURE_CHUNK } from "../storage/submissions/index.js";
@@ -62,9 +66,9 @@ export async function erasePerson({
   notifyEnqueued(ctx, submissions.enqueued, ctx.now().getTime());
   // Refused payloads have no contact columns: only the text as received is compared.
   const mappingFailures = await ctx.submissions.eraseMappingFailures(companyId, person.mentions);
-  const samples = eraseFromSamples(ctx, companyId, person.mentions);
+  const samples = await eraseFromSamples(ctx, companyId, person.mentions);
   const webhooks = await eraseWebhookCopies(ctx, companyId, submissions, person.mentions);
-  ctx.submissions.forgetContacts(submissions.submissionIds);
+  await ctx.submissions.forgetContacts(submissions.submissionIds);
   const walTruncated = checkpointTruncate(ctx.sqlite);
   if (!walTruncated) ctx.log.warn({ companyId }, "erasure: the WAL could not be emptied now (a reader held it)");
   return {

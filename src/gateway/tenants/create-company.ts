@@ -9,14 +9,14 @@ export interface CompanyInput {
 }
 
 /** Creates a company, or updates the name and limits of the one with the same id. */
-export function createCompany({ ctx, input }: { ctx: GatewayContext; input: CompanyInput }) {
+export async function createCompany({ ctx, input }: { ctx: GatewayContext; input: CompanyInput }) {
   const id = input.id ?? newId("co");
-  const existing = ctx.tenants.getCompany(id);
+  const existing = await ctx.tenants.getCompany(id);
   if (existing) {
-    ctx.tenants.updateCompany(id, { name: input.name, limits: input.limits ?? null });
+    await ctx.tenants.updateCompany(id, { name: input.name, limits: input.limits ?? null });
     return { ...existing, name: input.name, limits: input.limits ?? null };
   }
   const row = { id, name: input.name, limits: input.limits ?? null, createdAt: ctx.now().toISOString() };
-  ctx.tenants.insertCompany(row);
+  await ctx.tenants.insertCompany(row);
   return row;
 }

@@ -22,13 +22,13 @@ export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: 
     throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`, { field: "password" });
   }
   const email = input.email.trim().toLowerCase();
-  const existing = ctx.tenants.ownerByEmail(email);
+  const existing = await ctx.tenants.ownerByEmail(email);
   if (existing && existing.companyId !== input.companyId) throw conflict("an owner with this email already exists");
   if (existing) {
     const check = await ctx.passwords.verify(input.password, existing.passwordHash);
     const passwordHash = check.ok && !check.outdated ? existing.passwordHash : await ctx.passwords.hash(input.password);
     // A changed password ends the owner's sessions, in the same transaction.
-    ctx.tenants.updateOwner(
+    await ctx.tenants.updateOwner(
       existing.id,
       { name: input.name, role: input.role, passwordHash },
       check.ok ? undefined : ctx.now(),
@@ -44,6 +44,6 @@ export async function createOwner({ ctx, input }: { ctx: GatewayContext; input: 
     passwordHash: await ctx.passwords.hash(input.password),
     createdAt: ctx.now().toISOString(),
   };
-  ctx.tenants.insertOwner(row);
+  await ctx.tenants.insertOwner(row);
   return { id: row.id, companyId: row.companyId, email, name: row.name, role: row.role };
 }

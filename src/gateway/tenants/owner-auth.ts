@@ -26,19 +26,19 @@ const TOUCH_EVERY_MS = 60_000;
  * time). A password hashed at a lower cost than the current one is hashed again now that it is known.
  */
 export async function signInOwner({ ctx, input }: { ctx: GatewayContext; input: { email: string; password: string } }) {
-  const owner = ctx.tenants.ownerByEmail(input.email.trim().toLowerCase());
+  const owner = await ctx.tenants.ownerByEmail(input.email.trim().toLowerCase());
   // An unknown owner costs the same hash, so timing does not reveal which emails exist.
   const check = await ctx.passwords.verify(input.password, owner?.passwordHash);
   if (!owner || !check.ok) throw unauthorized("email or password is incorrect");
   if (check.outdated) {
     const passwordHash = await ctx.passwords.hash(input.password);
     // Only if unchanged meanwhile (a config file applied a new password during this sign-in).
-    ctx.tenants.rehashPassword(owner.id, owner.passwordHash, passwordHash);
+    await ctx.tenants.rehashPassword(owner.id, owner.passwordHash, passwordHash);
   }
   const token = newToken("pgs");
   const csrf = newToken("csrf");
   const now = ctx.now();
-  ctx.tenants.insertToken({
+  await ctx.tenants.insertToken({
     id: newId("ses"),
     ownerId: owner.id,
     kind: "session",
@@ -55,9 +55,15 @@ export async function signInOwner({ ctx, input }: { ctx: GatewayContext; input: 
  * Resolves a session or bearer token to its owner; unknown, expired and revoked tokens are 401, and so is a session
  * idle for longer than `settings.sessionIdleMs` (bearer tokens have no idle limit: automation may run once a month).
  */
-export function authenticateOwner({ ctx, token }: { ctx: GatewayContext; token: string }): OwnerPrincipal {
+export async function authenticateOwner({
+  ctx,
+  token,
+}: {
+  ctx: GatewayContext;
+  token: string;
+}): Promise<OwnerPrincipal> {
   const digest = digestToken(token);
-  const row = ctx.tenants.tokenWithOwner(digest);
+  const row = await ctx.tenants.tokenWithOwner(digest);
   if (!row || !constantTimeEqual(row.token.tokenDigest, digest)) throw unauthorized("missing or invalid owner session");
   if (row.token.revokedAt) throw unauthorized("owner session revoked");
   const now = ctx.now().getTime();
@@ -67,7 +73,7 @@ export function authenticateOwner({ ctx, token }: { ctx: GatewayContext; token: 
     throw unauthorized("owner session expired after inactivity");
   }
   if (row.token.lastUsedAt === null || now - lastUsed >= TOUCH_EVERY_MS) {
-    ctx.tenants.touchToken(row.token.id, new Date(now).toISOString());
+    await ctx.tenants.touchToken(row.token.id, new Date(now).toISOString());
   }
   return {
     ownerId: row.owner.id,

@@ -19,7 +19,7 @@ export interface OwnerTokenView {
  * Creates a revocable bearer token for automation; the token is shown once. `expiresInDays`: it stops working then;
  * without it, it works until revoked.
  */
-export function createOwnerToken({
+export async function createOwnerToken({
   ctx,
   owner,
   input,
@@ -33,7 +33,7 @@ export function createOwnerToken({
   const now = ctx.now();
   const expiresAt =
     input.expiresInDays === undefined ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString();
-  ctx.tenants.insertToken({
+  await ctx.tenants.insertToken({
     id,
     ownerId: owner.ownerId,
     kind: "token",
@@ -46,12 +46,18 @@ export function createOwnerToken({
 }
 
 /** The owner's own bearer tokens not revoked (expired ones included, with their expiry), newest first. */
-export function listOwnerTokens({ ctx, owner }: { ctx: GatewayContext; owner: OwnerPrincipal }): OwnerTokenView[] {
-  return ctx.tenants.tokensOf(owner.ownerId);
+export async function listOwnerTokens({
+  ctx,
+  owner,
+}: {
+  ctx: GatewayContext;
+  owner: OwnerPrincipal;
+}): Promise<OwnerTokenView[]> {
+  return await ctx.tenants.tokensOf(owner.ownerId);
 }
 
 /** Revokes a session or token of the same owner; another owner's token is a 404. */
-export function revokeOwnerToken({
+export async function revokeOwnerToken({
   ctx,
   owner,
   tokenId,
@@ -60,5 +66,5 @@ export function revokeOwnerToken({
   owner: OwnerPrincipal;
   tokenId: string;
 }) {
-  if (!ctx.tenants.revokeToken(tokenId, owner.ownerId, ctx.now().toISOString())) throw notFound();
+  if (!(await ctx.tenants.revokeToken(tokenId, owner.ownerId, ctx.now().toISOString()))) throw notFound();
 }

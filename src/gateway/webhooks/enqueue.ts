@@ -1,6 +1,7 @@
 import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
+import type { Stores } from "../storage/transaction.js";
 import { notifyDue } from "./registry.js";
 
 /** One event the gateway tells one vendor (key) about. */
@@ -29,22 +30,24 @@ export interface Enqueued {
 }
 
 /**
- * Writes the deliveries of one event, synchronously, inside the caller's transaction (the platform event, or the
- * forwarding outcome, and its deliveries commit together: none is lost, none is orphaned). The caller wakes the
+ * Writes the deliveries of one event inside the caller's transaction, through its stores `tx` (the platform event, or
+ * the forwarding outcome, and its deliveries commit together: none is lost, none is orphaned). The caller wakes the
  * dispatcher after commit with `notifyEnqueued`.
  */
-export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowMs: number): Enqueued[] {
-  const statements = ctx.webhooks.statements;
+export async function enqueueVendorEvent(
+  _ctx: GatewayContext,
+  tx: Stores,
+  input: VendorEvent,
+  nowMs: number,
+): Promise<Enqueued[]> {
   // A revoked key's subscriptions get nothing (read now: another process may have revoked it).
-  const key = ctx.vendorKeys.get(input.vendorKeyId);
+  const key = await tx.vendorKeys.get(input.vendorKeyId);
   if (!key || key.revokedAt) return [];
-  const targets = statements.targets
-    .all({ vendorKeyId: input.vendorKeyId, companyId: input.companyId })
-    .filter(
-      (s) =>
-        (input.subscriptionId !== undefined ? s.id === input.subscriptionId : s.events.includes(input.event)) &&
-        (input.subscribedBy === undefined || s.createdAt <= input.subscribedBy),
-    );
+  const targets = (await tx.webhooks.targets(input.vendorKeyId, input.companyId)).filter(
+    (s) =>
+      (input.subscriptionId !== undefined ? s.id === input.subscriptionId : s.events.includes(input.event)) &&
+      (input.subscribedBy === undefined || s.createdAt <= input.subscribedBy),
+  );
   if (targets.length === 0) return [];
 
   // §6.1: one event, one `evt_` id, the same for every subscription and every retry.
@@ -56,30 +59,32 @@ export function enqueueVendorEvent(ctx: GatewayContext, input: VendorEvent, nowM
     data: input.data,
   });
   const createdAt = new Date(nowMs).toISOString();
-  const enqueued: Enqueued[] = [];
-  for (const target of targets) {
-    const id = newId("whd", nowMs);
-    // The body is made on the first attempt: mapped when the subscription has an outbound profile (asynchronous).
-    const result = statements.insertDelivery.run(
-      id,
-      input.companyId,
-      target.id,
-      envelope.id,
-      input.event,
-      input.dedupeKey,
-      input.sourceEventId ?? null,
-      nowMs,
-      createdAt,
-      nowMs,
-    );
-    if (result.changes > 0) enqueued.push({ subscriptionId: target.id, deliveryRowId: id });
-  }
-  // Stored once for all its deliveries, not once per subscription; not at all when every delivery was already there
-  // (a repeated call of the hook).
-  if (enqueued.length > 0) {
-    statements.insertEvent.run(envelope.id, input.companyId, input.event, JSON.stringify(envelope), createdAt);
-  }
-  return enqueued;
+  // The body is made on the first attempt: mapped when the subscription has an outbound profile (asynchronous).
+  const deliveries = targets.map((target) => ({
+    id: newId("whd", nowMs),
+    subscriptionId: target.id,
+    dedupeKey: input.dedupeKey,
+    sourceEventId: input.sourceEventId ?? null,
+    nextAttemptAt: nowMs,
+    createdAt,
+    createdAtMs: nowMs,
+  }));
+  // The envelope is stored once for all its deliveries, not at all when every delivery was already there.
+  const inserted = new Set(
+    await tx.webhooks.insertDeliveries(
+      {
+        id: envelope.id,
+        companyId: input.companyId,
+        event: input.event,
+        envelope: () => JSON.stringify(envelope),
+        createdAt,
+      },
+      deliveries,
+    ),
+  );
+  return deliveries
+    .filter((d) => inserted.has(d.id))
+    .map((d) => ({ subscriptionId: d.subscriptionId, deliveryRowId: d.id }));
 }
 
 /** After the enqueueing transaction committed: wake the dispatcher for each subscription that got work. */

@@ -44,10 +44,14 @@ export async function eraseWebhookCopies(
     ...refs.appointmentIds.map((id) => `appointment:${id}:`),
   ];
   for (let i = 0; i < prefixes.length; i += REFS_PER_STEP) {
-    const step = ctx.webhooks.deliveries.eraseDeliveries(companyId, prefixes.slice(i, i + REFS_PER_STEP), (stored) => {
-      const redacted = redactEnvelope(stored, mentions);
-      return redacted === stored ? undefined : redacted;
-    });
+    const step = await ctx.webhooks.deliveries.eraseDeliveries(
+      companyId,
+      prefixes.slice(i, i + REFS_PER_STEP),
+      (stored) => {
+        const redacted = redactEnvelope(stored, mentions);
+        return redacted === stored ? undefined : redacted;
+      },
+    );
     erased.webhookEvents += step.webhookEvents;
     erased.pendingDeliveries += step.pendingDeliveries;
     await new Promise((resolve) => setImmediate(resolve));
@@ -70,7 +74,7 @@ async function erasePlatformEvents(
     (row.resourceType === "lead" && leads.has(row.resourceId)) ||
     [...leads].some((id) => row.body.includes(id)) ||
     mentions(row.body);
-  return ctx.webhooks.platformEvents.rewriteBodies(companyId, PLATFORM_EVENTS_PER_STEP, (row) => {
+  return await ctx.webhooks.platformEvents.rewriteBodies(companyId, PLATFORM_EVENTS_PER_STEP, (row) => {
     if (!about(row)) return undefined;
     const redacted = redactEnvelope(row.body, mentions);
     return redacted === row.body ? undefined : redacted;

@@ -1,5 +1,6 @@
 import type { WebhookEnvelope } from "../../contract/webhook-envelope.js";
 import type { GatewayContext } from "../context.js";
+import type { Stores } from "../storage/transaction.js";
 import { LEAD_STAGE_EVENTS } from "./catalogue.js";
 import { type Enqueued, enqueueVendorEvent } from "./enqueue.js";
 import { appointmentViewOfPlatform, leadStageView } from "./projections.js";
@@ -12,26 +13,34 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  * event, and events about appointments and leads that did not come through the gateway, reach no vendor.
  * Runs inside the transaction that stores the event.
  */
-export function fanOutPlatformEvent(
+export async function fanOutPlatformEvent(
   ctx: GatewayContext,
+  tx: Stores,
   companyId: string,
   envelope: WebhookEnvelope,
   nowMs: number,
-): Enqueued[] {
-  if (envelope.event === "appointment.booked") return appointmentChange(ctx, companyId, envelope, nowMs);
-  if (LEAD_STAGE_EVENTS.has(envelope.event)) return leadStage(ctx, companyId, envelope, nowMs);
+): Promise<Enqueued[]> {
+  if (envelope.event === "appointment.booked") return appointmentChange(ctx, tx, companyId, envelope, nowMs);
+  if (LEAD_STAGE_EVENTS.has(envelope.event)) return leadStage(ctx, tx, companyId, envelope, nowMs);
   return [];
 }
 
-function appointmentChange(ctx: GatewayContext, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
+async function appointmentChange(
+  ctx: GatewayContext,
+  tx: Stores,
+  companyId: string,
+  envelope: WebhookEnvelope,
+  nowMs: number,
+) {
   const appointmentId =
     envelope.resource.type === "appointment" ? envelope.resource.id : text(envelope.data.appointmentId);
   if (!appointmentId) return [];
-  const bookedBy = ctx.webhooks.routing.bookerOf(companyId, appointmentId);
+  const bookedBy = await tx.webhooks.routing.bookerOf(companyId, appointmentId);
   if (bookedBy === undefined) return [];
   const data = appointmentViewOfPlatform(appointmentId, envelope.data);
   return enqueueVendorEvent(
     ctx,
+    tx,
     {
       companyId,
       vendorKeyId: bookedBy,
@@ -58,13 +67,14 @@ export function changeIdentity(envelope: WebhookEnvelope, data: Record<string, u
   return `v${envelope.resource.version}:${String(data.startsAt ?? "")}/${String(data.endsAt ?? "")}`;
 }
 
-function leadStage(ctx: GatewayContext, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
+async function leadStage(ctx: GatewayContext, tx: Stores, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
   const leadId = text(envelope.data.leadId) ?? (envelope.resource.type === "lead" ? envelope.resource.id : undefined);
   if (!leadId) return [];
-  const source = ctx.webhooks.routing.sourceOf(companyId, leadId);
+  const source = await tx.webhooks.routing.sourceOf(companyId, leadId);
   if (!source) return [];
   return enqueueVendorEvent(
     ctx,
+    tx,
     {
       companyId,
       vendorKeyId: source,

@@ -61,9 +61,9 @@ export function startLedWebhooks(
     lock,
     {
       name: "webhook dispatcher",
-      elected: () => {
+      elected: async () => {
         dispatcher = new WebhookDispatcher(ctx, options);
-        dispatcher.start();
+        await dispatcher.start();
       },
       stepDown: async () => {
         const leaving = dispatcher;

@@ -1,6 +1,7 @@
 import type { GatewayContext } from "../context.js";
 import type { SettlementRecorder } from "../forwarding/attempt.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
+import type { Stores } from "../storage/transaction.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
 import { appointmentView, contactOfLead, submissionOutcomeView } from "./projections.js";
 
@@ -14,9 +15,9 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  */
 export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
   return {
-    record(row) {
+    async record(tx, row) {
       const nowMs = ctx.now().getTime();
-      const enqueued = recordSettlement(ctx, row, nowMs);
+      const enqueued = await recordSettlement(ctx, tx, row, nowMs);
       return () => notifyEnqueued(ctx, enqueued, nowMs);
     },
   };
@@ -27,47 +28,44 @@ export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
  * forwarding's outcome transaction (tests and benchmarks standing in for forwarding). Calling it twice for one
  * submission enqueues nothing new (each delivery has a dedupe key).
  */
-export function onSubmissionSettled(ctx: GatewayContext, submission: Submission): void {
+export async function onSubmissionSettled(ctx: GatewayContext, submission: Submission): Promise<void> {
   const nowMs = ctx.now().getTime();
   // Immediate: it reads before it writes, and other processes may write the same database (BullMQ driver).
-  const enqueued = ctx.transaction(() => {
-    markSettlementRecorded(ctx, submission.id, nowMs);
-    return recordSettlement(ctx, submission, nowMs);
+  const enqueued = await ctx.transaction(async (tx) => {
+    await tx.submissions.markSettlementRecorded(submission.id, nowMs);
+    return recordSettlement(ctx, tx, submission, nowMs);
   }, "immediate");
   notifyEnqueued(ctx, enqueued, nowMs);
 }
 
-/** Marks a submission's settlement recorded (inside the transaction that records it). */
-export function markSettlementRecorded(ctx: GatewayContext, submissionId: string, nowMs: number): void {
-  ctx.submissions.markSettlementRecorded(submissionId, nowMs);
-}
-
 /**
- * What a settled (forwarded or failed) submission is owed, written synchronously inside the caller's transaction:
+ * What a settled (forwarded or failed) submission is owed, written inside the caller's transaction (its stores `tx`):
  * its vendor's webhook deliveries, and the records that route later platform events to the vendor (the lead it
  * sourced, the appointment it booked). Idempotent: deliveries have dedupe keys, the records are upserts.
  * `subscribedBy`: only subscriptions created by then get a delivery (the start-up repair, long after the fact).
  * Throws on a database error, so that the caller's transaction, the outcome with it, rolls back.
  */
-export function recordSettlement(
+export async function recordSettlement(
   ctx: GatewayContext,
+  tx: Stores,
   submission: Submission,
   nowMs: number,
   options: { subscribedBy?: string } = {},
-): Enqueued[] {
+): Promise<Enqueued[]> {
   const outcome = submission.status;
   if (outcome !== "forwarded" && outcome !== "failed") return [];
-  return settle(ctx, submission, outcome, nowMs, options.subscribedBy);
+  return settle(ctx, tx, submission, outcome, nowMs, options.subscribedBy);
 }
 
-function settle(
+async function settle(
   ctx: GatewayContext,
+  tx: Stores,
   submission: Submission,
   outcome: "forwarded" | "failed",
   nowMs: number,
   subscribedBy: string | undefined,
-): Enqueued[] {
-  const key = ctx.vendorKeys.get(submission.vendorKeyId);
+): Promise<Enqueued[]> {
+  const key = await tx.vendorKeys.get(submission.vendorKeyId);
   if (!key) return [];
   const nowIso = new Date(nowMs).toISOString();
   const occurredAt = submission.forwardedAt ?? submission.updatedAt;
@@ -79,13 +77,18 @@ function settle(
     // Only a lead the key *created* is "sourced" by it (§1); a merge only refreshes the visit contact.
     const source = result?.status === "created" && key.partnerType === "lead_source" ? key.id : null;
     if (leadId)
-      rememberLead(ctx, { companyId: submission.companyId, leadId, source, submissionId: submission.id }, nowIso);
+      await tx.webhooks.routing.rememberLead(
+        { companyId: submission.companyId, leadId, source, submissionId: submission.id },
+        nowIso,
+      );
   }
 
   const appointmentId = text(result?.appointmentId);
   if (submission.status === "forwarded" && submission.kind === "appointment" && appointmentId) {
     if (key.partnerType === "booking_vendor") {
-      enqueued.push(...confirmBooking(ctx, submission, key.id, appointmentId, { occurredAt, nowMs, subscribedBy }));
+      enqueued.push(
+        ...(await confirmBooking(ctx, tx, submission, key.id, appointmentId, { occurredAt, nowMs, subscribedBy })),
+      );
     }
   }
 
@@ -94,8 +97,9 @@ function settle(
   const event = submission.status === "forwarded" ? "submission.forwarded" : "submission.failed";
   if (key.partnerType === "lead_source" || event === "submission.failed") {
     enqueued.push(
-      ...enqueueVendorEvent(
+      ...(await enqueueVendorEvent(
         ctx,
+        tx,
         {
           companyId: submission.companyId,
           vendorKeyId: key.id,
@@ -114,7 +118,7 @@ function settle(
           subscribedBy,
         },
         nowMs,
-      ),
+      )),
     );
   }
   return enqueued;
@@ -124,18 +128,19 @@ function settle(
  * §4.2 rule 2: the platform sends its own appointment.booked only to *other* subscribers, so the gateway confirms the
  * booking to the vendor that made it, and remembers the appointment so later platform changes reach that vendor.
  */
-function confirmBooking(
+async function confirmBooking(
   ctx: GatewayContext,
+  tx: Stores,
   submission: Submission,
   vendorKeyId: string,
   appointmentId: string,
   at: { occurredAt: string; nowMs: number; subscribedBy: string | undefined },
-): Enqueued[] {
+): Promise<Enqueued[]> {
   const { occurredAt, nowMs, subscribedBy } = at;
   const nowIso = new Date(nowMs).toISOString();
   const body = submission.canonicalBody ?? {};
-  const leadId = resolveLeadId(ctx, submission.companyId, text(body.leadId));
-  ctx.webhooks.routing.rememberBooking({
+  const leadId = await resolveLeadId(tx, submission.companyId, text(body.leadId));
+  await tx.webhooks.routing.rememberBooking({
     companyId: submission.companyId,
     appointmentId,
     vendorKeyId,
@@ -143,9 +148,10 @@ function confirmBooking(
     leadId: leadId ?? null,
     createdAt: nowIso,
   });
-  if (ctx.webhooks.routing.bookerOf(submission.companyId, appointmentId) !== vendorKeyId) return [];
+  if ((await tx.webhooks.routing.bookerOf(submission.companyId, appointmentId)) !== vendorKeyId) return [];
   return enqueueVendorEvent(
     ctx,
+    tx,
     {
       companyId: submission.companyId,
       vendorKeyId,
@@ -157,7 +163,7 @@ function confirmBooking(
         leadId,
         startsAt: text(body.startsAt),
         endsAt: text(body.endsAt),
-        customer: leadId ? visitContact(ctx, submission.companyId, leadId) : undefined,
+        customer: leadId ? await visitContact(tx, submission.companyId, leadId) : undefined,
       }),
       occurredAt,
       dedupeKey: `appointment:${appointmentId}:created`,
@@ -171,21 +177,13 @@ function confirmBooking(
  * An appointment may name its lead by the lead's submission (`sub_…`, resolved by forwarding once that lead is
  * forwarded): the platform's lead id is then that submission's result.
  */
-function resolveLeadId(ctx: GatewayContext, companyId: string, ref: string | undefined): string | undefined {
+async function resolveLeadId(tx: Stores, companyId: string, ref: string | undefined): Promise<string | undefined> {
   if (ref === undefined || !ref.startsWith("sub_")) return ref;
-  return text(ctx.submissions.getOfCompany(ref, companyId)?.result?.leadId);
+  return text((await tx.submissions.getOfCompany(ref, companyId))?.result?.leadId);
 }
 
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
-function visitContact(ctx: GatewayContext, companyId: string, leadId: string) {
-  const submissionId = ctx.webhooks.routing.contactSubmissionOf(companyId, leadId);
-  return contactOfLead(submissionId ? ctx.submissions.read(submissionId)?.canonicalBody : undefined);
-}
-
-function rememberLead(
-  ctx: GatewayContext,
-  lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
-  nowIso: string,
-): void {
-  ctx.webhooks.routing.rememberLead(lead, nowIso);
+async function visitContact(tx: Stores, companyId: string, leadId: string) {
+  const submissionId = await tx.webhooks.routing.contactSubmissionOf(companyId, leadId);
+  return contactOfLead(submissionId ? (await tx.submissions.read(submissionId))?.canonicalBody : undefined);
 }

@@ -1,7 +1,7 @@
 import { idFloor } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { type Enqueued, notifyEnqueued } from "./enqueue.js";
-import { markSettlementRecorded, recordSettlement } from "./on-submission-settled.js";
+import { recordSettlement } from "./on-submission-settled.js";
 
 const DAY_MS = 86_400_000;
 /** Settled submissions recorded per transaction of the repair. */
@@ -19,19 +19,20 @@ const CHUNK = 500;
  * immediate transaction each; with several processes on one database, each records and marks a row at most once in
  * effect. Runs before forwarding starts, and wakes the webhook dispatcher for what it enqueued.
  */
-export function repairSettlements(ctx: GatewayContext): { recorded: number; deliveries: number } {
+export async function repairSettlements(ctx: GatewayContext): Promise<{ recorded: number; deliveries: number }> {
   const nowMs = ctx.now().getTime();
   const recentFrom = idFloor("sub", nowMs - ctx.settings.retentionDays * DAY_MS);
   let recorded = 0;
   let deliveries = 0;
   for (;;) {
-    const enqueued = ctx.transaction((): Enqueued[] | undefined => {
-      const rows = ctx.submissions.settlementsOwed(CHUNK);
+    const enqueued = await ctx.transaction(async (tx): Promise<Enqueued[] | undefined> => {
+      const rows = await tx.submissions.settlementsOwed(CHUNK);
       if (rows.length === 0) return undefined;
       const made: Enqueued[] = [];
       for (const row of rows) {
-        if (row.id >= recentFrom) made.push(...recordSettlement(ctx, row, nowMs, { subscribedBy: row.updatedAt }));
-        markSettlementRecorded(ctx, row.id, nowMs);
+        if (row.id >= recentFrom)
+          made.push(...(await recordSettlement(ctx, tx, row, nowMs, { subscribedBy: row.updatedAt })));
+        await tx.submissions.markSettlementRecorded(row.id, nowMs);
       }
       recorded += rows.length;
       return made;

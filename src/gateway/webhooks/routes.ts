@@ -34,18 +34,21 @@ export function webhookRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
   );
 
   // The platform's deliveries to this company (§6.3–§6.6): where to point them, and the secrets they are signed with.
-  app.openapi(route("get", "/platform", "The platform receiver: path and secret versions"), (c) =>
-    c.json(getPlatformReceiver({ ctx, companyId: companyOf(c) }), 200),
+  app.openapi(route("get", "/platform", "The platform receiver: path and secret versions"), async (c) =>
+    c.json(await getPlatformReceiver({ ctx, companyId: companyOf(c) }), 200),
   );
-  app.openapi(route("get", "/platform/events", "Platform events received, newest first", s.eventsQuery), (c) => {
+  app.openapi(route("get", "/platform/events", "Platform events received, newest first", s.eventsQuery), async (c) => {
     const { limit } = valid(c, s.eventsQuery, "query");
-    return c.json({ events: listPlatformEvents({ ctx, companyId: companyOf(c), limit: limit ?? 50 }) }, 200);
+    return c.json({ events: await listPlatformEvents({ ctx, companyId: companyOf(c), limit: limit ?? 50 }) }, 200);
   });
   app.openapi(
     bodyRoute("post", "/platform/secrets", "Load a secret the platform showed (§6.5.2)", s.platformSecretBody),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
-      return c.json(loadPlatformSecret({ ctx, companyId: companyOf(c), input: valid(c, s.platformSecretBody) }), 200);
+      return c.json(
+        await loadPlatformSecret({ ctx, companyId: companyOf(c), input: valid(c, s.platformSecretBody) }),
+        200,
+      );
     },
   );
   app.openapi(
@@ -55,50 +58,53 @@ export function webhookRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
       "The platform signs with the pending version now (§6.5.3)",
       s.platformActivateBody,
     ),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const input = { version: Number(param(c, "version")), ...valid(c, s.platformActivateBody) };
-      return c.json(activatePlatformSecret({ ctx, companyId: companyOf(c), input }), 200);
+      return c.json(await activatePlatformSecret({ ctx, companyId: companyOf(c), input }), 200);
     },
   );
 
   // Vendor subscriptions.
-  app.openapi(route("get", "/subscriptions", "List subscriptions", s.subscriptionQuery), (c) => {
+  app.openapi(route("get", "/subscriptions", "List subscriptions", s.subscriptionQuery), async (c) => {
     const { vendorKeyId } = valid(c, s.subscriptionQuery, "query");
-    return c.json({ subscriptions: listSubscriptions({ ctx, companyId: companyOf(c), vendorKeyId }) }, 200);
+    return c.json({ subscriptions: await listSubscriptions({ ctx, companyId: companyOf(c), vendorKeyId }) }, 200);
   });
   app.openapi(
     bodyRoute("post", "/subscriptions", "Subscribe a vendor key (secret shown once)", s.subscriptionBody, 201),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
-      return c.json(createSubscription({ ctx, companyId: companyOf(c), input: valid(c, s.subscriptionBody) }), 201);
+      return c.json(
+        await createSubscription({ ctx, companyId: companyOf(c), input: valid(c, s.subscriptionBody) }),
+        201,
+      );
     },
   );
-  app.openapi(route("get", "/subscriptions/{subscriptionId}", "One subscription with delivery counts"), (c) =>
-    c.json(getSubscription({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }), 200),
+  app.openapi(route("get", "/subscriptions/{subscriptionId}", "One subscription with delivery counts"), async (c) =>
+    c.json(await getSubscription({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }), 200),
   );
   app.openapi(
     bodyRoute("patch", "/subscriptions/{subscriptionId}", "Change, disable or re-enable", s.subscriptionUpdateBody),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const input = valid(c, s.subscriptionUpdateBody);
       const subscriptionId = param(c, "subscriptionId");
-      return c.json(updateSubscription({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
+      return c.json(await updateSubscription({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
     },
   );
-  app.openapi(route("delete", "/subscriptions/{subscriptionId}", "Delete with its deliveries"), (c) => {
+  app.openapi(route("delete", "/subscriptions/{subscriptionId}", "Delete with its deliveries"), async (c) => {
     requireAdmin(c.get("owner"));
     return c.json(
-      deleteSubscription({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }),
+      await deleteSubscription({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }),
       200,
     );
   });
   app.openapi(
     route("post", "/subscriptions/{subscriptionId}/rotate-secret", "Pending secret, next version, shown once (§6.5.1)"),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const subscriptionId = param(c, "subscriptionId");
-      return c.json(rotateSubscriptionSecret({ ctx, companyId: companyOf(c), subscriptionId }), 200);
+      return c.json(await rotateSubscriptionSecret({ ctx, companyId: companyOf(c), subscriptionId }), 200);
     },
   );
   app.openapi(
@@ -108,25 +114,28 @@ export function webhookRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
       "Sign with the pending version (§6.5.3)",
       s.activateSecretBody,
     ),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const input = valid(c, s.activateSecretBody);
       const subscriptionId = param(c, "subscriptionId");
-      return c.json(activateSubscriptionSecret({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
+      return c.json(await activateSubscriptionSecret({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
     },
   );
-  app.openapi(route("post", "/subscriptions/{subscriptionId}/test", "Send a test delivery"), (c) => {
+  app.openapi(route("post", "/subscriptions/{subscriptionId}/test", "Send a test delivery"), async (c) => {
     requireAdmin(c.get("owner"));
-    return c.json(sendTestEvent({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }), 200);
+    return c.json(
+      await sendTestEvent({ ctx, companyId: companyOf(c), subscriptionId: param(c, "subscriptionId") }),
+      200,
+    );
   });
 
   // Delivery log, dead letter, redelivery.
   app.openapi(
     route("get", "/subscriptions/{subscriptionId}/deliveries", "Delivery log (failed = dead letter)", s.deliveryQuery),
-    (c) => {
+    async (c) => {
       const filter = valid(c, s.deliveryQuery, "query");
       const subscriptionId = param(c, "subscriptionId");
-      return c.json(listDeliveries({ ctx, companyId: companyOf(c), subscriptionId, filter }), 200);
+      return c.json(await listDeliveries({ ctx, companyId: companyOf(c), subscriptionId, filter }), 200);
     },
   );
   app.openapi(
@@ -136,18 +145,18 @@ export function webhookRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
       "Redeliver a time range (dead letter by default)",
       s.redeliverRangeBody,
     ),
-    (c) => {
+    async (c) => {
       requireAdmin(c.get("owner"));
       const input = valid(c, s.redeliverRangeBody);
       const subscriptionId = param(c, "subscriptionId");
-      return c.json(redeliverRange({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
+      return c.json(await redeliverRange({ ctx, companyId: companyOf(c), subscriptionId, input }), 200);
     },
   );
-  app.openapi(route("get", "/deliveries/{deliveryId}", "One delivery with its attempts"), (c) =>
-    c.json(getDelivery({ ctx, companyId: companyOf(c), deliveryId: param(c, "deliveryId") }), 200),
+  app.openapi(route("get", "/deliveries/{deliveryId}", "One delivery with its attempts"), async (c) =>
+    c.json(await getDelivery({ ctx, companyId: companyOf(c), deliveryId: param(c, "deliveryId") }), 200),
   );
-  app.openapi(route("post", "/deliveries/{deliveryId}/redeliver", "Redeliver one delivery"), (c) => {
+  app.openapi(route("post", "/deliveries/{deliveryId}/redeliver", "Redeliver one delivery"), async (c) => {
     requireAdmin(c.get("owner"));
-    return c.json(redeliverDelivery({ ctx, companyId: companyOf(c), deliveryId: param(c, "deliveryId") }), 200);
+    return c.json(await redeliverDelivery({ ctx, companyId: companyOf(c), deliveryId: param(c, "deliveryId") }), 200);
   });
 }

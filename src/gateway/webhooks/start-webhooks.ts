@@ -15,14 +15,14 @@ export interface RunningWebhooks {
  * Starts the delivery of the gateway's webhooks for a context: resumes pending deliveries left by an earlier process
  * and wakes on every enqueue. `createGateway` calls it once and closes it before the database.
  */
-export function startWebhooks(ctx: GatewayContext, options: WebhookOptions = {}): RunningWebhooks {
+export async function startWebhooks(ctx: GatewayContext, options: WebhookOptions = {}): Promise<RunningWebhooks> {
   const dispatcher = new WebhookDispatcher(ctx, options);
   const runtime: WebhookRuntime = {
     notify: (subscriptionId, dueAt) => dispatcher.notify(subscriptionId, dueAt),
     policy: dispatcher.policy,
   };
   attachRuntime(ctx, runtime);
-  dispatcher.start();
+  await dispatcher.start();
   return {
     dispatcher,
     async close() {

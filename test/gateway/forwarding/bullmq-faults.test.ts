@@ -19,7 +19,7 @@ const sharedRedis = await redisForTests();
 const LIMITS = { perKey: 10, perCompany: 20, egress: 30, windowMs: 1_000 };
 
 async function burst(rig: Rig, count: number): Promise<string[]> {
-  const company = rig.addCompany(`Burst ${count}`, 3);
+  const company = await rig.addCompany(`Burst ${count}`, 3);
   const posts = Array.from({ length: count }, (_, i) =>
     postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": company.vendorKeys[i % 3] ?? "" }),
   );

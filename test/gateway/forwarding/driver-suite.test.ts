@@ -42,7 +42,7 @@ function suite(driver: DriverName) {
 
     // First in its rig, so that no earlier case's sends still fill the egress's window.
     it("sends a burst within N at once, paces what goes beyond it W/N apart, and never exceeds N in a window", async () => {
-      const solo = rig.addCompany("Solo", 1);
+      const solo = await rig.addCompany("Solo", 1);
       const posts = Array.from({ length: 8 }, () =>
         postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": solo.vendorKeys[0] ?? "" }),
       );
@@ -73,8 +73,8 @@ function suite(driver: DriverName) {
     });
 
     it("forwards a burst over several credentials and companies without a single 429 at the sandbox", async () => {
-      const big = rig.addCompany("Big", 3);
-      const small = rig.addCompany("Small", 1);
+      const big = await rig.addCompany("Big", 3);
+      const small = await rig.addCompany("Small", 1);
       const posts = [];
       for (let i = 0; i < 30; i++)
         posts.push(postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": big.vendorKeys[i % 3] ?? "" }));
@@ -92,9 +92,9 @@ function suite(driver: DriverName) {
     });
 
     it("serves an idle company within 2 × W/N_egress + 50 ms while others keep the egress saturated", async () => {
-      const a = rig.addCompany("Busy A", 3);
-      const b = rig.addCompany("Busy B", 3);
-      const idle = rig.addCompany("Idle", 1);
+      const a = await rig.addCompany("Busy A", 3);
+      const b = await rig.addCompany("Busy B", 3);
+      const idle = await rig.addCompany("Idle", 1);
       const posts = [];
       for (let i = 0; i < 24; i++) {
         posts.push(postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": a.vendorKeys[i % 3] ?? "" }));
@@ -123,7 +123,7 @@ function suite(driver: DriverName) {
     afterAll(() => rig.close());
 
     it("sends thirty concurrent Prefer: wait=5 requests at once and answers each with the platform's own answer", async () => {
-      const company = rig.addCompany("Sync burst", 1);
+      const company = await rig.addCompany("Sync burst", 1);
       const posts = Array.from({ length: 30 }, () =>
         postJson(`${rig.url}/api/inbound/leads`, lead(), {
           "x-api-key": company.vendorKeys[0] ?? "",
@@ -179,7 +179,7 @@ function suite(driver: DriverName) {
       ).submissionId;
 
     it("stores the upstream result: created with the platform's leadId", async () => {
-      const company = rig.addCompany("Results", 1);
+      const company = await rig.addCompany("Results", 1);
       const row = await settled(rig, await submit(company.vendorKeys[0] ?? ""));
       expect(row).toMatchObject({ status: "forwarded", upstreamStatus: 201, attempts: 1 });
       expect(row.result).toMatchObject({ status: "created", leadId: expect.stringMatching(/^lead_/) });
@@ -189,7 +189,7 @@ function suite(driver: DriverName) {
     });
 
     it("retries 5xx with backoff and the same idempotency key, then forwards", async () => {
-      const company = rig.addCompany("Flaky", 1);
+      const company = await rig.addCompany("Flaky", 1);
       const { faultSpecSchema } = await import("../../../src/sandbox/faults/fault-spec.js");
       rig.sandbox.admin.faults.add(
         faultSpecSchema.parse({ route: "POST /api/inbound/appointments", errorRate: 1, count: 2 }),
@@ -211,7 +211,7 @@ function suite(driver: DriverName) {
     });
 
     it("pauses the credential on a 429 for retry-after without consuming an attempt", async () => {
-      const company = rig.addCompany("Limited", 1);
+      const company = await rig.addCompany("Limited", 1);
       const { faultSpecSchema } = await import("../../../src/sandbox/faults/fault-spec.js");
       rig.sandbox.admin.faults.add(
         faultSpecSchema.parse({ route: "POST /api/inbound/leads", rateLimitRate: 1, retryAfterSeconds: 1, count: 1 }),
@@ -229,7 +229,7 @@ function suite(driver: DriverName) {
     });
 
     it("dead-letters another 4xx at once with the upstream's message", async () => {
-      const company = rig.addCompany("Wrong lead", 1);
+      const company = await rig.addCompany("Wrong lead", 1);
       const booking = {
         leadId: "lead_doesnotexist",
         startsAt: "2026-12-01T15:00:00Z",
@@ -242,7 +242,7 @@ function suite(driver: DriverName) {
     });
 
     it("gives up after the attempt budget and dead-letters with the last error", async () => {
-      const company = rig.addCompany("Down", 1);
+      const company = await rig.addCompany("Down", 1);
       const { faultSpecSchema } = await import("../../../src/sandbox/faults/fault-spec.js");
       rig.sandbox.admin.faults.add(
         faultSpecSchema.parse({ route: "POST /api/inbound/leads", errorRate: 1, errorStatus: 500 }),
@@ -253,7 +253,7 @@ function suite(driver: DriverName) {
     });
 
     it("pauses a rejected credential's submissions as waiting, and resumes them when it is rotated", async () => {
-      const company = rig.addCompany("Revoked", 1);
+      const company = await rig.addCompany("Revoked", 1);
       const credential = company.credentials[0];
       if (!credential) throw new Error("no credential");
       rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
@@ -275,7 +275,7 @@ function suite(driver: DriverName) {
         personId: company.sandboxPersonId,
       });
       const { rotateUpstreamCredential } = await import("../../../src/gateway/credentials/upstream-credentials.js");
-      rotateUpstreamCredential({
+      await rotateUpstreamCredential({
         ctx: rig.gateway.ctx,
         companyId: company.gatewayCompanyId,
         credentialId: credential.id,
@@ -289,7 +289,7 @@ function suite(driver: DriverName) {
     it.skipIf(driver !== "bullmq")(
       "§7 parks a submission left queued on a paused credential (accepted as the pause landed, or its notice lost)",
       async () => {
-        const company = rig.addCompany("Lost notice", 1);
+        const company = await rig.addCompany("Lost notice", 1);
         const credential = company.credentials[0];
         if (!credential) throw new Error("no credential");
         rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
@@ -311,7 +311,7 @@ function suite(driver: DriverName) {
     );
 
     it("holds an appointment naming a lead submission until the lead is forwarded, then sends the real leadId", async () => {
-      const company = rig.addCompany("Chained", 1);
+      const company = await rig.addCompany("Chained", 1);
       const key = company.vendorKeys[0] ?? "";
       const leadSubmission = await submit(key);
       const booking = {
@@ -330,7 +330,7 @@ function suite(driver: DriverName) {
     });
 
     it("answers a Prefer: wait request with the upstream's own status and body", async () => {
-      const company = rig.addCompany("Sync", 1);
+      const company = await rig.addCompany("Sync", 1);
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), {
         "x-api-key": company.vendorKeys[0] ?? "",
         prefer: "wait=5",
@@ -342,7 +342,7 @@ function suite(driver: DriverName) {
     });
 
     it("forwards a submission once however often it is enqueued again (dedupe by submission id)", async () => {
-      const company = rig.addCompany("Dedupe", 1);
+      const company = await rig.addCompany("Dedupe", 1);
       const { ctx } = rig.gateway;
       const id = await submit(company.vendorKeys[0] ?? "");
       const row = ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
@@ -357,7 +357,7 @@ function suite(driver: DriverName) {
     });
 
     it("answers 202 when the upstream's answer does not come within the wait", async () => {
-      const company = rig.addCompany("Slow", 1);
+      const company = await rig.addCompany("Slow", 1);
       const { faultSpecSchema } = await import("../../../src/sandbox/faults/fault-spec.js");
       rig.sandbox.admin.faults.add(
         faultSpecSchema.parse({ route: "POST /api/inbound/leads", latencyMs: 1_500, count: 1 }),

@@ -136,7 +136,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       await workload.revokeWhenSending(lane);
       await workload.submitBatch();
       checkOutcomes(await workload.waitingOn(lane));
-      workload.rotate(lane);
+      await workload.rotate(lane);
       const rows = await workload.quiet();
       checkOutcomes(rows);
       expect(rows.map((r) => r.status)).toEqual(rows.map(() => "forwarded"));
@@ -156,7 +156,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       const lane = workload.lane(1);
       await workload.submitBatch(4, [lane]);
       await until(() => workload.rows().some((r) => r.firstSentAt !== null));
-      workload.rotate(lane);
+      await workload.rotate(lane);
       rig.sandbox.admin.revokeKey(lane.upstreamKey.split(".")[0] ?? "");
       // Paused by the old key's 401, the chained appointments would wait for a rotation that already happened.
       const rows = await workload.quiet(10_000).catch(() => workload.rows());
@@ -185,7 +185,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       await workload.revokeWhenSending(lane);
       await workload.submitBatch();
       checkOutcomes(await workload.waitingOn(lane));
-      workload.rotate(lane);
+      await workload.rotate(lane);
       const rows = await workload.quiet();
       checkOutcomes(rows);
       expect(rows.filter((r) => r.status === "waiting")).toEqual([]);

@@ -39,7 +39,11 @@ export class Workload {
 
   /** Companies and credentials on both sides; one platform lead per credential, made before any fault. */
   static async open(rig: Rig): Promise<Workload> {
-    const companies = [rig.addCompany("Alpha", 2), rig.addCompany("Beta", 1), rig.addCompany("Gamma", 1)];
+    const companies = [
+      await rig.addCompany("Alpha", 2),
+      await rig.addCompany("Beta", 1),
+      await rig.addCompany("Gamma", 1),
+    ];
     const lanes: Lane[] = [];
     for (const company of companies) {
       for (const [i, credential] of company.credentials.entries()) {
@@ -115,13 +119,13 @@ export class Workload {
   }
 
   /** The company puts a fresh platform key into the lane's credential: what waited on it resumes. */
-  rotate(lane: Lane): void {
+  async rotate(lane: Lane): Promise<void> {
     const fresh = this.rig.sandbox.admin.createKey({
       companyId: lane.company.sandboxCompanyId,
       kind: "general",
       personId: lane.company.sandboxPersonId,
     });
-    rotateUpstreamCredential({
+    await rotateUpstreamCredential({
       ctx: this.rig.gateway.ctx,
       companyId: lane.company.gatewayCompanyId,
       credentialId: lane.credentialId,

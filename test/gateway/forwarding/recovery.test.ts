@@ -16,7 +16,7 @@ describe("crash recovery: appointments waiting for a lead", () => {
 
   it("sends at start an appointment left waiting for a lead that an earlier process had already forwarded", async () => {
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Orphan", 1);
+    const company = await rig.addCompany("Orphan", 1);
     const key = company.vendorKeys[0] ?? "";
     const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key });
     const { submissionId: leadSubmission } = (await res.json()) as { submissionId: string };
@@ -45,7 +45,7 @@ describe("crash recovery: appointments waiting for a lead", () => {
     ctx.db.insert(submissions).values(orphan).run();
 
     const restarted = new Forwarder(ctx, { upstreamUrl: rig.sandbox.url });
-    restarted.start();
+    await restarted.start();
     try {
       const sent = await until(() => (row(orphan.id)?.status === "forwarded" ? row(orphan.id) : undefined));
       expect(sent?.result).toMatchObject({ appointmentId: expect.stringMatching(/^apt_/) });

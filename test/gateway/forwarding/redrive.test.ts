@@ -27,7 +27,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
 
   it("fixes a profile, replays the failed submission with a new upstream key, and it is forwarded", async () => {
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Redrive", 1);
+    const company = await rig.addCompany("Redrive", 1);
     const companyId = company.gatewayCompanyId;
     const vendorKeyId = (company.vendorKeys[0] ?? "").split(".")[0] ?? "";
     const leadRes = await postJson(`${rig.url}/api/inbound/leads`, lead(), {
@@ -37,7 +37,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
     const leadId = (leadRow.result as { leadId: string }).leadId;
 
     // Version 1 reads the lead id from the wrong field: the platform answers 404 and it is dead-lettered.
-    const profile = createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
+    const profile = await createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
     const sample = {
       ref: "lead_x",
       customer: "lead_x",
@@ -68,7 +68,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
       return publishProfileVersion({ ctx, companyId, versionId: saved.version.id });
     };
     const v1 = await publish("ref");
-    updateVendorKey({ ctx, companyId, keyId: vendorKeyId, input: { appointmentProfileVersionId: v1.id } });
+    await updateVendorKey({ ctx, companyId, keyId: vendorKeyId, input: { appointmentProfileVersionId: v1.id } });
     const native = { ref: "lead_wrong", customer: leadId, from: sample.from, to: sample.to, key: "bk-000002" };
     const res = await postJson(`${rig.url}/api/inbound/appointments`, native, {
       "x-api-key": company.vendorKeys[0] ?? "",
@@ -97,7 +97,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
 
   it("keeps the upstream key when the body did not change, and refuses a redrive with no selection", async () => {
     const { ctx } = rig.gateway;
-    const company = rig.addCompany("Unchanged", 1);
+    const company = await rig.addCompany("Unchanged", 1);
     const companyId = company.gatewayCompanyId;
     const booking = {
       leadId: "lead_missing",

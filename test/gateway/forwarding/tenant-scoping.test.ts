@@ -25,8 +25,8 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   let rival: RigCompany;
   beforeAll(async () => {
     rig = await startRig({ perKey: 50, perCompany: 100, egress: 200, windowMs: 1_000 });
-    acme = rig.addCompany("Acme", 1);
-    rival = rig.addCompany("Rival", 1);
+    acme = await rig.addCompany("Acme", 1);
+    rival = await rig.addCompany("Rival", 1);
   });
   afterAll(() => rig.close());
 
@@ -108,7 +108,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
     const companyId = acme.gatewayCompanyId;
     const foreign = rivalLead("failed");
     // Version 1 maps `ref`; version 2 maps `other`, a field intake never checked.
-    const profile = createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
+    const profile = await createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
     const sample = { ref: "lead_x", other: "lead_x", from: "2026-12-01T15:00:00Z", to: "2026-12-01T16:00:00Z" };
     const publish = async (field: string) => {
       const expression = `{ "leadId": ${field}, "startsAt": from, "endsAt": to, "idempotencyKey": "tenant-redrive-1" }`;
@@ -122,7 +122,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
       return publishProfileVersion({ ctx, companyId, versionId: saved.version.id });
     };
     const v1 = await publish("ref");
-    updateVendorKey({ ctx, companyId, keyId: keyId(acme), input: { appointmentProfileVersionId: v1.id } });
+    await updateVendorKey({ ctx, companyId, keyId: keyId(acme), input: { appointmentProfileVersionId: v1.id } });
     const native = { ...sample, ref: "lead_missing", other: foreign };
     const res = await postJson(`${rig.url}/api/inbound/appointments`, native, {
       "x-api-key": acme.vendorKeys[0] ?? "",

@@ -97,7 +97,7 @@ describe("the engine, told of a divergence, ends inline trust for that version",
   it("logs the version id and the reason, no mapped data; counts it in /metrics; never maps it inline again", async () => {
     const { log, lines, text } = captureLog();
     const metrics = new HttpMetrics("gateway");
-    const gateway = createGateway({
+    const gateway = await createGateway({
       databasePath: ":memory:",
       log,
       masterKey: randomBytes(32).toString("hex"),

@@ -54,7 +54,7 @@ afterEach(async () => {
 async function subscribed(answer?: Parameters<typeof startReceiver>[0], extra: Record<string, unknown> = {}) {
   const endpoint = await startReceiver(answer);
   receivers.push(endpoint);
-  const key = acme.issueKey({ partnerType: "lead_source" });
+  const key = await acme.issueKey({ partnerType: "lead_source" });
   const created = await api("POST", "/subscriptions", {
     vendorKeyId: key.id,
     url: endpoint.url,
@@ -94,7 +94,7 @@ describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them
       calls++;
       res.writeHead(calls < 3 ? 503 : 200).end();
     });
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 3, 5_000, "three attempts");
     const verifier = createWebhookVerifier({ secrets: { 1: s.secret } });
     const ids = new Set<string>();
@@ -119,11 +119,11 @@ describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them
     const s = await subscribed();
     const rotated = await api("POST", `/subscriptions/${s.id}/rotate-secret`);
     expect(rotated.body.pendingSecretVersion).toBe(2);
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 1);
     expect(s.endpoint.received[0]?.headers["x-svc-secret-version"]).toBe("1");
     expect((await api("POST", `/subscriptions/${s.id}/activate-secret`, { pendingSecretVersion: 2 })).status).toBe(200);
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 2);
     const second = s.endpoint.received[1];
     expect(second?.headers["x-svc-secret-version"]).toBe("2");
@@ -135,7 +135,11 @@ describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them
     const ctx = t.gateway.ctx;
     const expression = `{ "kind": event, "ref": id, "lead": data.leadId, "outcome": data.status }`;
     const envelope = { id: "evt_x", event: "submission.forwarded", data: { leadId: "lead_1", status: "created" } };
-    const profile = createProfile({ ctx, companyId: acme.company.id, input: { name: "native-out", kind: "outbound" } });
+    const profile = await createProfile({
+      ctx,
+      companyId: acme.company.id,
+      input: { name: "native-out", kind: "outbound" },
+    });
     const saved = await saveProfileVersion({
       ctx,
       companyId: acme.company.id,
@@ -153,7 +157,7 @@ describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them
     });
     await publishProfileVersion({ ctx, companyId: acme.company.id, versionId: saved.version.id });
     const s = await subscribed(undefined, { outboundProfileVersionId: saved.version.id });
-    forwarded(s.key.id, "lead_native_1");
+    await forwarded(s.key.id, "lead_native_1");
     await waitFor(() => s.endpoint.received.length === 1);
     const body = s.endpoint.bodies()[0];
     expect(body).toMatchObject({ kind: "submission.forwarded", lead: "lead_native_1", outcome: "created" });
@@ -181,7 +185,7 @@ describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them
 describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and redelivery", () => {
   it("retries on the schedule, then dead-letters; redelivering one sends it again with the same event id", async () => {
     const s = await subscribed((_r, res) => res.writeHead(500).end("broken"));
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 3, 5_000, "three attempts");
     const [a, b, c] = s.endpoint.received.map((r) => r.at);
     expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(90);
@@ -213,7 +217,7 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
       if (calls === 1) res.writeHead(429, { "retry-after": "1" }).end();
       else res.writeHead(200).end();
     });
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 2, 5_000, "the retry");
     const [a, b] = s.endpoint.received.map((r) => r.at);
     expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(950);
@@ -221,7 +225,7 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
 
   it("disables the subscription on 410 Gone with a reason the owner sees, and sends nothing more", async () => {
     const s = await subscribed((_r, res) => res.writeHead(410).end());
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 1);
     let sub: Record<string, unknown> = {};
     for (let i = 0; i < 50 && sub.status !== "disabled"; i++) {
@@ -230,14 +234,14 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
     }
     expect(sub.status).toBe("disabled");
     expect(String(sub.disabledReason)).toMatch(/410 Gone/);
-    forwarded(s.key.id);
+    await forwarded(s.key.id);
     await sleep(400);
     expect(s.endpoint.received).toHaveLength(1);
   });
 
   it("disables after sustained failure with the reason; re-enabling resumes what is pending", async () => {
     const s = await subscribed((_r, res) => res.writeHead(503).end());
-    for (let i = 0; i < 3; i++) forwarded(s.key.id);
+    for (let i = 0; i < 3; i++) await forwarded(s.key.id);
     let sub: Record<string, unknown> = {};
     for (let i = 0; i < 200 && sub.status !== "disabled"; i++) {
       sub = (await api("GET", `/subscriptions/${s.id}`)).body;
@@ -278,8 +282,8 @@ describe("§6 webhooks: one slow or dead endpoint does not delay deliveries to o
     const slow = await subscribed((_r, res) => held.push(() => res.end()));
     const healthy = await subscribed();
     for (let i = 0; i < 20; i++) {
-      forwarded(slow.key.id);
-      forwarded(healthy.key.id);
+      await forwarded(slow.key.id);
+      await forwarded(healthy.key.id);
     }
     const started = Date.now();
     await waitFor(() => healthy.endpoint.received.length === 20, 3_000, "healthy deliveries");
@@ -303,7 +307,7 @@ describe("§6 webhooks: deliveries are durable; a restart resumes them", () => {
     try {
       const first = await startGateway({ databasePath, masterKey, webhooks: { retrySchedule: [60_000], jitter: 0 } });
       const company = await seedCompany(first.gateway, "Durable");
-      const key = company.issueKey({ partnerType: "lead_source" });
+      const key = await company.issueKey({ partnerType: "lead_source" });
       const owner = ownerApi(first.url, await bearer(first.url, company.email));
       await owner("POST", "/subscriptions", {
         vendorKeyId: key.id,
@@ -311,7 +315,7 @@ describe("§6 webhooks: deliveries are durable; a restart resumes them", () => {
         events: ["submission.forwarded"],
       });
       for (let i = 0; i < 3; i++) {
-        settle(
+        await settle(
           first.gateway,
           settledSubmission(company.company.id, key.id, {
             kind: "lead",
@@ -356,8 +360,8 @@ describe("§6 webhooks: deleting a subscription while a delivery is in flight", 
     const held: Array<() => void> = [];
     const doomed = await subscribed((_r, res) => held.push(() => res.writeHead(200).end()));
     const other = await subscribed((_r, res) => held.push(() => res.writeHead(200).end()));
-    forwarded(doomed.key.id);
-    forwarded(other.key.id);
+    await forwarded(doomed.key.id);
+    await forwarded(other.key.id);
     await waitFor(() => held.length === 2, 3_000, "both requests in flight");
     expect((await api("DELETE", `/subscriptions/${doomed.id}`)).status).toBe(200);
     for (const release of held) release();

@@ -33,7 +33,7 @@ beforeAll(async () => {
     webhooks: { retryDelaysMs: [100, 200], jitter: 0, pollIntervalMs: 20, timeoutMs: 2_000 },
   });
   // createGateway wires forwarding's settled hook to onSubmissionSettled.
-  gateway = createGateway({
+  gateway = await createGateway({
     databasePath: ":memory:",
     log: silent,
     masterKey: randomBytes(32).toString("hex"),
@@ -59,18 +59,18 @@ beforeAll(async () => {
     kind: "general",
     personId: upstream.people[0]?.id,
   });
-  const company = createCompany({ ctx, input: { name: "Loop Co" } });
+  const company = await createCompany({ ctx, input: { name: "Loop Co" } });
   const email = "owner@loop.test";
   await createOwner({
     ctx,
     input: { companyId: company.id, email, name: "Owner", role: "admin", password: OWNER_PASSWORD },
   });
-  const credential = createUpstreamCredential({
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: { name: "general", value: general.key },
   });
-  const issued = createVendorKey({
+  const issued = await createVendorKey({
     ctx,
     companyId: company.id,
     input: {

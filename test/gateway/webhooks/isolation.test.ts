@@ -48,7 +48,7 @@ afterAll(async () => {
 async function subscribed(answer?: Parameters<typeof startReceiver>[0]) {
   const endpoint = await startReceiver(answer);
   receivers.push(endpoint);
-  const key = acme.issueKey({ partnerType: "lead_source" });
+  const key = await acme.issueKey({ partnerType: "lead_source" });
   const created = await api("POST", "/subscriptions", {
     vendorKeyId: key.id,
     url: endpoint.url,
@@ -58,8 +58,8 @@ async function subscribed(answer?: Parameters<typeof startReceiver>[0]) {
   return { endpoint, key };
 }
 
-function forwarded(keyId: string) {
-  settle(
+async function forwarded(keyId: string) {
+  await settle(
     t.gateway,
     settledSubmission(acme.company.id, keyId, {
       kind: "lead",
@@ -72,19 +72,19 @@ function forwarded(keyId: string) {
 describe("§6 webhooks: a dead endpoint holds one slot of its own, never a healthy endpoint's", () => {
   it("delivers to a healthy endpoint at once while dead endpoints with a backlog could fill the global cap", async () => {
     const healthy = await subscribed();
-    forwarded(healthy.key.id);
+    await forwarded(healthy.key.id);
     await waitFor(() => healthy.endpoint.received.length === 1, 2_000, "the healthy endpoint's first delivery");
     await sleep(50); // its outcome committed: the endpoint is known to answer
 
     // Three endpoints that never answer, never heard from before, with five deliveries each.
     const dead = await Promise.all([1, 2, 3].map(() => subscribed((_r, res) => void held.push(res))));
-    for (const d of dead) for (let i = 0; i < 5; i++) forwarded(d.key.id);
+    for (const d of dead) for (let i = 0; i < 5; i++) await forwarded(d.key.id);
     const deadRequests = () => dead.reduce((n, d) => n + d.endpoint.received.length, 0);
     await waitFor(() => deadRequests() >= 2, 2_000, "requests to the dead endpoints");
 
     // Had the dead endpoints taken the two slots of the global cap, these would wait for their 4 s timeouts.
     const started = Date.now();
-    for (let i = 0; i < 10; i++) forwarded(healthy.key.id);
+    for (let i = 0; i < 10; i++) await forwarded(healthy.key.id);
     await waitFor(() => healthy.endpoint.received.length === 11, TIMEOUT_MS, "the healthy deliveries");
     expect(Date.now() - started).toBeLessThan(2_000); // half the timeout: room for a loaded machine
 

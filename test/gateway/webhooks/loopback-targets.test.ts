@@ -104,7 +104,7 @@ describe("a gateway that does not listen on loopback (sandbox mode)", () => {
   });
 
   const subscribe = async (url: string) => {
-    const key = acme.issueKey({ partnerType: "lead_source" });
+    const key = await acme.issueKey({ partnerType: "lead_source" });
     const owner = ownerApi(t.url, await bearer(t.url, acme.email));
     return owner("POST", "/subscriptions", { vendorKeyId: key.id, url, events: ["submission.forwarded"] });
   };

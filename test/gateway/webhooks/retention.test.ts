@@ -39,7 +39,7 @@ afterAll(async () => {
 async function subscribed(status: number) {
   const endpoint = await startReceiver((_r, res) => res.writeHead(status).end());
   receivers.push(endpoint);
-  const key = acme.issueKey({ partnerType: "lead_source" });
+  const key = await acme.issueKey({ partnerType: "lead_source" });
   const created = await api("POST", "/subscriptions", {
     vendorKeyId: key.id,
     url: endpoint.url,
@@ -49,14 +49,16 @@ async function subscribed(status: number) {
   return { endpoint, key, id: String(created.body.id) };
 }
 
-function forwarded(keyId: string): string {
-  return settle(
-    t.gateway,
-    settledSubmission(acme.company.id, keyId, {
-      kind: "lead",
-      status: "forwarded",
-      result: { status: "created", leadId: `lead_${Math.random().toString(36).slice(2)}` },
-    }),
+async function forwarded(keyId: string): Promise<string> {
+  return (
+    await settle(
+      t.gateway,
+      settledSubmission(acme.company.id, keyId, {
+        kind: "lead",
+        status: "forwarded",
+        result: { status: "created", leadId: `lead_${Math.random().toString(36).slice(2)}` },
+      }),
+    )
   ).id;
 }
 
@@ -81,9 +83,9 @@ describe("retention: webhook history older than retentionDays is purged; what ma
 
     // 40 days ago: one delivered, one dead-lettered, one still pending behind a failing endpoint.
     clock = Date.now() - 40 * DAY_MS;
-    const delivered = forwarded(ok.key.id);
-    const dead = forwarded(ok.key.id);
-    const pending = forwarded(failing.key.id);
+    const delivered = await forwarded(ok.key.id);
+    const dead = await forwarded(ok.key.id);
+    const pending = await forwarded(failing.key.id);
     await waitFor(() => ok.endpoint.received.length === 2 && failing.endpoint.received.length === 1);
     await waitFor(() => deliveryOf(delivered).status === "delivered" && deliveryOf(dead).status === "delivered");
     sqlite.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE id = ?").run(deliveryOf(dead).id);
@@ -91,14 +93,14 @@ describe("retention: webhook history older than retentionDays is purged; what ma
 
     // Today: one delivered, one platform event.
     clock = Date.now();
-    const recent = forwarded(ok.key.id);
+    const recent = await forwarded(ok.key.id);
     await waitFor(() => ok.endpoint.received.length === 3);
     await waitFor(() => deliveryOf(recent).status === "delivered");
     platformEvent("evt_new", new Date(clock).toISOString());
 
     const old = { delivered: deliveryOf(delivered), dead: deliveryOf(dead), pending: deliveryOf(pending) };
     expect(old.pending.status).toBe("pending");
-    const result = purgeExpiredPayloads({ ctx: t.gateway.ctx });
+    const result = await purgeExpiredPayloads({ ctx: t.gateway.ctx });
     expect(result).toMatchObject({ webhookDeliveries: 2, webhookEvents: 2, platformEvents: 1 });
 
     const ids = (sql: string) => (sqlite.prepare(sql).all() as Array<{ id: string }>).map((r) => r.id).sort();
@@ -112,7 +114,7 @@ describe("retention: webhook history older than retentionDays is purged; what ma
     expect(ids("SELECT id FROM platform_events")).toEqual(["evt_new"]);
 
     // Nothing left to purge.
-    expect(purgeExpiredPayloads({ ctx: t.gateway.ctx })).toMatchObject({
+    expect(await purgeExpiredPayloads({ ctx: t.gateway.ctx })).toMatchObject({
       webhookDeliveries: 0,
       webhookEvents: 0,
       platformEvents: 0,

@@ -27,7 +27,7 @@ import { type Receiver, startReceiver } from "./support.js";
  * A database fault for one statement: the first insert of a webhook delivery fails, as a full disk or a lost lock
  * would fail it. A trigger calling a function of the test's; every connection that may insert one gets the function.
  */
-function failFirstDeliveryInsert(connections: SqliteDatabase[]): { fired: () => boolean } {
+async function failFirstDeliveryInsert(connections: SqliteDatabase[]): Promise<{ fired: () => boolean }> {
   let armed = true;
   let fired = false;
   for (const sqlite of connections) {
@@ -64,8 +64,8 @@ for (const { driver, skip } of drivers) {
 
     it("a database fault on the delivery rolls the outcome back; the submission goes again and gets exactly one", async () => {
       const { ctx } = rig.gateway;
-      const company = rig.addCompany(`Atomic ${driver}`, 1);
-      const source = createVendorKey({
+      const company = await rig.addCompany(`Atomic ${driver}`, 1);
+      const source = await createVendorKey({
         ctx,
         companyId: company.gatewayCompanyId,
         input: {
@@ -75,12 +75,12 @@ for (const { driver, skip } of drivers) {
           credentialId: company.credentials[0]?.id ?? "",
         },
       });
-      const subscription = createSubscription({
+      const subscription = await createSubscription({
         ctx,
         companyId: company.gatewayCompanyId,
         input: { vendorKeyId: source.id, url: receiver.url, events: ["submission.forwarded"] },
       });
-      const fault = failFirstDeliveryInsert([ctx.sqlite, ...rig.workers.map((w) => w.ctx.sqlite)]);
+      const fault = await failFirstDeliveryInsert([ctx.sqlite, ...rig.workers.map((w) => w.ctx.sqlite)]);
 
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": source.key });
       const { submissionId } = (await res.json()) as { submissionId: string };
@@ -112,8 +112,8 @@ describe("§6.4 the start-up repair records what an older version settled withou
   it("enqueues each owed delivery once, only to subscriptions that existed, nothing for the too old", async () => {
     const databasePath = join(mkdtempSync(join(tmpdir(), "pg-repair-")), "gateway.db");
     const masterKey = randomBytes(32).toString("hex");
-    const open = () =>
-      createGateway({
+    const open = async () =>
+      await createGateway({
         databasePath,
         masterKey,
         log: createLogger({ level: "silent" }),
@@ -123,12 +123,12 @@ describe("§6.4 the start-up repair records what an older version settled withou
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
 
-    const first = open();
+    const first = await open();
     const { ctx } = first;
     const acme = await seedCompany(first, "Repair");
-    const key = acme.issueKey({ partnerType: "lead_source" });
+    const key = await acme.issueKey({ partnerType: "lead_source" });
     const subscribedAt = Date.now();
-    const subscription = createSubscription({
+    const subscription = await createSubscription({
       ctx,
       companyId: acme.company.id,
       input: { vendorKeyId: key.id, url: receiver.url, events: ["submission.forwarded", "submission.failed"] },
@@ -148,13 +148,13 @@ describe("§6.4 the start-up repair records what an older version settled withou
       .from(submissions)
       .where(eq(submissions.id, forwarded ?? ""))
       .get();
-    if (row) onSubmissionSettled(ctx, row);
+    if (row) await onSubmissionSettled(ctx, row);
     ctx.sqlite
       .prepare("UPDATE submissions SET settlement_recorded_at = NULL WHERE id IN (?, ?, ?, ?)")
       .run(forwarded, failed, beforeSubscribing, tooOld);
     await first.close();
 
-    const second = open();
+    const second = await open();
     closers.push(() => second.close());
     const owed = (id: string | undefined) =>
       second.ctx.db
@@ -179,7 +179,7 @@ describe("§6.4 the start-up repair records what an older version settled withou
     closers.pop();
 
     // Idempotent: a third start finds nothing left, and the dedupe keys would have refused a second delivery anyway.
-    const third = open();
+    const third = await open();
     closers.push(() => third.close());
     const all = third.ctx.db.select().from(webhookDeliveries).all();
     expect(all).toHaveLength(2);

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out", () => {
   it("keeps one webhook_events row for an event sent to three subscriptions, and sends its exact bytes to each", async () => {
-    const key = acme.issueKey({ partnerType: "lead_source" });
+    const key = await acme.issueKey({ partnerType: "lead_source" });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const endpoint = await startReceiver();
@@ -56,7 +56,7 @@ describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out
       status: "forwarded",
       result: { status: "created", leadId: "lead_once" },
     });
-    settle(t.gateway, row);
+    await settle(t.gateway, row);
     await waitFor(() => receivers.every((r) => r.received.length === 1), 5_000, "three deliveries");
 
     const sqlite = t.gateway.ctx.sqlite;
@@ -86,7 +86,7 @@ describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out
   });
 
   it("stores no event row when a repeated hook call enqueues nothing", async () => {
-    const key = acme.issueKey({ partnerType: "lead_source" });
+    const key = await acme.issueKey({ partnerType: "lead_source" });
     const endpoint = await startReceiver();
     receivers.push(endpoint);
     await api("POST", "/subscriptions", { vendorKeyId: key.id, url: endpoint.url, events: ["submission.forwarded"] });
@@ -97,16 +97,16 @@ describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out
     });
     const count = () =>
       (t.gateway.ctx.sqlite.prepare("SELECT count(*) AS n FROM webhook_events").get() as { n: number }).n;
-    settle(t.gateway, row);
+    await settle(t.gateway, row);
     const after = count();
-    onSubmissionSettled(t.gateway.ctx, row); // forwarding calling the hook again for the same submission
+    await onSubmissionSettled(t.gateway.ctx, row); // forwarding calling the hook again for the same submission
     expect(count()).toBe(after);
   });
 });
 
 describe("§6 webhooks: the owner's delivery log reads one status at a time and merges", () => {
   it("pages through every status newest first, and filters by one", async () => {
-    const key = acme.issueKey({ partnerType: "lead_source" });
+    const key = await acme.issueKey({ partnerType: "lead_source" });
     const endpoint = await startReceiver();
     receivers.push(endpoint);
     const created = await api("POST", "/subscriptions", {
@@ -116,7 +116,7 @@ describe("§6 webhooks: the owner's delivery log reads one status at a time and 
     });
     const subscriptionId = String(created.body.id);
     for (let i = 0; i < 5; i++) {
-      settle(
+      await settle(
         t.gateway,
         settledSubmission(acme.company.id, key.id, {
           kind: "lead",

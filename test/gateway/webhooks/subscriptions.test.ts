@@ -10,27 +10,27 @@ import { bearer, ownerApi, seedCompany, startGateway, type WebhookGateway } from
 
 interface Company {
   email: string;
-  issueKey(input: { partnerType: "booking_vendor" }): { id: string };
+  issueKey(input: { partnerType: "booking_vendor" }): Promise<{ id: string }>;
 }
 
 /** A live-mode company (seedCompany makes test credentials, which live mode refuses). */
 async function seedLiveCompany(gw: WebhookGateway) {
   const ctx = gw.gateway.ctx;
-  const company = createCompany({ ctx, input: { name: "Live Co" } });
+  const company = await createCompany({ ctx, input: { name: "Live Co" } });
   const email = "live-owner@example.test";
   await createOwner({
     ctx,
     input: { companyId: company.id, email, name: "Owner", role: "admin", password: OWNER_PASSWORD },
   });
-  const credential = createUpstreamCredential({
+  const credential = await createUpstreamCredential({
     ctx,
     companyId: company.id,
     input: { name: "general", value: "svc_live_upstream0001.secretsecretsecretsecretsecret" },
   });
   return {
     email,
-    issueKey: (input: { partnerType: "booking_vendor" }) =>
-      createVendorKey({
+    issueKey: async (input: { partnerType: "booking_vendor" }) =>
+      await createVendorKey({
         ctx,
         companyId: company.id,
         input: { name: "v", scopes: ["appointments:write"], credentialId: credential.id, ...input },
@@ -58,8 +58,8 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-function subscribe(api: ReturnType<typeof ownerApi>, company: Company, url: string) {
-  const key = company.issueKey({ partnerType: "booking_vendor" });
+async function subscribe(api: ReturnType<typeof ownerApi>, company: Company, url: string) {
+  const key = await company.issueKey({ partnerType: "booking_vendor" });
   return api("POST", "/subscriptions", { vendorKeyId: key.id, url, events: ["appointment.booked"] });
 }
 
@@ -157,7 +157,7 @@ describe("§4.3/§6.5 subscription secrets: shown once, sealed at rest, two-phas
   });
 
   it("binds only a published outbound profile version of the company", async () => {
-    const key = sandboxCo.issueKey({ partnerType: "booking_vendor" });
+    const key = await sandboxCo.issueKey({ partnerType: "booking_vendor" });
     const payload = { n: "Ada", e: "ada@example.com", p: "5550102000", a: "1 Main St" };
     const expected = { fullName: "Ada", email: "ada@example.com", phone: "5550102000", address: "1 Main St" };
     const lead = await sandboxCo.publishProfile("lead", `{ "fullName": n, "email": e, "phone": p, "address": a }`, [
@@ -197,7 +197,7 @@ describe("§4.3 the webhook owner API is documented", () => {
     });
     const viewer = ownerApi(sandbox.url, await bearer(sandbox.url, email));
     expect((await viewer("GET", "/subscriptions")).status).toBe(200);
-    const key = sandboxCo.issueKey({ partnerType: "booking_vendor" });
+    const key = await sandboxCo.issueKey({ partnerType: "booking_vendor" });
     const res = await viewer("POST", "/subscriptions", {
       vendorKeyId: key.id,
       url: "http://127.0.0.1:8081/hooks",

@@ -172,8 +172,8 @@ export function settledSubmission(
 export { json, postJson, seedCompany };
 
 /** Stores the row (as forwarding would have) and calls the hook the way forwarding does, after the commit. */
-export function settle(gateway: Gateway, row: SubmissionRow): SubmissionRow {
+export async function settle(gateway: Gateway, row: SubmissionRow): Promise<SubmissionRow> {
   gateway.ctx.db.insert(submissionsTable).values(row).run();
-  onSubmissionSettled(gateway.ctx, row);
+  await onSubmissionSettled(gateway.ctx, row);
   return row;
 }

@@ -39,7 +39,7 @@ afterAll(async () => {
 
 /** A vendor key with a subscription to `events` at a fresh local receiver; returns the verifier for its secret. */
 async function vendor(partnerType: "lead_source" | "booking_vendor", events: string[]) {
-  const key = acme.issueKey({ partnerType });
+  const key = await acme.issueKey({ partnerType });
   const endpoint = await startReceiver();
   receivers.push(endpoint);
   const created = await api("POST", "/subscriptions", { vendorKeyId: key.id, url: endpoint.url, events });
@@ -69,7 +69,7 @@ async function platformSays(envelope: ReturnType<typeof platformEnvelope>) {
 describe("§1 booking vendor: appointment.booked for the appointments it booked", () => {
   it("confirms a 201 booking itself (§4.2 rule 2), signed so the vendor's verifier accepts it", async () => {
     const a = await vendor("booking_vendor", ["appointment.booked"]);
-    bookedBy(a.key.id, "apt_confirm_1");
+    await bookedBy(a.key.id, "apt_confirm_1");
     await waitFor(() => a.endpoint.received.length === 1, 5_000, "confirmation");
     const [first] = a.endpoint.received;
     const verified = await a.verifier.verify({ headers: first?.headers ?? {}, rawBody: first?.raw ?? "" });
@@ -89,7 +89,7 @@ describe("§1 booking vendor: appointment.booked for the appointments it booked"
 
   it("relays every later change once, and not the platform's own report of the gateway's booking", async () => {
     const a = await vendor("booking_vendor", ["appointment.booked"]);
-    bookedBy(a.key.id, "apt_moves_1");
+    await bookedBy(a.key.id, "apt_moves_1");
     await waitFor(() => a.endpoint.received.length === 1, 5_000, "confirmation");
     const customer = { name: "Ada Lovelace", phone: "5550100", address: "1 Main St", email: "ada@example.com" };
     const created = platformEnvelope({
@@ -128,7 +128,7 @@ describe("§1 booking vendor: appointment.booked for the appointments it booked"
   it("never tells vendor B about vendor A's appointment", async () => {
     const a = await vendor("booking_vendor", ["appointment.booked"]);
     const b = await vendor("booking_vendor", ["appointment.booked"]);
-    bookedBy(a.key.id, "apt_isolated_1");
+    await bookedBy(a.key.id, "apt_isolated_1");
     await platformSays(
       platformEnvelope({
         resource: { type: "appointment", id: "apt_isolated_1", version: 2 },
@@ -156,7 +156,7 @@ describe("§1 booking vendor: appointment.booked for the appointments it booked"
 describe("§1 lead source: its submissions' outcome, and the stages of leads it sourced", () => {
   it("gets submission.forwarded with the lead id and created/merged status only", async () => {
     const l = await vendor("lead_source", ["submission.forwarded", "submission.failed"]);
-    settle(
+    await settle(
       t.gateway,
       settledSubmission(acme.company.id, l.key.id, {
         kind: "lead",
@@ -165,7 +165,7 @@ describe("§1 lead source: its submissions' outcome, and the stages of leads it 
         result: { status: "merged", reason: "address belongs to a sold project", projectId: "prj_sold" },
       }),
     );
-    const failed = settle(
+    const failed = await settle(
       t.gateway,
       settledSubmission(acme.company.id, l.key.id, {
         kind: "lead",
@@ -186,7 +186,7 @@ describe("§1 lead source: its submissions' outcome, and the stages of leads it 
   it("gets quote.sent for a lead it created as {leadId, stage}, never the price; another source gets nothing", async () => {
     const l = await vendor("lead_source", ["quote.sent", "submission.forwarded"]);
     const other = await vendor("lead_source", ["quote.sent"]);
-    settle(
+    await settle(
       t.gateway,
       settledSubmission(acme.company.id, l.key.id, {
         kind: "lead",
@@ -212,7 +212,7 @@ describe("§1 lead source: its submissions' outcome, and the stages of leads it 
   });
 
   it("refuses events outside the partner type's groups at subscription time", async () => {
-    const key = acme.issueKey({ partnerType: "booking_vendor" });
+    const key = await acme.issueKey({ partnerType: "booking_vendor" });
     const refused = await api("POST", "/subscriptions", {
       vendorKeyId: key.id,
       url: "http://127.0.0.1:9/hooks",

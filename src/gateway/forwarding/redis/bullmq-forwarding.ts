@@ -116,7 +116,8 @@ export class BullmqForwarding implements ForwardingDriver {
     return this.#term !== undefined;
   }
 
-  start(): void {
+  /** Returns at once: connecting to Redis may take a while (`started` resolves then); failures are logged. */
+  async start(): Promise<void> {
     this.started = this.#start().catch((error: unknown) => {
       this.#ctx.log.error({ err: error }, "forwarding (bullmq) failed to start");
     });
@@ -124,7 +125,12 @@ export class BullmqForwarding implements ForwardingDriver {
 
   async #start(): Promise<void> {
     const { redis } = this.options;
-    this.#subscriber.on("message", (channel: string, id: string) => this.#message(channel, id));
+    this.#subscriber.on("message", (channel: string, id: string) => {
+      this.#message(channel, id).catch((error: unknown) => {
+        // A lost notice: the reconciler finds the submission in the database.
+        this.#ctx.log.error({ err: error, channel }, "redis notice not handled");
+      });
+    });
     // API processes hear of settled submissions (sync answers); workers of accepted ones and rotations (dispatch).
     const channels = [
       ...(redis.api ? [this.#keys.settled] : []),
@@ -168,7 +174,7 @@ export class BullmqForwarding implements ForwardingDriver {
           if (state === "reclaimed") {
             // Redis lost its data (a flush, a restart without persistence): put our history back, re-read the database.
             await mirror.rewrite(term.dispatcher.history());
-            this.#reconcile();
+            await this.#reconcile();
           }
           term.dispatcher.wake();
         },
@@ -181,7 +187,7 @@ export class BullmqForwarding implements ForwardingDriver {
     await Promise.all([ready(this.#producer), transport.ready(), consumer.waitUntilReady()]);
     // Redis came back (perhaps empty): the dispatcher re-reads the database and the lock is renewed or reclaimed.
     this.#producer.on("ready", () => {
-      if (this.#term) this.#reconcile();
+      if (this.#term) this.#reconcileSoon();
     });
     if (this.#closing) return;
     await leadership.start();
@@ -193,13 +199,13 @@ export class BullmqForwarding implements ForwardingDriver {
     else this.#publish(this.#keys.accepted, row.id);
   }
 
-  credentialRotated(credentialId: string): void {
-    this.#store.resumeCredential(credentialId, Date.now());
-    if (this.#term) this.#reconcile();
+  async credentialRotated(credentialId: string): Promise<void> {
+    await this.#store.resumeCredential(credentialId, Date.now());
+    if (this.#term) await this.#reconcile();
     else this.#publish(this.#keys.rotated, credentialId);
   }
 
-  waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined> {
+  async waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined> {
     return this.#waiters.wait(submissionId, timeoutMs, () => this.#store.get(submissionId), 500);
   }
 
@@ -241,17 +247,17 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#publish(this.#keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt));
   }
 
-  #message(channel: string, id: string): void {
+  async #message(channel: string, id: string): Promise<void> {
     if (channel === this.#keys.settled) {
       if (this.#waiters.has(id)) {
-        const row = this.#store.get(id);
+        const row = await this.#store.get(id);
         if (row) this.#waiters.settled(row);
       }
       return;
     }
     if (!this.#term) return;
-    if (channel === this.#keys.accepted) this.#term.dispatcher.notifyId(id);
-    else if (channel === this.#keys.rotated) this.#reconcile();
+    if (channel === this.#keys.accepted) await this.#term.dispatcher.notifyId(id);
+    else if (channel === this.#keys.rotated) await this.#reconcile();
   }
 
   /**
@@ -268,7 +274,7 @@ export class BullmqForwarding implements ForwardingDriver {
       .exec()) ?? []) as [unknown, unknown, [Error | null, number] | undefined];
     const others = this.#term !== undefined && (alive?.[1] ?? 0) > 1;
     if (others && !worker.consumer.isPaused()) void worker.consumer.pause(true);
-    else if (!others && worker.consumer.isPaused()) worker.consumer.resume();
+    else if (!others && worker.consumer.isPaused()) void worker.consumer.resume(); // its failure shows in the next step
   }
 
   async #takeOver(worker: WorkerSide): Promise<void> {
@@ -286,10 +292,10 @@ export class BullmqForwarding implements ForwardingDriver {
     });
     const term: Term = {
       dispatcher,
-      reconcile: setInterval(() => this.#reconcile(), this.options.redis.reconcileMs ?? 5_000),
+      reconcile: setInterval(() => this.#reconcileSoon(), this.options.redis.reconcileMs ?? 5_000),
     };
     this.#term = term;
-    this.#reconcile();
+    await this.#reconcile();
   }
 
   #stepDown(): void {
@@ -300,16 +306,23 @@ export class BullmqForwarding implements ForwardingDriver {
     // Kept in case this process leads again after an outage that emptied Redis.
     this.#lastHistory = term.dispatcher.history();
     void term.dispatcher.close(0);
-    if (this.#worker?.consumer.isPaused() && !this.#closing) this.#worker.consumer.resume();
+    if (this.#worker?.consumer.isPaused() && !this.#closing) void this.#worker.consumer.resume(); // as in #present
   }
 
   /** The outbox: what is committed and unfinished is (re-)admitted; leases of dead workers are released first. */
-  #reconcile(): void {
+  async #reconcile(): Promise<void> {
     const term = this.#term;
     if (!term) return;
     const now = Date.now();
-    this.#store.releaseExpiredLeases(now, now);
-    term.dispatcher.reconcile(now);
+    await this.#store.releaseExpiredLeases(now, now);
+    await term.dispatcher.reconcile(now);
+  }
+
+  /** #reconcile from an event: a failure is logged, and the next interval's reconcile tries again. */
+  #reconcileSoon(): void {
+    this.#reconcile().catch((error: unknown) => {
+      this.#ctx.log.error({ err: error }, "forwarding reconcile failed");
+    });
   }
 
   #publish(channel: string, message: string): void {

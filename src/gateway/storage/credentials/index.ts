@@ -1,6 +1,7 @@
+export type { UpstreamCredentialStore } from "./port.js";
 export {
   type CredentialChange,
   type NewUpstreamCredential,
+  SqliteUpstreamCredentialStore,
   type UpstreamCredentialRow,
-  UpstreamCredentialStore,
 } from "./store.js";

@@ -1,6 +1,8 @@
 import { and, eq, ne } from "drizzle-orm";
 import { upstreamCredentials } from "../../../db/schema/index.js";
 import type { StorageHandles } from "../handles.js";
+import type { GateView } from "../sqlite-gate.js";
+import type { UpstreamCredentialStore } from "./port.js";
 
 /** An upstream credential as stored: its value sealed under the master key (§5.9: never shown again). */
 export type UpstreamCredentialRow = typeof upstreamCredentials.$inferSelect;
@@ -14,22 +16,27 @@ export type CredentialChange = Partial<
 /**
  * The upstream credentials record (one of a company's general keys for the Inbound API): every statement on its table
  * is here. The owner's API creates, rotates and lists them; forwarding reads one per send and pauses one the platform
- * refused. Synchronous on SQLite (forwarding reads a credential per send); a PostgreSQL implementation keeps the
- * shapes with promises.
+ * refused. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
-export class UpstreamCredentialStore {
+export class SqliteUpstreamCredentialStore implements UpstreamCredentialStore {
   readonly #db: StorageHandles["db"];
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#db = handles.db;
   }
 
-  get(id: string): UpstreamCredentialRow | undefined {
+  async get(id: string): Promise<UpstreamCredentialRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db.select().from(upstreamCredentials).where(eq(upstreamCredentials.id, id)).get();
   }
 
   /** One of a company's credentials (another company's is not found). */
-  getOfCompany(id: string, companyId: string): UpstreamCredentialRow | undefined {
+  async getOfCompany(id: string, companyId: string): Promise<UpstreamCredentialRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(upstreamCredentials)
@@ -38,7 +45,8 @@ export class UpstreamCredentialStore {
   }
 
   /** A company's credential by its name (the config file names them). */
-  findByName(companyId: string, name: string): UpstreamCredentialRow | undefined {
+  async findByName(companyId: string, name: string): Promise<UpstreamCredentialRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(upstreamCredentials)
@@ -46,17 +54,20 @@ export class UpstreamCredentialStore {
       .get();
   }
 
-  listOfCompany(companyId: string): UpstreamCredentialRow[] {
+  async listOfCompany(companyId: string): Promise<UpstreamCredentialRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db.select().from(upstreamCredentials).where(eq(upstreamCredentials.companyId, companyId)).all();
   }
 
   /** Every company's credentials (linking the embedded sandbox at start). */
-  listAll(): UpstreamCredentialRow[] {
+  async listAll(): Promise<UpstreamCredentialRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db.select().from(upstreamCredentials).all();
   }
 
   /** The ids of the credentials forwarding may send with now. */
-  activeIds(): string[] {
+  async activeIds(): Promise<string[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ id: upstreamCredentials.id })
       .from(upstreamCredentials)
@@ -66,7 +77,8 @@ export class UpstreamCredentialStore {
   }
 
   /** Credentials not active (paused: refused by the platform), with the reason (`id`: that one only, if so). */
-  inactive(id?: string): { id: string; reason: string }[] {
+  async inactive(id?: string): Promise<{ id: string; reason: string }[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     const where = [ne(upstreamCredentials.status, "active")];
     if (id !== undefined) where.push(eq(upstreamCredentials.id, id));
     return this.#db
@@ -77,11 +89,13 @@ export class UpstreamCredentialStore {
       .map((r) => ({ id: r.id, reason: r.reason ?? "paused" }));
   }
 
-  insert(row: NewUpstreamCredential): void {
+  async insert(row: NewUpstreamCredential): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(upstreamCredentials).values(row).run();
   }
 
-  update(id: string, change: CredentialChange): void {
+  async update(id: string, change: CredentialChange): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.update(upstreamCredentials).set(change).where(eq(upstreamCredentials.id, id)).run();
   }
 
@@ -89,7 +103,8 @@ export class UpstreamCredentialStore {
    * Pauses a credential refused with its key `version`. False (nothing changed) when the credential was rotated since
    * that key was sent: a late 401 of the old key says nothing about the new one.
    */
-  pause(id: string, reason: string, version: number): boolean {
+  async pause(id: string, reason: string, version: number): Promise<boolean> {
+    while (this.#gate.busy) await this.#gate.pass();
     return (
       this.#db
         .update(upstreamCredentials)

@@ -1,1 +1,2 @@
-export { type ProfileRow, ProfileStore, type ProfileVersionRow, type StoredSample } from "./store.js";
+export type { ProfileStore } from "./port.js";
+export { type ProfileRow, type ProfileVersionRow, SqliteProfileStore, type StoredSample } from "./store.js";

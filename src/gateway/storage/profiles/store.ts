@@ -1,6 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { profiles, profileVersions } from "../../../db/schema/index.js";
 import type { StorageHandles } from "../handles.js";
+import type { GateView } from "../sqlite-gate.js";
+import type { ProfileStore } from "./port.js";
 import { VersionCache } from "./version-cache.js";
 
 export type ProfileRow = typeof profiles.$inferSelect;
@@ -11,26 +13,31 @@ export type { StoredSample } from "../../../db/schema/profile-versions.js";
 /**
  * The profiles record — profiles and their versions: every statement on their tables is here. Intake and webhook
  * delivery read a version's expression through `expressionOf` (cached: a version is immutable); the owner's API
- * creates, saves, publishes and rolls back; an erasure removes samples. Synchronous on SQLite; on PostgreSQL the
- * cached read stays synchronous on a hit, the rest becomes promises.
+ * creates, saves, publishes and rolls back; an erasure removes samples. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
-export class ProfileStore {
+export class SqliteProfileStore implements ProfileStore {
   readonly #db: StorageHandles["db"];
   readonly #sqlite: StorageHandles["sqlite"];
   readonly #versions: VersionCache;
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#db = handles.db;
     this.#sqlite = handles.sqlite;
     this.#versions = new VersionCache(handles.db);
   }
 
   /** A version's expression, read once (immutable) and kept; another company's version is a 404. */
-  expressionOf(companyId: string, versionId: string): { expression: string } {
+  expressionOf(companyId: string, versionId: string): { expression: string } | Promise<{ expression: string }> {
+    if (this.#gate.busy) return this.#gate.pass().then(() => this.expressionOf(companyId, versionId));
     return this.#versions.get(companyId, versionId);
   }
 
-  getProfileOfCompany(id: string, companyId: string): ProfileRow | undefined {
+  async getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(profiles)
@@ -38,7 +45,8 @@ export class ProfileStore {
       .get();
   }
 
-  profileByName(companyId: string, name: string): ProfileRow | undefined {
+  async profileByName(companyId: string, name: string): Promise<ProfileRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(profiles)
@@ -46,15 +54,18 @@ export class ProfileStore {
       .get();
   }
 
-  profilesOf(companyId: string): ProfileRow[] {
+  async profilesOf(companyId: string): Promise<ProfileRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db.select().from(profiles).where(eq(profiles.companyId, companyId)).all();
   }
 
-  insertProfile(row: ProfileRow): void {
+  async insertProfile(row: ProfileRow): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(profiles).values(row).run();
   }
 
-  getVersionOfCompany(id: string, companyId: string): ProfileVersionRow | undefined {
+  async getVersionOfCompany(id: string, companyId: string): Promise<ProfileVersionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(profileVersions)
@@ -63,7 +74,8 @@ export class ProfileStore {
   }
 
   /** A version with its profile's kind (binding checks: the right kind, published, the same company). */
-  versionWithKind(id: string): { version: ProfileVersionRow; kind: ProfileRow["kind"] } | undefined {
+  async versionWithKind(id: string): Promise<{ version: ProfileVersionRow; kind: ProfileRow["kind"] } | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ version: profileVersions, kind: profiles.kind })
       .from(profileVersions)
@@ -73,7 +85,8 @@ export class ProfileStore {
   }
 
   /** A profile's versions, newest first. */
-  versionsOf(profileId: string): ProfileVersionRow[] {
+  async versionsOf(profileId: string): Promise<ProfileVersionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(profileVersions)
@@ -82,7 +95,8 @@ export class ProfileStore {
       .all();
   }
 
-  latestVersionOf(profileId: string): ProfileVersionRow | undefined {
+  async latestVersionOf(profileId: string): Promise<ProfileVersionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(profileVersions)
@@ -92,7 +106,8 @@ export class ProfileStore {
       .get();
   }
 
-  versionIdsOf(profileId: string): string[] {
+  async versionIdsOf(profileId: string): Promise<string[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ id: profileVersions.id })
       .from(profileVersions)
@@ -101,11 +116,13 @@ export class ProfileStore {
       .map((v) => v.id);
   }
 
-  insertVersion(row: ProfileVersionRow): void {
+  async insertVersion(row: ProfileVersionRow): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(profileVersions).values(row).run();
   }
 
-  publishVersion(id: string, publishedAt: string): void {
+  async publishVersion(id: string, publishedAt: string): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(profileVersions)
       .set({ status: "published", samplesPassed: true, publishedAt })
@@ -117,7 +134,8 @@ export class ProfileStore {
    * Removes the golden samples `mentions` accepts from a company's versions, in one transaction (an erasure); the
    * versions are otherwise untouched. Returns how many were removed.
    */
-  eraseSamples(companyId: string, mentions: (text: string) => boolean): number {
+  async eraseSamples(companyId: string, mentions: (text: string) => boolean): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     let removed = 0;
     this.#sqlite.transaction(() => {
       const versions = this.#db

@@ -2,26 +2,10 @@ import { and, inArray, isNotNull, lt } from "drizzle-orm";
 import { mappingFailures, submissions } from "../../../db/schema/index.js";
 import { idFloor } from "../../../ids.js";
 import type { StorageHandles } from "../handles.js";
-import type { SubmissionRow } from "./row.js";
+import type { ScanBy, ScannedSubmission } from "./port.js";
 
 /** Rows of a company scanned per step of an erasure (one transaction, then the event loop's turn). */
 export const ERASURE_CHUNK = 2_000;
-
-/** What an erasure's scan reads of a submission. */
-export interface ScannedSubmission {
-  id: string;
-  status: string;
-  email: string | null;
-  phone: string | null;
-  leadRef: string | null;
-  result: string | null;
-}
-
-/**
- * How a scan reads a row's contact and lead reference: the person's own submissions by their contact columns, the
- * appointments of their leads by the lead each names.
- */
-export type ScanBy = "contact" | "leadReference";
 
 const SCANS: Record<ScanBy, string> = {
   contact: `SELECT id, status, result, contact_email AS email, contact_phone AS phone, NULL AS leadRef
@@ -32,25 +16,24 @@ const SCANS: Record<ScanBy, string> = {
 };
 
 /**
- * One pass over a company's submissions, newest first, ERASURE_CHUNK rows per immediate transaction with the event
- * loop's turn between steps (a large company never holds the thread serving intake). The rows `match` accepts are
- * erased in the step's transaction: payloads dropped, and what was not sent yet failed ("erased at the owner's
- * request") and handed to `onFailed` in that transaction (its outcome recorded there, as forwarding records it).
- * Returns the erased rows' ids. The contact
- * columns stay (forgetContacts): a rerun after a crash finds the person's submissions by them.
+ * One step of a pass over a company's submissions, newest first below `before`: ERASURE_CHUNK rows, in the caller's
+ * immediate transaction, the event loop's turn between steps (a large company never holds the thread serving
+ * intake). The rows `match` accepts lose their payloads, and what was not sent yet is failed ("erased at the owner's
+ * request"): its id is in `failed`, for the caller to record its outcome in the same transaction, as forwarding
+ * records it. The contact columns stay (forgetContacts): a rerun after a crash finds the person's submissions by them.
  */
-export async function scanAndErase(
+export function eraseStep(
   { sqlite }: StorageHandles,
-  read: (id: string) => SubmissionRow | undefined,
   companyId: string,
   by: ScanBy,
+  before: string,
   nowMs: number,
   match: (row: ScannedSubmission) => boolean,
-  onFailed: (id: string, failed: SubmissionRow | undefined) => void,
-): Promise<string[]> {
-  const erased: string[] = [];
-  const select = sqlite.prepare<[string, string, number], ScannedSubmission>(SCANS[by]);
+): { erased: string[]; failed: string[]; last: string | undefined } {
   const now = new Date(nowMs).toISOString();
+  const rows = sqlite
+    .prepare<[string, string, number], ScannedSubmission>(SCANS[by])
+    .all(companyId, before, ERASURE_CHUNK);
   const erase = sqlite.prepare(
     "UPDATE submissions SET raw_payload = NULL, canonical_body = NULL, purged_at = ?, updated_at = ? WHERE id = ?",
   );
@@ -58,28 +41,17 @@ export async function scanAndErase(
     `UPDATE submissions SET status = 'failed', last_error = 'erased at the owner''s request', next_attempt_at = NULL,
        waiting_reason = NULL, lease_until = NULL WHERE id = ?`,
   );
-  // Above every id: the scan walks down from the newest.
-  let before = "\uffff";
-  for (;;) {
-    const step = sqlite
-      .transaction(() => {
-        const rows = select.all(companyId, before, ERASURE_CHUNK);
-        const matching = rows.filter(match);
-        for (const row of matching) {
-          erase.run(now, now, row.id);
-          if (row.status === "forwarded" || row.status === "failed") continue;
-          // Nothing is left to send: it ends here, and its vendor hears so as of any failure (§1).
-          fail.run(row.id);
-          onFailed(row.id, read(row.id));
-        }
-        return { scanned: rows.length, last: rows.at(-1)?.id, erased: matching.map((r) => r.id) };
-      })
-      .immediate();
-    erased.push(...step.erased);
-    if (step.scanned < ERASURE_CHUNK || step.last === undefined) return erased;
-    before = step.last;
-    await new Promise((resolve) => setImmediate(resolve));
+  const erased: string[] = [];
+  const failed: string[] = [];
+  for (const row of rows.filter(match)) {
+    erase.run(now, now, row.id);
+    erased.push(row.id);
+    if (row.status === "forwarded" || row.status === "failed") continue;
+    // Nothing is left to send: it ends here, and its vendor hears so as of any failure (§1).
+    fail.run(row.id);
+    failed.push(row.id);
   }
+  return { erased, failed, last: rows.length < ERASURE_CHUNK ? undefined : rows.at(-1)?.id };
 }
 
 /** The last step of an erasure: the person's submissions forget their contact, and are found by it no more. */
@@ -99,7 +71,7 @@ export function forgetContacts({ sqlite }: StorageHandles, submissionIds: readon
  * index, a chunk per transaction.
  */
 export async function eraseMappingFailures(
-  { sqlite }: StorageHandles,
+  { sqlite, gate }: StorageHandles,
   companyId: string,
   mentions: (text: string) => boolean,
 ): Promise<number> {
@@ -111,6 +83,7 @@ export async function eraseMappingFailures(
   let erased = 0;
   let before = "\uffff";
   for (;;) {
+    while (gate.busy) await gate.pass();
     const step = sqlite
       .transaction(() => {
         const rows = select.all(companyId, before, ERASURE_CHUNK);

@@ -1,16 +1,22 @@
-export { ERASURE_CHUNK, type ScannedSubmission } from "./erasure.js";
+export { ERASURE_CHUNK } from "./erasure.js";
+export type {
+  Admissible,
+  AttemptRecord,
+  KeyCounts,
+  ScanBy,
+  ScannedSubmission,
+  SubmissionChange,
+  SubmissionStore,
+  SubmissionTimes,
+} from "./port.js";
 export type { FailedSelection, SubmissionFilter } from "./reads.js";
 export type {
   MappingFailureRow,
+  NewMappingFailure,
   NewSubmission,
   SubmissionAttemptRow,
   SubmissionRow,
 } from "./row.js";
 export { submissionRow } from "./row.js";
 export { type SubmissionView, submissionStatusView } from "./status-view.js";
-export {
-  type Admissible,
-  type AttemptRecord,
-  type SubmissionChange,
-  SubmissionStore,
-} from "./store.js";
+export { SqliteSubmissionStore } from "./store.js";

@@ -8,6 +8,8 @@ export type NewSubmission = typeof submissions.$inferInsert;
 export type SubmissionAttemptRow = typeof submissionAttempts.$inferSelect;
 /** A native payload a profile's guardrail refused, kept for the owner to fix the profile. */
 export type MappingFailureRow = typeof mappingFailures.$inferSelect;
+/** A refused payload as intake records it (the store gives it an id). */
+export type NewMappingFailure = Omit<typeof mappingFailures.$inferInsert, "id">;
 
 type Identity = "id" | "companyId" | "vendorKeyId" | "credentialId" | "kind" | "status" | "payloadDigest" | "createdAt";
 

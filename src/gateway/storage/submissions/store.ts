@@ -6,14 +6,16 @@ import { mappingFailures, submissionAttempts, submissions } from "../../../db/sc
 import type { SqliteDatabase } from "../../../db/sqlite.js";
 import { newId } from "../../../ids.js";
 import type { StorageHandles } from "../handles.js";
-import {
-  eraseMappingFailures,
-  forgetContacts,
-  purgePayloadsBefore,
-  type ScanBy,
-  type ScannedSubmission,
-  scanAndErase,
-} from "./erasure.js";
+import { type GateView, INSIDE } from "../sqlite-gate.js";
+import { eraseMappingFailures, eraseStep, forgetContacts, purgePayloadsBefore } from "./erasure.js";
+import type {
+  Admissible,
+  AttemptRecord,
+  ScanBy,
+  ScannedSubmission,
+  SubmissionChange,
+  SubmissionStore,
+} from "./port.js";
 import {
   attemptsOf,
   countsByKey,
@@ -27,7 +29,13 @@ import {
   timelineSince,
   withRawPayload,
 } from "./reads.js";
-import type { MappingFailureRow, NewSubmission, SubmissionAttemptRow, SubmissionRow } from "./row.js";
+import type {
+  MappingFailureRow,
+  NewMappingFailure,
+  NewSubmission,
+  SubmissionAttemptRow,
+  SubmissionRow,
+} from "./row.js";
 import { SubmissionWriter } from "./writer.js";
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
@@ -40,49 +48,15 @@ const admissibleColumns = {
   canonicalBody: submissions.canonicalBody,
 };
 
-export type Admissible = Pick<
-  SubmissionRow,
-  "id" | "kind" | "companyId" | "credentialId" | "nextAttemptAt" | "canonicalBody"
->;
-
-/** What one send upstream gave, as the submission's attempt log records it. */
-export interface AttemptRecord {
-  startedAt: number;
-  status: number | null;
-  error: string | null;
-  latencyMs: number;
-  requestId: string | null;
-  apiVersion: string | null;
-}
-
-/** The fields of a submission its forwarding (and a redrive) may change. */
-export type SubmissionChange = Partial<
-  Pick<
-    SubmissionRow,
-    | "status"
-    | "attempts"
-    | "nextAttemptAt"
-    | "lastError"
-    | "upstreamStatus"
-    | "result"
-    | "waitingReason"
-    | "forwardedAt"
-    | "canonicalBody"
-    | "upstreamIdempotencyKey"
-    | "settlementRecordedAt"
-  >
->;
-
 /**
  * The submissions record (submissions, their attempts, and the mapping failures of refused payloads): every statement
  * on its tables is here, nowhere else. Intake writes through the group-committing writer; forwarding claims, settles
  * and releases; the owner's tools list, redrive and erase through the reads in this folder.
  *
- * Synchronous on SQLite: better-sqlite3 answers in microseconds on the calling thread, and the hot paths (intake's
- * durable accept, forwarding's claim and settle) are measured that way. A PostgreSQL implementation keeps these
- * names and shapes with promises (the group commit stays: a batch of inserts per round trip).
+ * The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
-export class SubmissionStore {
+export class SqliteSubmissionStore implements SubmissionStore {
   readonly #handles: StorageHandles;
   readonly #db: GatewayDb;
   readonly #sqlite: SqliteDatabase;
@@ -91,10 +65,13 @@ export class SubmissionStore {
   readonly #markSettled: Database.Statement<[string, string]>;
   readonly #owed: Database.Statement<[number], string>;
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#db = handles.db;
     this.#sqlite = handles.sqlite;
-    this.#writer = new SubmissionWriter(handles.sqlite);
+    this.#writer = new SubmissionWriter(handles.sqlite, handles.gate);
     this.#handles = handles;
     this.#read = rowReader(handles.sqlite, submissions);
     this.#markSettled = handles.sqlite.prepare("UPDATE submissions SET settlement_recorded_at = ? WHERE id = ?");
@@ -107,21 +84,30 @@ export class SubmissionStore {
   }
 
   /** Intake's durable accept: resolves once the row is committed (group commit, writer.ts). */
-  insert(row: NewSubmission): Promise<void> {
+  async insert(row: NewSubmission): Promise<void> {
+    // Bound to an open transaction: written in it, and committed with it.
+    if (this.#gate === INSIDE) return this.#writer.insertNow(row);
     return this.#writer.insert(row);
   }
 
-  get(id: string): SubmissionRow | undefined {
+  async get(id: string): Promise<SubmissionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return this.#get(id);
+  }
+
+  #get(id: string): SubmissionRow | undefined {
     return this.#db.select().from(submissions).where(eq(submissions.id, id)).get();
   }
 
   /** One row by id through a prepared statement (the settlement's and erasure's per-row reads). */
-  read(id: string): SubmissionRow | undefined {
+  async read(id: string): Promise<SubmissionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#read(id);
   }
 
   /** One of a vendor key's own submissions (another key's is not found). */
-  getOfVendorKey(id: string, vendorKeyId: string): SubmissionRow | undefined {
+  async getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(submissions)
@@ -130,7 +116,8 @@ export class SubmissionStore {
   }
 
   /** One of a company's submissions. */
-  getOfCompany(id: string, companyId: string): SubmissionRow | undefined {
+  async getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(submissions)
@@ -139,7 +126,8 @@ export class SubmissionStore {
   }
 
   /** The submission a vendor key already made with this idempotency key (a replay, or a conflict). */
-  findByIdempotencyKey(vendorKeyId: string, kind: SubmissionRow["kind"], idempotencyKey: string) {
+  async findByIdempotencyKey(vendorKeyId: string, kind: SubmissionRow["kind"], idempotencyKey: string) {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(submissions)
@@ -160,7 +148,15 @@ export class SubmissionStore {
    * appointment — never by the id alone, so one tenant's appointment cannot wait on, fail with, or be sent with
    * another's lead.
    */
-  leadOf(
+  async leadOf(
+    appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
+    leadSubmissionId: string,
+  ): Promise<SubmissionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return this.#leadOf(appointment, leadSubmissionId);
+  }
+
+  #leadOf(
     appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
     leadSubmissionId: string,
   ): SubmissionRow | undefined {
@@ -179,7 +175,8 @@ export class SubmissionStore {
   }
 
   /** Keeps a payload a guardrail refused, for the owner to fix the profile against (intake's 422). */
-  recordMappingFailure(failure: Omit<typeof mappingFailures.$inferInsert, "id">): void {
+  async recordMappingFailure(failure: NewMappingFailure): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .insert(mappingFailures)
       .values({ id: newId("mf"), ...failure })
@@ -187,12 +184,14 @@ export class SubmissionStore {
   }
 
   /** A redrive's reset of a failed submission: queued again with `change` (a re-mapped body, a new key). */
-  requeue(id: string, change: Partial<SubmissionRow>): void {
+  async requeue(id: string, change: Partial<SubmissionRow>): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.update(submissions).set(change).where(eq(submissions.id, id)).run();
   }
 
   /** Marks a submission's settlement recorded (inside the transaction that records it). */
-  markSettlementRecorded(id: string, nowMs: number): void {
+  async markSettlementRecorded(id: string, nowMs: number): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#markSettled.run(new Date(nowMs).toISOString(), id);
   }
 
@@ -200,12 +199,14 @@ export class SubmissionStore {
    * Settled submissions whose settlement was never recorded, `limit` at a time, on the partial index of exactly
    * those rows (webhooks/repair-settlements.ts).
    */
-  settlementsOwed(limit: number): SubmissionRow[] {
+  async settlementsOwed(limit: number): Promise<SubmissionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#owed.all(limit).flatMap((id) => this.#read(id) ?? []);
   }
 
   /** After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. */
-  releaseExpiredLeases(expiredBy: number, now: number): number {
+  async releaseExpiredLeases(expiredBy: number, now: number): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .update(submissions)
       .set({ status: "queued", leaseUntil: null, updatedAt: new Date(now).toISOString() })
@@ -218,7 +219,8 @@ export class SubmissionStore {
       .run().changes;
   }
 
-  releaseLeases(ids: string[]): void {
+  async releaseLeases(ids: string[]): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     if (ids.length === 0) return;
     this.#db
       .update(submissions)
@@ -228,7 +230,8 @@ export class SubmissionStore {
   }
 
   /** Queued submissions of these (active) credentials, oldest first: what a dispatcher needs of each, no more. */
-  loadQueued(activeCredentialIds: readonly string[]): Admissible[] {
+  async loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select(admissibleColumns)
       .from(submissions)
@@ -241,7 +244,8 @@ export class SubmissionStore {
    * Takes the submission for one send: only if it is queued, or its last holder's lease ran out. Several worker
    * processes may be handed the same submission (a re-dispatch after a lost answer); the database lets one send it.
    */
-  claim(id: string, now: number, leaseMs: number): boolean {
+  async claim(id: string, now: number, leaseMs: number): Promise<boolean> {
+    while (this.#gate.busy) await this.#gate.pass();
     return (
       this.#db
         .update(submissions)
@@ -268,7 +272,8 @@ export class SubmissionStore {
   }
 
   /** Gives back a claim that was not sent after all: queued again, its first send time as it was. */
-  unclaim(id: string, firstSentAt: number | null): void {
+  async unclaim(id: string, firstSentAt: number | null): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(submissions)
       .set({ status: "queued", leaseUntil: null, firstSentAt })
@@ -281,13 +286,14 @@ export class SubmissionStore {
    * transaction, so a lead settled by another process at the same moment cannot leave it waiting for nothing. A
    * reference that is no lead of the appointment's own key holds nothing: forwarding then fails it (upstream-request).
    */
-  holdForLead(appointmentId: string, leadSubmissionId: string, now: number): boolean {
+  async holdForLead(appointmentId: string, leadSubmissionId: string, now: number): Promise<boolean> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#sqlite
       .transaction(() => {
-        const appointment = this.get(appointmentId);
-        const lead = appointment && this.leadOf(appointment, leadSubmissionId);
+        const appointment = this.#get(appointmentId);
+        const lead = appointment && this.#leadOf(appointment, leadSubmissionId);
         if (!lead || lead.status === "forwarded" || lead.status === "failed") return false;
-        this.settle(appointmentId, now, {
+        this.#settle(appointmentId, now, {
           status: "waiting",
           waitingReason: `waiting for lead submission ${leadSubmissionId}`,
         });
@@ -296,7 +302,13 @@ export class SubmissionStore {
       .immediate();
   }
 
-  recordAttempt(row: SubmissionRow, response: AttemptRecord, counted: boolean, idempotencyKey: string | null): void {
+  async recordAttempt(
+    row: SubmissionRow,
+    response: AttemptRecord,
+    counted: boolean,
+    idempotencyKey: string | null,
+  ): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .insert(submissionAttempts)
       .values({
@@ -315,36 +327,43 @@ export class SubmissionStore {
       .run();
   }
 
-  settle(id: string, now: number, change: SubmissionChange): SubmissionRow | undefined {
+  async settle(id: string, now: number, change: SubmissionChange): Promise<SubmissionRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return this.#settle(id, now, change);
+  }
+
+  #settle(id: string, now: number, change: SubmissionChange): SubmissionRow | undefined {
     this.#db
       .update(submissions)
       .set({ ...change, leaseUntil: null, updatedAt: new Date(now).toISOString() })
       .where(eq(submissions.id, id))
       .run();
-    return this.get(id);
+    return this.#get(id);
   }
 
   /**
    * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction: a crash
    * between the two would leave them waiting for a lead that is already done.
    */
-  settleReleasing(
+  async settleReleasing(
     id: string,
     now: number,
     change: SubmissionChange,
-  ): { settled: SubmissionRow | undefined; released: SubmissionRow[] } {
+  ): Promise<{ settled: SubmissionRow | undefined; released: SubmissionRow[] }> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#sqlite.transaction(() => {
-      const settled = this.settle(id, now, change);
+      const settled = this.#settle(id, now, change);
       if (settled?.kind !== "lead") return { settled, released: [] };
-      const released = this.dependents(settled).flatMap(
-        (d) => this.settle(d.id, now, { status: "queued", waitingReason: null }) ?? [],
+      const released = this.#dependents(settled).flatMap(
+        (d) => this.#settle(d.id, now, { status: "queued", waitingReason: null }) ?? [],
       );
       return { settled, released };
     })();
   }
 
   /** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */
-  releaseOrphanedDependents(now: number): number {
+  async releaseOrphanedDependents(now: number): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#sqlite
       .prepare(
         `update submissions set status = 'queued', waiting_reason = null, updated_at = ?
@@ -358,7 +377,12 @@ export class SubmissionStore {
   }
 
   /** Appointments of the lead's own vendor key waiting for it (`leadId` = its `sub_…` id) to be forwarded. */
-  dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): SubmissionRow[] {
+  async dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): Promise<SubmissionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return this.#dependents(lead);
+  }
+
+  #dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): SubmissionRow[] {
     return this.#db
       .select()
       .from(submissions)
@@ -378,7 +402,8 @@ export class SubmissionStore {
    * A paused credential's submissions wait (in the transaction that pauses it: forwarding/attempt.ts): what was
    * queued or being sent on it.
    */
-  waitOnCredential(credentialId: string, reason: string, now: number): void {
+  async waitOnCredential(credentialId: string, reason: string, now: number): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(submissions)
       .set({
@@ -396,7 +421,8 @@ export class SubmissionStore {
    * whatever it accepts, so a submission accepted while the pause was being committed, or whose notice was lost,
    * would otherwise stay queued.
    */
-  parkOnCredential(credentialId: string, reason: string, now: number): number {
+  async parkOnCredential(credentialId: string, reason: string, now: number): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .update(submissions)
       .set({
@@ -410,7 +436,8 @@ export class SubmissionStore {
   }
 
   /** A rotated credential resumes its backlog: what waited on it is queued again. */
-  resumeCredential(credentialId: string, now: number): void {
+  async resumeCredential(credentialId: string, now: number): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(submissions)
       .set({ status: "queued", waitingReason: null, updatedAt: new Date(now).toISOString() })
@@ -427,70 +454,82 @@ export class SubmissionStore {
   // The owner's reads (reads.ts).
 
   /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
-  listPage(companyId: string, filter: SubmissionFilter): SubmissionRow[] {
+  async listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return listPage(this.#handles, companyId, filter);
   }
 
   /** A submission's sends, oldest first. */
-  attemptsOf(submissionId: string): SubmissionAttemptRow[] {
+  async attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return attemptsOf(this.#handles, submissionId);
   }
 
   /** A company's latest mapping failures, newest first. */
-  mappingFailuresOf(companyId: string, limit: number): MappingFailureRow[] {
+  async mappingFailuresOf(companyId: string, limit: number): Promise<MappingFailureRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return mappingFailuresOf(this.#handles, companyId, limit);
   }
 
   /** A key's latest submissions that still have their raw payload (samples for the profile editor, a replay). */
-  withRawPayload(scope: Parameters<typeof withRawPayload>[1], limit: number): SubmissionRow[] {
+  async withRawPayload(scope: Parameters<typeof withRawPayload>[1], limit: number): Promise<SubmissionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return withRawPayload(this.#handles, scope, limit);
   }
 
   /** A company's failed submissions, by id or filter (a redrive's selection). */
-  failedOf(companyId: string, selection: FailedSelection): SubmissionRow[] {
+  async failedOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return failedOf(this.#handles, companyId, selection);
   }
 
   /** Per vendor key, what was accepted since `since` (ms) and how much of it is forwarded and failed now. */
-  countsByKey(companyId: string, since: number, keyId?: string) {
+  async countsByKey(companyId: string, since: number, keyId?: string) {
+    while (this.#gate.busy) await this.#gate.pass();
     return countsByKey(this.#handles, companyId, since, keyId);
   }
 
   /** The timestamps of a company's submissions accepted since `since` (ms). */
-  timelineSince(companyId: string, since: number) {
+  async timelineSince(companyId: string, since: number) {
+    while (this.#gate.busy) await this.#gate.pass();
     return timelineSince(this.#handles, companyId, since);
   }
 
   /** A company's sends since `since` (ms), per upstream credential. */
-  sendsByCredential(companyId: string, since: number) {
+  async sendsByCredential(companyId: string, since: number) {
+    while (this.#gate.busy) await this.#gate.pass();
     return sendsByCredential(this.#handles, companyId, since);
   }
 
   /** Every company's sends since `since` (ms). */
-  sendsSince(since: number): number {
+  async sendsSince(since: number): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     return sendsSince(this.#handles, since);
   }
 
   // Retention and erasure (erasure.ts).
 
   /** Drops finished submissions' raw payloads (and mapping failures') accepted before `cutoffMs`. */
-  purgePayloadsBefore(cutoffMs: number, nowIso: string): number {
+  async purgePayloadsBefore(cutoffMs: number, nowIso: string): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     return purgePayloadsBefore(this.#handles, cutoffMs, nowIso);
   }
 
-  /** Erases the rows of a company's submissions that `match` accepts, a chunk per transaction (erasure.ts). */
-  scanAndErase(
+  /** One step of an erasure's pass over a company's submissions (erasure.ts). */
+  async eraseStep(
     companyId: string,
     by: ScanBy,
+    before: string,
     nowMs: number,
     match: (row: ScannedSubmission) => boolean,
-    onFailed: (id: string, failed: SubmissionRow | undefined) => void,
-  ): Promise<string[]> {
-    return scanAndErase(this.#handles, this.#read, companyId, by, nowMs, match, onFailed);
+  ): Promise<{ erased: string[]; failed: string[]; last: string | undefined }> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return eraseStep(this.#handles, companyId, by, before, nowMs, match);
   }
 
   /** The person's submissions forget their contact columns (the erasure's last step). */
-  forgetContacts(submissionIds: readonly string[]): void {
+  async forgetContacts(submissionIds: readonly string[]): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     forgetContacts(this.#handles, submissionIds);
   }
 

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from "../../../db/sqlite.js";
+import type { GateView } from "../sqlite-gate.js";
 import type { NewSubmission } from "./row.js";
 
 interface Pending {
@@ -30,15 +31,18 @@ const COLUMNS = [
  * Group commit for accepted submissions: every insert requested in one turn of the event loop is written in a single
  * transaction, and each caller's promise settles only after that commit — so a 202 still means "committed", while
  * the cost of a commit is shared by every request that arrived together. A row that fails (a unique idempotency key
- * taken by another process) fails alone; the others commit.
+ * taken by another process) fails alone; the others commit. The batch waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts): it commits on its own, never inside another's transaction.
  */
 export class SubmissionWriter {
   readonly #pending: Pending[] = [];
   readonly #insert;
   readonly #flushAll;
+  readonly #gate: GateView;
   #scheduled = false;
 
-  constructor(sqlite: SqliteDatabase) {
+  constructor(sqlite: SqliteDatabase, gate: GateView) {
+    this.#gate = gate;
     this.#insert = sqlite.prepare(
       `insert into submissions (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")})`,
     );
@@ -65,7 +69,20 @@ export class SubmissionWriter {
     });
   }
 
+  /** One insert inside the caller's open transaction (the stores bound to it): it commits with that transaction. */
+  insertNow(row: NewSubmission): void {
+    this.#insert.run(values(row));
+  }
+
   #flush(): void {
+    if (this.#gate.busy) {
+      // Still scheduled: what arrives meanwhile joins this batch.
+      this.#gate.pass().then(
+        () => this.#flush(),
+        () => undefined,
+      );
+      return;
+    }
     this.#scheduled = false;
     const batch = this.#pending.splice(0);
     let failures: Map<Pending, unknown>;

@@ -1,1 +1,2 @@
-export { type CompanyRow, type NewOwnerToken, type OwnerRow, type OwnerTokenRow, TenantStore } from "./store.js";
+export type { OwnerTokenSummary, TenantStore } from "./port.js";
+export { type CompanyRow, type NewOwnerToken, type OwnerRow, type OwnerTokenRow, SqliteTenantStore } from "./store.js";

@@ -1,6 +1,8 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { companies, owners, ownerTokens } from "../../../db/schema/index.js";
 import type { StorageHandles } from "../handles.js";
+import type { GateView } from "../sqlite-gate.js";
+import type { TenantStore } from "./port.js";
 
 export type CompanyRow = typeof companies.$inferSelect;
 export type OwnerRow = typeof owners.$inferSelect;
@@ -11,20 +13,24 @@ export type NewOwnerToken = typeof ownerTokens.$inferInsert;
 /**
  * The tenants record — companies, their owners, and the owners' sessions and bearer tokens: every statement on their
  * tables is here. The owner API signs in, authenticates each request (`tokenWithOwner`), and manages tokens;
- * forwarding reads a company's own limits. Synchronous on SQLite; a PostgreSQL implementation keeps the shapes with
- * promises (every caller but forwarding's limits lookup is already in an async route).
+ * forwarding reads a company's own limits. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
+ * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
  */
-export class TenantStore {
+export class SqliteTenantStore implements TenantStore {
   readonly #db: StorageHandles["db"];
   readonly #sqlite: StorageHandles["sqlite"];
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#db = handles.db;
     this.#sqlite = handles.sqlite;
   }
 
   /** Every company's id (a purge walks other records per company on their company indexes). */
-  companyIds(): string[] {
+  async companyIds(): Promise<string[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ id: companies.id })
       .from(companies)
@@ -32,30 +38,36 @@ export class TenantStore {
       .map((row) => row.id);
   }
 
-  getCompany(id: string): CompanyRow | undefined {
+  async getCompany(id: string): Promise<CompanyRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db.select().from(companies).where(eq(companies.id, id)).get();
   }
 
-  insertCompany(row: CompanyRow): void {
+  async insertCompany(row: CompanyRow): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(companies).values(row).run();
   }
 
-  updateCompany(id: string, change: Pick<CompanyRow, "name" | "limits">): void {
+  async updateCompany(id: string, change: Pick<CompanyRow, "name" | "limits">): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.update(companies).set(change).where(eq(companies.id, id)).run();
   }
 
   /** A company's own upstream limits (§8 levels it set lower), or null. */
-  companyLimits(id: string): CompanyRow["limits"] | null {
+  async companyLimits(id: string): Promise<CompanyRow["limits"] | null> {
+    while (this.#gate.busy) await this.#gate.pass();
     return (
       this.#db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, id)).get()?.limits ?? null
     );
   }
 
-  ownerByEmail(email: string): OwnerRow | undefined {
+  async ownerByEmail(email: string): Promise<OwnerRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db.select().from(owners).where(eq(owners.email, email)).get();
   }
 
-  insertOwner(row: OwnerRow): void {
+  async insertOwner(row: OwnerRow): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(owners).values(row).run();
   }
 
@@ -63,15 +75,21 @@ export class TenantStore {
    * Updates an owner; `endSessions`: and ends its sessions (its password changed), in one transaction. Bearer tokens
    * stay: they are credentials of their own (docs/decisions.md, "Owner sign-in").
    */
-  updateOwner(id: string, change: Partial<Pick<OwnerRow, "name" | "role" | "passwordHash">>, endSessions?: Date): void {
+  async updateOwner(
+    id: string,
+    change: Partial<Pick<OwnerRow, "name" | "role" | "passwordHash">>,
+    endSessions?: Date,
+  ): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#sqlite.transaction(() => {
       this.#db.update(owners).set(change).where(eq(owners.id, id)).run();
-      if (endSessions) this.revokeSessions(id, endSessions);
+      if (endSessions) this.#revokeSessions(id, endSessions);
     })();
   }
 
   /** A rehashed password, only if unchanged meanwhile (a config file applied a new one during a sign-in). */
-  rehashPassword(id: string, was: string, passwordHash: string): void {
+  async rehashPassword(id: string, was: string, passwordHash: string): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(owners)
       .set({ passwordHash })
@@ -79,12 +97,14 @@ export class TenantStore {
       .run();
   }
 
-  insertToken(row: NewOwnerToken): void {
+  async insertToken(row: NewOwnerToken): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(ownerTokens).values(row).run();
   }
 
   /** The session or token with this digest, and its owner. */
-  tokenWithOwner(tokenDigest: string): { token: OwnerTokenRow; owner: OwnerRow } | undefined {
+  async tokenWithOwner(tokenDigest: string): Promise<{ token: OwnerTokenRow; owner: OwnerRow } | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ token: ownerTokens, owner: owners })
       .from(ownerTokens)
@@ -93,12 +113,14 @@ export class TenantStore {
       .get();
   }
 
-  touchToken(id: string, at: string): void {
+  async touchToken(id: string, at: string): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.update(ownerTokens).set({ lastUsedAt: at }).where(eq(ownerTokens.id, id)).run();
   }
 
   /** An owner's bearer tokens not revoked, newest first. */
-  tokensOf(ownerId: string) {
+  async tokensOf(ownerId: string) {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({
         id: ownerTokens.id,
@@ -114,7 +136,8 @@ export class TenantStore {
   }
 
   /** Revokes one of the owner's sessions or tokens; false when it has none by that id (or it is revoked already). */
-  revokeToken(id: string, ownerId: string, at: string): boolean {
+  async revokeToken(id: string, ownerId: string, at: string): Promise<boolean> {
+    while (this.#gate.busy) await this.#gate.pass();
     return (
       this.#db
         .update(ownerTokens)
@@ -125,7 +148,12 @@ export class TenantStore {
   }
 
   /** Ends every session of an owner. */
-  revokeSessions(ownerId: string, now: Date): void {
+  async revokeSessions(ownerId: string, now: Date): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
+    this.#revokeSessions(ownerId, now);
+  }
+
+  #revokeSessions(ownerId: string, now: Date): void {
     this.#db
       .update(ownerTokens)
       .set({ revokedAt: now.toISOString() })

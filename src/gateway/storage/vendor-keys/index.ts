@@ -1,7 +1,8 @@
+export type { VendorKeyStore } from "./port.js";
 export {
   type PartnerType,
+  SqliteVendorKeyStore,
   type VendorKeyChange,
   type VendorKeyRow,
-  VendorKeyStore,
   type VendorScope,
 } from "./store.js";

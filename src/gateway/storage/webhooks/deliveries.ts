@@ -3,6 +3,8 @@ import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions
 import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
 import { idFloor } from "../../../ids.js";
 import type { StorageHandles } from "../handles.js";
+import type { GateView } from "../sqlite-gate.js";
+import type { DeliveryStore } from "./port.js";
 import { PENDING } from "./statements.js";
 
 export type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
@@ -12,17 +14,21 @@ export type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../db/sche
  * (statements.ts): the owner's delivery log and redelivery, the dispatcher's start and backlog, an erasure's
  * redaction, disabling a failing endpoint.
  */
-export class DeliveryStore {
+export class SqliteDeliveryStore implements DeliveryStore {
   readonly #db: StorageHandles["db"];
   readonly #sqlite: StorageHandles["sqlite"];
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#db = handles.db;
     this.#sqlite = handles.sqlite;
   }
 
   /** A subscription's deliveries of one status, newest first, `limit` of them below `before`. */
-  pageOf(subscriptionId: string, status: WebhookDeliveryStatus, before: string | undefined, limit: number) {
+  async pageOf(subscriptionId: string, status: WebhookDeliveryStatus, before: string | undefined, limit: number) {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(webhookDeliveries)
@@ -39,7 +45,8 @@ export class DeliveryStore {
   }
 
   /** One of a company's deliveries. */
-  getOfCompany(id: string, companyId: string): WebhookDeliveryRow | undefined {
+  async getOfCompany(id: string, companyId: string): Promise<WebhookDeliveryRow | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(webhookDeliveries)
@@ -47,7 +54,8 @@ export class DeliveryStore {
       .get();
   }
 
-  envelopeOf(eventId: string): string | undefined {
+  async envelopeOf(eventId: string): Promise<string | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ envelope: webhookEvents.envelope })
       .from(webhookEvents)
@@ -56,7 +64,8 @@ export class DeliveryStore {
   }
 
   /** A delivery's attempts, in order. */
-  attemptsOf(deliveryRowId: string) {
+  async attemptsOf(deliveryRowId: string) {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select()
       .from(webhookAttempts)
@@ -65,7 +74,8 @@ export class DeliveryStore {
       .all();
   }
 
-  update(id: string, change: Partial<WebhookDeliveryRow>): void {
+  async update(id: string, change: Partial<WebhookDeliveryRow>): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.update(webhookDeliveries).set(change).where(eq(webhookDeliveries.id, id)).run();
   }
 
@@ -73,13 +83,14 @@ export class DeliveryStore {
    * Resets a subscription's deliveries created in [from, to] with these statuses (never a pending one) to `change`;
    * the time range as an id range (ids carry their creation time) runs on the (subscription, status, id) index.
    */
-  resetRange(
+  async resetRange(
     subscriptionId: string,
     statuses: WebhookDeliveryStatus[],
     from: Date,
     to: Date,
     change: Partial<WebhookDeliveryRow>,
-  ): number {
+  ): Promise<number> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .update(webhookDeliveries)
       .set(change)
@@ -101,7 +112,8 @@ export class DeliveryStore {
    * At a dispatcher's start: `delivering` rows (a previous process's) are pending again. Per subscription, so the
    * (subscription, status, id) index finds them without reading the whole table.
    */
-  resumeDelivering(): void {
+  async resumeDelivering(): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(webhookDeliveries)
       .set({ status: "pending" })
@@ -118,7 +130,8 @@ export class DeliveryStore {
   }
 
   /** The earliest due time of every subscription with pending work. */
-  backlog(): { subscriptionId: string; due: number | null }[] {
+  async backlog(): Promise<{ subscriptionId: string; due: number | null }[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ subscriptionId: webhookDeliveries.subscriptionId, due: min(webhookDeliveries.nextAttemptAt) })
       .from(webhookDeliveries)
@@ -128,7 +141,8 @@ export class DeliveryStore {
   }
 
   /** Disables an active subscription (its endpoint failed too long). */
-  disableSubscription(subscriptionId: string, reason: string, nowIso: string): void {
+  async disableSubscription(subscriptionId: string, reason: string, nowIso: string): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db
       .update(webhookSubscriptions)
       .set({ status: "disabled", disabledReason: reason, disabledAt: nowIso, updatedAt: nowIso })
@@ -141,11 +155,12 @@ export class DeliveryStore {
    * submissions and appointments): their bodies and response excerpts are dropped, and each event they carry is
    * rewritten by `redact` (undefined: left as it is). One immediate transaction.
    */
-  eraseDeliveries(
+  async eraseDeliveries(
     companyId: string,
     prefixes: readonly string[],
     redact: (envelope: string) => string | undefined,
-  ): { webhookEvents: number; pendingDeliveries: number } {
+  ): Promise<{ webhookEvents: number; pendingDeliveries: number }> {
+    while (this.#gate.busy) await this.#gate.pass();
     const sqlite = this.#sqlite;
     // `:` + 1 is `;`: the range of every key that starts with the prefix, on the (dedupe_key, subscription) index.
     const deliveries = sqlite.prepare<[string, string, string], { id: string; eventId: string; status: string }>(

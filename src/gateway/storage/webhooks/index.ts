@@ -1,7 +1,24 @@
-export { DeliveryStore, type WebhookDeliveryRow, type WebhookDeliveryStatus } from "./deliveries.js";
-export { type NewPlatformEvent, PlatformEventStore } from "./platform-events.js";
+export type { WebhookDeliveryRow, WebhookDeliveryStatus } from "./deliveries.js";
+export { SqliteDeliveryStore } from "./deliveries.js";
+export { type NewPlatformEvent, SqlitePlatformEventStore } from "./platform-events.js";
+export type {
+  AttemptOutcome,
+  DeliveryStore,
+  DeliveryToSend,
+  EndpointFailures,
+  EventRoutingStore,
+  NewWebhookAttempt,
+  NewWebhookDelivery,
+  NewWebhookEvent,
+  PlatformEventStore,
+  PlatformEventSummary,
+  QueuedDelivery,
+  SubscriptionStore,
+  WebhookAttemptRow,
+  WebhookStore,
+  WebhookTarget,
+} from "./port.js";
 export type { PurgedWebhookHistory } from "./retention.js";
-export { EventRoutingStore, type NewBookedAppointment } from "./routing.js";
-export { type DeliveryToSend, PENDING, type WebhookStatements } from "./statements.js";
-export { WebhookStore } from "./store.js";
-export { SubscriptionStore, type WebhookSubscriptionRow } from "./subscriptions.js";
+export { type NewBookedAppointment, SqliteEventRoutingStore } from "./routing.js";
+export { SqliteWebhookStore } from "./store.js";
+export { type NewWebhookSubscription, SqliteSubscriptionStore, type WebhookSubscriptionRow } from "./subscriptions.js";

@@ -1,19 +1,25 @@
 import { and, desc, eq } from "drizzle-orm";
 import { platformEvents, platformWebhookSecrets } from "../../../db/schema/index.js";
 import type { StorageHandles } from "../handles.js";
+import type { GateView } from "../sqlite-gate.js";
+import type { PlatformEventStore } from "./port.js";
 
 export type NewPlatformEvent = typeof platformEvents.$inferInsert;
 
 /** The platform events received for a company, and the sealed ring of secrets they are verified with. */
-export class PlatformEventStore {
+export class SqlitePlatformEventStore implements PlatformEventStore {
   readonly #handles: StorageHandles;
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#handles = handles;
   }
 
   /** The company's sealed secret ring (§6.3), if it has one. */
-  sealedSecrets(companyId: string): string | undefined {
+  async sealedSecrets(companyId: string): Promise<string | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#handles.db
       .select()
       .from(platformWebhookSecrets)
@@ -21,7 +27,8 @@ export class PlatformEventStore {
       .get()?.sealedSecrets;
   }
 
-  saveSealedSecrets(companyId: string, sealedSecrets: string, now: string): void {
+  async saveSealedSecrets(companyId: string, sealedSecrets: string, now: string): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#handles.db
       .insert(platformWebhookSecrets)
       .values({ companyId, sealedSecrets, createdAt: now, updatedAt: now })
@@ -30,11 +37,13 @@ export class PlatformEventStore {
   }
 
   /** Stores a received event; false when it is stored already (another delivery of it committed first). */
-  insert(event: NewPlatformEvent): boolean {
+  async insert(event: NewPlatformEvent): Promise<boolean> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#handles.db.insert(platformEvents).values(event).onConflictDoNothing().run().changes !== 0;
   }
 
-  setFannedOut(companyId: string, eventId: string, fannedOut: number): void {
+  async setFannedOut(companyId: string, eventId: string, fannedOut: number): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#handles.db
       .update(platformEvents)
       .set({ fannedOut })
@@ -43,7 +52,8 @@ export class PlatformEventStore {
   }
 
   /** A company's received events, newest first, with how many vendor deliveries each made. */
-  list(companyId: string, limit: number) {
+  async list(companyId: string, limit: number) {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#handles.db
       .select({
         id: platformEvents.id,
@@ -73,7 +83,7 @@ export class PlatformEventStore {
     perStep: number,
     redact: (row: { resourceType: string; resourceId: string; body: string }) => string | undefined,
   ): Promise<number> {
-    const { sqlite } = this.#handles;
+    const { sqlite, gate } = this.#handles;
     const select = sqlite.prepare<
       [string, string, number, number],
       { rowid: number; receivedAt: string; resourceType: string; resourceId: string; body: string }
@@ -86,6 +96,7 @@ export class PlatformEventStore {
     let rewritten = 0;
     let before = { receivedAt: "\uffff", rowid: 0 };
     for (;;) {
+      while (gate.busy) await gate.pass();
       const step = sqlite
         .transaction(() => {
           const rows = select.all(companyId, before.receivedAt, before.rowid, perStep);

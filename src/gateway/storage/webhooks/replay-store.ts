@@ -14,7 +14,8 @@ export class DbReplayStore implements ReplayStore {
     private readonly companyId: string,
   ) {}
 
-  rememberDelivery(deliveryId: string, keepUntil: number): boolean {
+  async rememberDelivery(deliveryId: string, keepUntil: number): Promise<boolean> {
+    while (this.handles.gate.busy) await this.handles.gate.pass();
     const result = this.handles.db
       .insert(platformDeliveries)
       .values({ companyId: this.companyId, deliveryId, keepUntil })
@@ -23,7 +24,8 @@ export class DbReplayStore implements ReplayStore {
     return result.changes > 0;
   }
 
-  isEventProcessed(eventId: string): boolean {
+  async isEventProcessed(eventId: string): Promise<boolean> {
+    while (this.handles.gate.busy) await this.handles.gate.pass();
     const row = this.handles.db
       .select({ id: platformEvents.id })
       .from(platformEvents)

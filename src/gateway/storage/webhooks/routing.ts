@@ -2,6 +2,8 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { bookedAppointments, sourcedLeads } from "../../../db/schema/index.js";
 import type { SqliteDatabase } from "../../../db/sqlite.js";
 import type { StorageHandles } from "../handles.js";
+import type { GateView } from "../sqlite-gate.js";
+import type { EventRoutingStore } from "./port.js";
 
 export type NewBookedAppointment = typeof bookedAppointments.$inferInsert;
 
@@ -10,12 +12,15 @@ export type NewBookedAppointment = typeof bookedAppointments.$inferInsert;
  * latest submission carrying its contact), the appointment a booking vendor booked. Written in the settlement's
  * transaction, read when a platform event fans out.
  */
-export class EventRoutingStore {
+export class SqliteEventRoutingStore implements EventRoutingStore {
   readonly #db: StorageHandles["db"];
   readonly #sqlite: SqliteDatabase;
   readonly #rememberLead;
 
+  readonly #gate: GateView;
+
   constructor(handles: StorageHandles) {
+    this.#gate = handles.gate;
     this.#db = handles.db;
     this.#sqlite = handles.sqlite;
     /**
@@ -32,12 +37,17 @@ export class EventRoutingStore {
     );
   }
 
-  rememberLead(lead: { companyId: string; leadId: string; source: string | null; submissionId: string }, at: string) {
+  async rememberLead(
+    lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
+    at: string,
+  ) {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, at, at);
   }
 
   /** The submission whose canonical body carries the lead's contact (the latest forwarded for it). */
-  contactSubmissionOf(companyId: string, leadId: string): string | undefined {
+  async contactSubmissionOf(companyId: string, leadId: string): Promise<string | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ submissionId: sourcedLeads.contactSubmissionId })
       .from(sourcedLeads)
@@ -46,7 +56,8 @@ export class EventRoutingStore {
   }
 
   /** The lead source that created the lead, if one did through the gateway. */
-  sourceOf(companyId: string, leadId: string): string | undefined {
+  async sourceOf(companyId: string, leadId: string): Promise<string | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return (
       this.#db
         .select({ vendorKeyId: sourcedLeads.vendorKeyId })
@@ -63,12 +74,14 @@ export class EventRoutingStore {
   }
 
   /** Records a booking (the first one of an appointment stays: a repeat does nothing). */
-  rememberBooking(row: NewBookedAppointment): void {
+  async rememberBooking(row: NewBookedAppointment): Promise<void> {
+    while (this.#gate.busy) await this.#gate.pass();
     this.#db.insert(bookedAppointments).values(row).onConflictDoNothing().run();
   }
 
   /** The vendor key that booked the appointment through the gateway. */
-  bookerOf(companyId: string, appointmentId: string): string | undefined {
+  async bookerOf(companyId: string, appointmentId: string): Promise<string | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#db
       .select({ vendorKeyId: bookedAppointments.vendorKeyId })
       .from(bookedAppointments)
@@ -77,7 +90,8 @@ export class EventRoutingStore {
   }
 
   /** A company's bookings through the gateway with the lead each was for (an erasure finds the person's by them). */
-  bookingsOf(companyId: string): { appointmentId: string; leadId: string | null }[] {
+  async bookingsOf(companyId: string): Promise<{ appointmentId: string; leadId: string | null }[]> {
+    while (this.#gate.busy) await this.#gate.pass();
     return this.#sqlite
       .prepare<[string], { appointmentId: string; leadId: string | null }>(
         "SELECT appointment_id AS appointmentId, lead_id AS leadId FROM booked_appointments WHERE company_id = ?",

@@ -1,7 +1,6 @@
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { GatewayDb } from "../../../db/client.js";
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../../db/schema/index.js";
-import type { WebhookDeliveryRow } from "../../../db/schema/webhook-deliveries.js";
 import type { SqliteDatabase } from "../../../db/sqlite.js";
 
 /**
@@ -14,7 +13,7 @@ import type { SqliteDatabase } from "../../../db/sqlite.js";
  */
 export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
 
-/** @internal Prepared once, when the context is built (create-gateway.ts): `ctx.webhookStatements`. */
+/** Prepared once per store (store.ts), behind the webhooks store's named hot-path methods. */
 export function prepareWebhookStatements({ db, sqlite }: { db: GatewayDb; sqlite: SqliteDatabase }) {
   return {
     /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked). */
@@ -87,6 +86,3 @@ export function prepareWebhookStatements({ db, sqlite }: { db: GatewayDb; sqlite
 
 /** @internal The webhooks' own statements, left out of the published declarations (drizzle's prepared-query types name better-sqlite3 types a declaration cannot). */
 export type WebhookStatements = ReturnType<typeof prepareWebhookStatements>;
-
-/** A delivery as the dispatcher sends it: the row and its event's envelope. */
-export type DeliveryToSend = WebhookDeliveryRow & { envelope: string };

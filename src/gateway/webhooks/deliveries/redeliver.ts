@@ -18,8 +18,8 @@ function resetFields(nowMs: number) {
   };
 }
 
-function assertActive(ctx: GatewayContext, companyId: string, subscriptionId: string): void {
-  const subscription = getSubscriptionRow(ctx, companyId, subscriptionId);
+async function assertActive(ctx: GatewayContext, companyId: string, subscriptionId: string): Promise<void> {
+  const subscription = await getSubscriptionRow(ctx, companyId, subscriptionId);
   if (subscription.status !== "active") {
     throw conflict("the subscription is disabled: enable it before redelivering", {
       reason: subscription.disabledReason,
@@ -31,7 +31,7 @@ function assertActive(ctx: GatewayContext, companyId: string, subscriptionId: st
  * Sends one delivery again (from the dead letter, or one the vendor lost): same event id (§6.1), new attempts. A
  * delivery still pending or in flight is already on its way (409).
  */
-export function redeliverDelivery({
+export async function redeliverDelivery({
   ctx,
   companyId,
   deliveryId,
@@ -40,18 +40,18 @@ export function redeliverDelivery({
   companyId: string;
   deliveryId: string;
 }) {
-  const row = getDeliveryRow(ctx, companyId, deliveryId);
+  const row = await getDeliveryRow(ctx, companyId, deliveryId);
   if (row.status === "pending" || row.status === "delivering") throw conflict(`the delivery is already ${row.status}`);
-  assertActive(ctx, companyId, row.subscriptionId);
+  await assertActive(ctx, companyId, row.subscriptionId);
   const nowMs = ctx.now().getTime();
   const update = resetFields(nowMs);
-  ctx.webhooks.deliveries.update(row.id, update);
+  await ctx.webhooks.deliveries.update(row.id, update);
   notifyDue(ctx, row.subscriptionId, nowMs);
   return deliveryView({ ...row, ...update });
 }
 
 /** Redelivers a subscription's deliveries created in [from, to] with the given statuses (the dead letter by default). */
-export function redeliverRange({
+export async function redeliverRange({
   ctx,
   companyId,
   subscriptionId,
@@ -66,12 +66,12 @@ export function redeliverRange({
     statuses?: Array<Extract<WebhookDeliveryStatus, "failed" | "delivered">> | undefined;
   };
 }) {
-  assertActive(ctx, companyId, subscriptionId);
+  await assertActive(ctx, companyId, subscriptionId);
   const nowMs = ctx.now().getTime();
   const statuses = input.statuses && input.statuses.length > 0 ? input.statuses : ["failed" as const];
   const from = new Date(input.from);
   const to = new Date(input.to);
-  const redelivered = ctx.webhooks.deliveries.resetRange(subscriptionId, statuses, from, to, resetFields(nowMs));
+  const redelivered = await ctx.webhooks.deliveries.resetRange(subscriptionId, statuses, from, to, resetFields(nowMs));
   if (redelivered > 0) notifyDue(ctx, subscriptionId, nowMs);
   return { redelivered };
 }

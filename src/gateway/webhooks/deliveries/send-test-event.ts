@@ -8,7 +8,7 @@ import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
  * An on-demand test delivery to one subscription (like §6.7 `install.test`; §6.1: a test delivery uses resource type
  * `subscription`), signed and retried like any other, visible in the delivery log.
  */
-export function sendTestEvent({
+export async function sendTestEvent({
   ctx,
   companyId,
   subscriptionId,
@@ -17,11 +17,12 @@ export function sendTestEvent({
   companyId: string;
   subscriptionId: string;
 }) {
-  const subscription = getSubscriptionRow(ctx, companyId, subscriptionId);
+  const subscription = await getSubscriptionRow(ctx, companyId, subscriptionId);
   const nowMs = ctx.now().getTime();
-  const enqueued = ctx.transaction(() =>
+  const enqueued = await ctx.transaction((tx) =>
     enqueueVendorEvent(
       ctx,
+      tx,
       {
         companyId,
         vendorKeyId: subscription.vendorKeyId,

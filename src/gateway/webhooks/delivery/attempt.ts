@@ -109,7 +109,7 @@ async function bodyFor(
   const versionId = subscription.outboundProfileVersionId;
   if (versionId === null) return { ok: true, body: row.envelope, profileVersionId: null };
   try {
-    const { expression } = ctx.profiles.expressionOf(subscription.companyId, versionId);
+    const { expression } = await ctx.profiles.expressionOf(subscription.companyId, versionId);
     const outcome = await ctx.engine.map({
       versionId,
       kind: "outbound",

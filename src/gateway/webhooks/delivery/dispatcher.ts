@@ -1,7 +1,8 @@
 import { unixSeconds } from "../../../contract/signing.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
-import type { DeliveryToSend, WebhookStatements, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
+import type { Stores } from "../../storage/transaction.js";
+import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import {
   DEFAULT_JITTER,
@@ -72,11 +73,13 @@ export class WebhookDispatcher {
   readonly #healthy = new Set<string>();
   #rotation = 0;
   #pumpQueued = false;
+  /** A pump is reading the queues (asynchronous): another one asked meanwhile runs right after it. */
+  #pumping = false;
+  #pumpAgain = false;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
-  readonly #statements: WebhookStatements;
   /** Outcomes waiting for the next group commit. */
   #completed: Array<{ lane: Lane; row: DeliveryToSend; result: AttemptResult; at: number }> = [];
   #flushQueued = false;
@@ -101,15 +104,14 @@ export class WebhookDispatcher {
     this.#perEndpoint = Math.max(1, Math.min(options.perEndpoint ?? 8, this.#maxInFlight));
     this.#maxProbes = Math.max(1, options.maxProbes ?? this.#maxInFlight);
     this.#pollMs = options.pollMs ?? 5_000;
-    this.#statements = ctx.webhooks.statements;
   }
 
   /** Resumes what a previous process left (crash included) and starts sending. */
-  start(): void {
+  async start(): Promise<void> {
     // `delivering` is not written by this dispatcher; a row in that state is taken as pending.
-    this.#ctx.webhooks.deliveries.resumeDelivering();
-    this.#reloadBacklog();
-    this.#poll = setInterval(() => this.#maintain(), this.#pollMs);
+    await this.#ctx.webhooks.deliveries.resumeDelivering();
+    await this.#reloadBacklog();
+    this.#poll = setInterval(() => void this.#maintain(), this.#pollMs); // never rejects
     this.#poll.unref();
   }
 
@@ -129,7 +131,7 @@ export class WebhookDispatcher {
     clearInterval(this.#poll);
     this.#fetch.close();
     await Promise.allSettled([...this.#active]);
-    this.#flush();
+    await this.#flush();
   }
 
   stats(): { inFlight: number; probesInFlight: number; lanes: number } {
@@ -145,19 +147,19 @@ export class WebhookDispatcher {
     return lane;
   }
 
-  #maintain(): void {
+  async #maintain(): Promise<void> {
     if (this.#closed) return;
     try {
-      this.#reloadBacklog();
-      this.#ctx.webhooks.purgePlatformDeliveries(unixSeconds(Date.now()));
+      await this.#reloadBacklog();
+      await this.#ctx.webhooks.purgePlatformDeliveries(unixSeconds(Date.now()));
     } catch (error) {
       this.#ctx.log.error({ err: error }, "webhook dispatcher maintenance failed");
     }
   }
 
   /** The earliest due time of every subscription with pending work (start, and the periodic safety net). */
-  #reloadBacklog(): void {
-    const rows = this.#ctx.webhooks.deliveries.backlog();
+  async #reloadBacklog(): Promise<void> {
+    const rows = await this.#ctx.webhooks.deliveries.backlog();
     for (const row of rows) if (row.due !== null) this.notify(row.subscriptionId, row.due);
   }
 
@@ -166,11 +168,30 @@ export class WebhookDispatcher {
     this.#pumpQueued = true;
     setImmediate(() => {
       this.#pumpQueued = false;
-      this.#pump();
+      void this.#runPump(); // never rejects
     });
   }
 
-  #pump(): void {
+  /** One pump at a time: its reads are asynchronous, and two would launch the same delivery twice. */
+  async #runPump(): Promise<void> {
+    if (this.#pumping) {
+      this.#pumpAgain = true;
+      return;
+    }
+    this.#pumping = true;
+    try {
+      do {
+        this.#pumpAgain = false;
+        await this.#pump();
+      } while (this.#pumpAgain && !this.#closed);
+    } catch (error) {
+      this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed");
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  async #pump(): Promise<void> {
     if (this.#closed) return;
     const now = Date.now();
     let wake = Number.POSITIVE_INFINITY;
@@ -190,19 +211,19 @@ export class WebhookDispatcher {
         wake = Math.min(wake, lane.nextDue);
         continue;
       }
-      const due = this.#serve(subscriptionId, lane, now);
+      const due = await this.#serve(subscriptionId, lane, now);
       if (due !== undefined) wake = Math.min(wake, due);
     }
     this.#arm(wake, now);
   }
 
   /** Picks and launches what this lane may send now; returns when it next has work, if later. */
-  #serve(subscriptionId: string, lane: Lane, now: number): number | undefined {
+  async #serve(subscriptionId: string, lane: Lane, now: number): Promise<number | undefined> {
     // A lane at its cap waits for a completion; checked before any read, since every completion pumps every lane.
     if (lane.inFlight >= this.#perEndpoint) return undefined;
     const healthy = this.#healthy.has(subscriptionId);
     if ((!healthy || lane.subscription?.consecutiveFailures) && lane.inFlight >= 1) return undefined;
-    lane.subscription ??= this.#statements.subscription.get({ id: subscriptionId });
+    lane.subscription ??= await this.#ctx.webhooks.subscription(subscriptionId);
     const subscription = lane.subscription;
     if (subscription?.status !== "active") {
       // Disabled or deleted: its deliveries wait (or went with it); re-enabling notifies again.
@@ -219,14 +240,14 @@ export class WebhookDispatcher {
       : Math.min(this.#perEndpoint - lane.inFlight, this.#maxInFlight - this.#inFlight);
     if (free <= 0) return undefined; // a completion pumps again
     // The head of the queue, past the deliveries already in flight; one more row tells when the lane is due next.
-    const head = this.#statements.queueHead
-      .all({ id: subscriptionId, limit: free + lane.busy.size + 1 })
-      .filter((row) => !lane.busy.has(row.id));
+    const head = (await this.#ctx.webhooks.queueHead(subscriptionId, free + lane.busy.size + 1)).filter(
+      (row) => !lane.busy.has(row.id),
+    );
     const picked = head.filter((row) => row.nextAttemptAt <= now).slice(0, free);
     const rest = head[picked.length];
     lane.nextDue = rest?.nextAttemptAt;
     for (const { id } of picked) {
-      const row = this.#statements.delivery.get({ id });
+      const row = await this.#ctx.webhooks.delivery(id);
       if (row?.status === "pending") this.#launch(subscription, lane, row, probe);
     }
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
@@ -264,30 +285,34 @@ export class WebhookDispatcher {
     this.#completed.push(done);
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    setImmediate(() => this.#flush());
+    setImmediate(() => void this.#flush()); // never rejects
   }
 
-  #flush(): void {
+  async #flush(): Promise<void> {
     this.#flushQueued = false;
     const batch = this.#completed.splice(0);
     if (batch.length === 0) return;
     const policy = { retry: this.#retry, disable: this.#disable };
-    const apply = (d: (typeof batch)[number]) =>
-      applyAttempt(this.#ctx, this.#statements, policy, d.row, d.result, d.at);
+    const apply = (tx: Stores, d: (typeof batch)[number]) => applyAttempt(this.#ctx, tx, policy, d.row, d.result, d.at);
     let outcomes: Array<RecordedOutcome | undefined>;
     try {
-      outcomes = this.#ctx.transaction(() => batch.map(apply));
+      outcomes = await this.#ctx.transaction(async (tx) => {
+        const applied: RecordedOutcome[] = [];
+        for (const d of batch) applied.push(await apply(tx, d));
+        return applied;
+      });
     } catch {
       // One outcome the database refuses must not hold back the others: each on its own. One still refused stays
       // pending and is sent again (at least once; the event id lets the vendor see the repeat).
-      outcomes = batch.map((d) => {
+      outcomes = [];
+      for (const d of batch) {
         try {
-          return this.#ctx.transaction(() => apply(d));
+          outcomes.push(await this.#ctx.transaction((tx) => apply(tx, d)));
         } catch (error) {
           this.#ctx.log.error({ err: error, deliveryRowId: d.row.id }, "webhook outcome could not be recorded");
-          return undefined;
+          outcomes.push(undefined);
         }
-      });
+      }
     }
     batch.forEach((d, i) => {
       d.lane.busy.delete(d.row.id);
@@ -324,7 +349,7 @@ export class WebhookDispatcher {
       () => {
         this.#timer = undefined;
         this.#timerAt = Number.POSITIVE_INFINITY;
-        this.#pump();
+        void this.#runPump(); // never rejects
       },
       Math.max(0, wake - now),
     );

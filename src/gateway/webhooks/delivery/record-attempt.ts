@@ -1,6 +1,7 @@
 import { newId } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
-import type { WebhookDeliveryRow, WebhookStatements } from "../../storage/webhooks/index.js";
+import type { Stores } from "../../storage/transaction.js";
+import type { WebhookDeliveryRow } from "../../storage/webhooks/index.js";
 import type { AttemptResult } from "./attempt.js";
 import { type DeliveryRetryPolicy, nextDeliveryAt } from "./delivery-retry.js";
 
@@ -20,76 +21,74 @@ export type RecordedOutcome =
   | { kind: "disabled"; reason: string };
 
 /**
- * Writes one attempt and its consequences (run inside the dispatcher's group-commit transaction): the attempt row;
+ * Writes one attempt and its consequences through `tx`, the dispatcher's group-commit transaction: the attempt row;
  * the delivery delivered, rescheduled (§6.4.2) or dead-lettered; the endpoint's failure record — a success clears it,
  * 410 Gone disables the subscription, sustained failure disables it with a reason the owner sees, Retry-After pauses
  * the endpoint.
  */
-export function applyAttempt(
+export async function applyAttempt(
   ctx: GatewayContext,
-  statements: WebhookStatements,
+  tx: Stores,
   policy: { retry: DeliveryRetryPolicy; disable: DisablePolicy },
   row: WebhookDeliveryRow,
   result: AttemptResult,
   nowMs: number,
-): RecordedOutcome {
+): Promise<RecordedOutcome> {
   const nowIso = new Date(nowMs).toISOString();
   const attempt = row.attempts + 1;
-  statements.insertAttempt.run(
-    newId("wha", nowMs),
-    row.id,
-    attempt,
-    result.deliveryId,
-    result.secretVersion,
-    result.startedAt,
-    result.status,
-    result.error,
-    result.excerpt,
-    result.latencyMs,
-    row.id,
-  );
-  const setDelivery = (
+  const record = (
     status: "pending" | "delivered" | "failed",
     fields: { retryIndex?: number; nextAttemptAt?: number } = {},
   ) =>
-    statements.updateDelivery.run(
-      status,
-      attempt,
-      result.status,
-      result.error,
-      // Without a profile the body is the envelope, already stored: not written twice.
-      result.profileVersionId === null ? null : result.body,
-      result.profileVersionId,
-      fields.retryIndex ?? row.retryIndex,
-      fields.nextAttemptAt ?? row.nextAttemptAt,
-      status === "delivered" ? nowIso : null,
-      status === "failed" ? nowIso : null,
-      row.id,
+    tx.webhooks.recordAttempt(
+      {
+        id: newId("wha", nowMs),
+        deliveryRowId: row.id,
+        attempt,
+        deliveryId: result.deliveryId,
+        secretVersion: result.secretVersion,
+        startedAt: result.startedAt,
+        status: result.status,
+        error: result.error,
+        responseExcerpt: result.excerpt,
+        latencyMs: result.latencyMs,
+      },
+      {
+        status,
+        attempts: attempt,
+        lastStatus: result.status,
+        lastError: result.error,
+        // Without a profile the body is the envelope, already stored: not written twice.
+        body: result.profileVersionId === null ? null : result.body,
+        profileVersionId: result.profileVersionId,
+        retryIndex: fields.retryIndex ?? row.retryIndex,
+        nextAttemptAt: fields.nextAttemptAt ?? row.nextAttemptAt,
+        deliveredAt: status === "delivered" ? nowIso : null,
+        failedAt: status === "failed" ? nowIso : null,
+      },
     );
 
   if (result.status !== null && result.status >= 200 && result.status < 300) {
-    setDelivery("delivered");
-    statements.endpointSucceeded.run(row.subscriptionId);
+    await record("delivered");
+    await tx.webhooks.endpointSucceeded(row.subscriptionId);
     return { kind: "delivered" };
   }
   if (result.status === 410) {
     // The endpoint says it is gone for good: stop sending to it; the owner sees why and may re-enable it.
-    setDelivery("failed");
+    await record("failed");
     const reason = `the endpoint answered 410 Gone at ${nowIso}`;
-    disable(ctx, row.subscriptionId, reason, nowIso);
+    await disable(ctx, tx, row.subscriptionId, reason, nowIso);
     return { kind: "disabled", reason };
   }
 
   const next = result.permanent ? undefined : nextDeliveryAt(policy.retry, row.retryIndex, nowMs, result.retryAfterMs);
-  if (next === undefined) setDelivery("failed");
-  else setDelivery("pending", { retryIndex: row.retryIndex + 1, nextAttemptAt: next });
+  if (next === undefined) await record("failed");
+  else await record("pending", { retryIndex: row.retryIndex + 1, nextAttemptAt: next });
   if (!result.sent) return next === undefined ? { kind: "dead" } : { kind: "retry", at: next };
 
   const pausedUntil =
     result.retryAfterMs === undefined ? null : nowMs + Math.min(result.retryAfterMs, policy.retry.maxRetryAfterMs);
-  const failing = statements.endpointFailed.get(nowMs, pausedUntil, row.subscriptionId) as
-    | { consecutiveFailures: number; failingSince: number | null; status: string }
-    | undefined;
+  const failing = await tx.webhooks.endpointFailed(row.subscriptionId, nowMs, pausedUntil);
   if (
     failing &&
     failing.status === "active" &&
@@ -98,13 +97,13 @@ export function applyAttempt(
   ) {
     const since = new Date(failing.failingSince ?? nowMs).toISOString();
     const reason = `no successful delivery since ${since} (${failing.consecutiveFailures} failed attempts in a row; last: ${result.error ?? "failed"})`;
-    disable(ctx, row.subscriptionId, reason, nowIso);
+    await disable(ctx, tx, row.subscriptionId, reason, nowIso);
     return { kind: "disabled", reason };
   }
   return next === undefined ? { kind: "dead" } : { kind: "retry", at: next };
 }
 
-function disable(ctx: GatewayContext, subscriptionId: string, reason: string, nowIso: string): void {
-  ctx.webhooks.deliveries.disableSubscription(subscriptionId, reason, nowIso);
+async function disable(ctx: GatewayContext, tx: Stores, subscriptionId: string, reason: string, nowIso: string) {
+  await tx.webhooks.deliveries.disableSubscription(subscriptionId, reason, nowIso);
   ctx.log.warn({ subscriptionId, reason }, "webhook subscription disabled");
 }

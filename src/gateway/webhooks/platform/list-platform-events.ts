@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../../context.js";
 
 /** The platform events the gateway accepted for a company, newest first, with how many vendor deliveries each made. */
-export function listPlatformEvents({
+export async function listPlatformEvents({
   ctx,
   companyId,
   limit,
@@ -10,5 +10,5 @@ export function listPlatformEvents({
   companyId: string;
   limit: number;
 }) {
-  return ctx.webhooks.platformEvents.list(companyId, Math.min(Math.max(limit, 1), 200));
+  return await ctx.webhooks.platformEvents.list(companyId, Math.min(Math.max(limit, 1), 200));
 }

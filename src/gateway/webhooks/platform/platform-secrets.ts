@@ -14,20 +14,20 @@ export function receiverPath(companyId: string): string {
   return `/webhooks/platform/${companyId}`;
 }
 
-function readRing(ctx: GatewayContext, companyId: string): SecretRing | undefined {
-  const sealed = ctx.webhooks.platformEvents.sealedSecrets(companyId);
+async function readRing(ctx: GatewayContext, companyId: string): Promise<SecretRing | undefined> {
+  const sealed = await ctx.webhooks.platformEvents.sealedSecrets(companyId);
   return sealed === undefined ? undefined : openRing(ctx, sealed, platformRingId(companyId));
 }
 
-function writeRing(ctx: GatewayContext, companyId: string, ring: SecretRing): void {
+async function writeRing(ctx: GatewayContext, companyId: string, ring: SecretRing): Promise<void> {
   const now = ctx.now().toISOString();
   const sealedSecrets = sealRing(ctx, ring, platformRingId(companyId));
-  ctx.webhooks.platformEvents.saveSealedSecrets(companyId, sealedSecrets, now);
+  await ctx.webhooks.platformEvents.saveSealedSecrets(companyId, sealedSecrets, now);
 }
 
 /** The receiver's state for the owner: where the platform must deliver, and the secret versions held. */
-export function getPlatformReceiver({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
-  const ring = readRing(ctx, companyId)?.prune(unixSeconds(ctx.now().getTime()));
+export async function getPlatformReceiver({ ctx, companyId }: { ctx: GatewayContext; companyId: string }) {
+  const ring = (await readRing(ctx, companyId))?.prune(unixSeconds(ctx.now().getTime()));
   return { path: receiverPath(companyId), configured: ring !== undefined, secrets: ring ? publicRing(ring) : null };
 }
 
@@ -36,7 +36,7 @@ export function getPlatformReceiver({ ctx, companyId }: { ctx: GatewayContext; c
  * current; a later one is pending and verifies at once (the platform may sign with it as soon as it is activated
  * there). Loading the current version again replaces it (a mistyped secret); a version below it is refused.
  */
-export function loadPlatformSecret({
+export async function loadPlatformSecret({
   ctx,
   companyId,
   input,
@@ -45,7 +45,7 @@ export function loadPlatformSecret({
   companyId: string;
   input: { version: number; secret: string };
 }) {
-  const existing = readRing(ctx, companyId);
+  const existing = await readRing(ctx, companyId);
   const current = existing?.currentVersion;
   if (current !== undefined && input.version < current) {
     throw conflict(`version ${input.version} is below the current version ${current}`, { field: "version" });
@@ -54,15 +54,15 @@ export function loadPlatformSecret({
   const ring = existing
     ? existing.withSecret({ version: input.version, secret: input.secret }).prune(nowSeconds)
     : SecretRing.of([{ version: input.version, secret: input.secret }], input.version);
-  writeRing(ctx, companyId, ring);
-  return getPlatformReceiver({ ctx, companyId });
+  await writeRing(ctx, companyId, ring);
+  return await getPlatformReceiver({ ctx, companyId });
 }
 
 /**
  * §6.5.3: once the platform signs with the pending version, the owner activates it here: older versions keep
  * verifying for the overlap (one hour unless told), then are dropped.
  */
-export function activatePlatformSecret({
+export async function activatePlatformSecret({
   ctx,
   companyId,
   input,
@@ -71,7 +71,7 @@ export function activatePlatformSecret({
   companyId: string;
   input: { version: number; overlapSeconds?: number | undefined };
 }) {
-  const ring = readRing(ctx, companyId);
+  const ring = await readRing(ctx, companyId);
   if (!ring) throw badRequest("no platform secret is loaded yet", { field: "version" });
   if (
     ring.pendingVersion === undefined ||
@@ -81,6 +81,10 @@ export function activatePlatformSecret({
     throw conflict(`version ${input.version} is not the pending version`, { field: "version" });
   }
   const nowSeconds = unixSeconds(ctx.now().getTime());
-  writeRing(ctx, companyId, ring.activate(input.version, nowSeconds, input.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS));
-  return getPlatformReceiver({ ctx, companyId });
+  await writeRing(
+    ctx,
+    companyId,
+    ring.activate(input.version, nowSeconds, input.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS),
+  );
+  return await getPlatformReceiver({ ctx, companyId });
 }

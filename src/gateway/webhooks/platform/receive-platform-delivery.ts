@@ -29,7 +29,7 @@ export async function receivePlatformDelivery({
   headers: HeaderSource;
   rawBody: Uint8Array;
 }): Promise<ReceiverAnswer> {
-  const sealed = ctx.webhooks.platformEvents.sealedSecrets(companyId);
+  const sealed = await ctx.webhooks.platformEvents.sealedSecrets(companyId);
   if (sealed === undefined) throw notFound();
   const secrets = openRing(ctx, sealed, platformRingId(companyId));
   const verified = await verifyWebhook(
@@ -48,8 +48,8 @@ export async function receivePlatformDelivery({
 
   const envelope = verified.body;
   const nowMs = ctx.now().getTime();
-  const enqueued = ctx.transaction((): Enqueued[] | undefined => {
-    const stored = ctx.webhooks.platformEvents.insert({
+  const enqueued = await ctx.transaction(async (tx): Promise<Enqueued[] | undefined> => {
+    const stored = await tx.webhooks.platformEvents.insert({
       companyId,
       id: envelope.id,
       event: envelope.event,
@@ -64,9 +64,9 @@ export async function receivePlatformDelivery({
     });
     // Another delivery of the same event committed first (they raced through verification): it is processed.
     if (!stored) return undefined;
-    const fanned = fanOutPlatformEvent(ctx, companyId, envelope, nowMs);
+    const fanned = await fanOutPlatformEvent(ctx, tx, companyId, envelope, nowMs);
     if (fanned.length > 0) {
-      ctx.webhooks.platformEvents.setFannedOut(companyId, envelope.id, fanned.length);
+      await tx.webhooks.platformEvents.setFannedOut(companyId, envelope.id, fanned.length);
     }
     return fanned;
   });

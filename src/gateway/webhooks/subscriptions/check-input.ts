@@ -30,9 +30,13 @@ export function checkEvents(partnerType: PartnerType, events: readonly string[])
 }
 
 /** A published outbound profile version of the same company (like `assertBindable` for lead/appointment keys). */
-export function checkOutboundProfile(ctx: GatewayContext, companyId: string, versionId: string | null): void {
+export async function checkOutboundProfile(
+  ctx: GatewayContext,
+  companyId: string,
+  versionId: string | null,
+): Promise<void> {
   if (versionId === null) return;
-  const row = ctx.profiles.versionWithKind(versionId);
+  const row = await ctx.profiles.versionWithKind(versionId);
   if (!row || row.version.companyId !== companyId) throw notFound("profile version not found");
   const field = "outboundProfileVersionId";
   if (row.kind !== "outbound") throw badRequest(`${field}: a ${row.kind} profile cannot map webhooks`, { field });

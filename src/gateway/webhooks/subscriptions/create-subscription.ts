@@ -18,7 +18,7 @@ export interface SubscriptionInput {
  * A vendor key's subscription (§4.3 "create a subscription with an endpoint URL and the wanted events"): secret
  * version 1 is made here and shown once (§6.5), sealed at rest.
  */
-export function createSubscription({
+export async function createSubscription({
   ctx,
   companyId,
   input,
@@ -27,12 +27,12 @@ export function createSubscription({
   companyId: string;
   input: SubscriptionInput;
 }) {
-  const key = getVendorKeyRow(ctx, companyId, input.vendorKeyId);
+  const key = await getVendorKeyRow(ctx, companyId, input.vendorKeyId);
   if (key.revokedAt) throw badRequest("vendorKeyId: the key is revoked", { field: "vendorKeyId" });
   const events = checkEvents(key.partnerType, input.events);
   const url = checkEndpointUrl(ctx, input.url);
   const outboundProfileVersionId = input.outboundProfileVersionId ?? null;
-  checkOutboundProfile(ctx, companyId, outboundProfileVersionId);
+  await checkOutboundProfile(ctx, companyId, outboundProfileVersionId);
 
   const id = newId("whs");
   const secret = newWebhookSecret();
@@ -54,7 +54,7 @@ export function createSubscription({
     createdAt: now,
     updatedAt: now,
   };
-  ctx.webhooks.subscriptions.insert(row);
+  await ctx.webhooks.subscriptions.insert(row);
   ctx.log.info({ companyId, subscriptionId: id, vendorKeyId: key.id, events }, "webhook subscription created");
   return { ...publicSubscription(ctx, row), secret: { version: 1, secret } };
 }

@@ -2,7 +2,7 @@ import type { GatewayContext } from "../../context.js";
 import { getSubscriptionRow } from "./subscription-row.js";
 
 /** Deletes a subscription with its deliveries and attempts (cascade); pending deliveries are never sent. */
-export function deleteSubscription({
+export async function deleteSubscription({
   ctx,
   companyId,
   subscriptionId,
@@ -11,7 +11,7 @@ export function deleteSubscription({
   companyId: string;
   subscriptionId: string;
 }) {
-  const row = getSubscriptionRow(ctx, companyId, subscriptionId);
-  ctx.webhooks.subscriptions.delete(row.id);
+  const row = await getSubscriptionRow(ctx, companyId, subscriptionId);
+  await ctx.webhooks.subscriptions.delete(row.id);
   return { deleted: true, id: row.id };
 }

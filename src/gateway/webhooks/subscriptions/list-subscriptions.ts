@@ -2,7 +2,7 @@ import type { GatewayContext } from "../../context.js";
 import { deliveryCounts, getSubscriptionRow, publicSubscription } from "./subscription-row.js";
 
 /** A company's subscriptions, newest first, optionally of one vendor key. */
-export function listSubscriptions({
+export async function listSubscriptions({
   ctx,
   companyId,
   vendorKeyId,
@@ -11,11 +11,13 @@ export function listSubscriptions({
   companyId: string;
   vendorKeyId?: string | undefined;
 }) {
-  return ctx.webhooks.subscriptions.listOfCompany(companyId, vendorKeyId).map((row) => publicSubscription(ctx, row));
+  return (await ctx.webhooks.subscriptions.listOfCompany(companyId, vendorKeyId)).map((row) =>
+    publicSubscription(ctx, row),
+  );
 }
 
 /** One subscription with its delivery counts (the dead letter is `failed`). */
-export function getSubscription({
+export async function getSubscription({
   ctx,
   companyId,
   subscriptionId,
@@ -24,6 +26,6 @@ export function getSubscription({
   companyId: string;
   subscriptionId: string;
 }) {
-  const row = getSubscriptionRow(ctx, companyId, subscriptionId);
-  return { ...publicSubscription(ctx, row), deliveries: deliveryCounts(ctx, row.id) };
+  const row = await getSubscriptionRow(ctx, companyId, subscriptionId);
+  return { ...publicSubscription(ctx, row), deliveries: await deliveryCounts(ctx, row.id) };
 }

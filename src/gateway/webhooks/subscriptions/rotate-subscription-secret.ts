@@ -9,7 +9,7 @@ import { getSubscriptionRow, publicSubscription } from "./subscription-row.js";
  * §6.5.1 (as §4.3 `rotate-secret`): a pending secret with the next version, shown once; deliveries stay signed with
  * the current version until it is activated.
  */
-export function rotateSubscriptionSecret({
+export async function rotateSubscriptionSecret({
   ctx,
   companyId,
   subscriptionId,
@@ -18,13 +18,13 @@ export function rotateSubscriptionSecret({
   companyId: string;
   subscriptionId: string;
 }) {
-  const row = getSubscriptionRow(ctx, companyId, subscriptionId);
+  const row = await getSubscriptionRow(ctx, companyId, subscriptionId);
   const secret = newWebhookSecret();
   const ring = openRing(ctx, row.sealedSecrets, row.id).rotate(secret);
   const pendingSecretVersion = ring.pendingVersion ?? null;
   const sealedSecrets = sealRing(ctx, ring, row.id);
   const updatedAt = ctx.now().toISOString();
-  ctx.webhooks.subscriptions.update(row.id, { sealedSecrets, updatedAt });
+  await ctx.webhooks.subscriptions.update(row.id, { sealedSecrets, updatedAt });
   return { pendingSecretVersion, secret, subscription: publicSubscription(ctx, { ...row, sealedSecrets, updatedAt }) };
 }
 
@@ -32,7 +32,7 @@ export function rotateSubscriptionSecret({
  * §6.5.3 (as §4.3 `activate-secret` `{pendingSecretVersion}`): new attempts are signed with it. The previous version
  * is listed until the overlap ends so the owner can tell the vendor how long to keep it.
  */
-export function activateSubscriptionSecret({
+export async function activateSubscriptionSecret({
   ctx,
   companyId,
   subscriptionId,
@@ -43,7 +43,7 @@ export function activateSubscriptionSecret({
   subscriptionId: string;
   input: { pendingSecretVersion: number; overlapSeconds?: number | undefined };
 }) {
-  const row = getSubscriptionRow(ctx, companyId, subscriptionId);
+  const row = await getSubscriptionRow(ctx, companyId, subscriptionId);
   const ring = openRing(ctx, row.sealedSecrets, row.id);
   if (ring.pendingVersion !== input.pendingSecretVersion) {
     throw conflict(`version ${input.pendingSecretVersion} is not the pending version`, {
@@ -56,6 +56,6 @@ export function activateSubscriptionSecret({
     .prune(nowSeconds);
   const sealedSecrets = sealRing(ctx, activated, row.id);
   const updatedAt = ctx.now().toISOString();
-  ctx.webhooks.subscriptions.update(row.id, { sealedSecrets, updatedAt });
+  await ctx.webhooks.subscriptions.update(row.id, { sealedSecrets, updatedAt });
   return publicSubscription(ctx, { ...row, sealedSecrets, updatedAt });
 }

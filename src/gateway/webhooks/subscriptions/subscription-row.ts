@@ -4,8 +4,8 @@ import type { WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { openRing, publicRing } from "../secrets.js";
 
 /** One of the company's subscriptions; another company's is a 404 that does not confirm it exists (§7). */
-export function getSubscriptionRow(ctx: GatewayContext, companyId: string, subscriptionId: string) {
-  const row = ctx.webhooks.subscriptions.getOfCompany(subscriptionId, companyId);
+export async function getSubscriptionRow(ctx: GatewayContext, companyId: string, subscriptionId: string) {
+  const row = await ctx.webhooks.subscriptions.getOfCompany(subscriptionId, companyId);
   if (!row) throw notFound();
   return row;
 }
@@ -31,6 +31,6 @@ export function publicSubscription(ctx: GatewayContext, row: WebhookSubscription
 }
 
 /** Deliveries of a subscription by status (pending, delivering, delivered, failed = the dead letter). */
-export function deliveryCounts(ctx: GatewayContext, subscriptionId: string): Record<string, number> {
-  return ctx.webhooks.subscriptions.deliveryCounts(subscriptionId);
+export async function deliveryCounts(ctx: GatewayContext, subscriptionId: string): Promise<Record<string, number>> {
+  return await ctx.webhooks.subscriptions.deliveryCounts(subscriptionId);
 }

@@ -14,7 +14,7 @@ export interface SubscriptionUpdate {
 }
 
 /** Changes a subscription; re-enabling resumes its pending deliveries at once. */
-export function updateSubscription({
+export async function updateSubscription({
   ctx,
   companyId,
   subscriptionId,
@@ -25,15 +25,15 @@ export function updateSubscription({
   subscriptionId: string;
   input: SubscriptionUpdate;
 }) {
-  const row = getSubscriptionRow(ctx, companyId, subscriptionId);
+  const row = await getSubscriptionRow(ctx, companyId, subscriptionId);
   const now = ctx.now();
   const update: Partial<WebhookSubscriptionRow> = { updatedAt: now.toISOString() };
   if (input.url !== undefined) update.url = checkEndpointUrl(ctx, input.url);
   if (input.events !== undefined) {
-    update.events = checkEvents(getVendorKeyRow(ctx, companyId, row.vendorKeyId).partnerType, input.events);
+    update.events = checkEvents((await getVendorKeyRow(ctx, companyId, row.vendorKeyId)).partnerType, input.events);
   }
   if (input.outboundProfileVersionId !== undefined) {
-    checkOutboundProfile(ctx, companyId, input.outboundProfileVersionId);
+    await checkOutboundProfile(ctx, companyId, input.outboundProfileVersionId);
     update.outboundProfileVersionId = input.outboundProfileVersionId;
   }
   if (input.status === "active" && row.status !== "active") {
@@ -52,7 +52,7 @@ export function updateSubscription({
       disabledAt: now.toISOString(),
     });
   }
-  ctx.webhooks.subscriptions.update(row.id, update);
+  await ctx.webhooks.subscriptions.update(row.id, update);
   const updated = { ...row, ...update };
   if (updated.status === "active") notifyDue(ctx, row.id, now.getTime());
   return publicSubscription(ctx, updated);

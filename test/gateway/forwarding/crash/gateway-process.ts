@@ -15,7 +15,7 @@ import { listen } from "../../../../src/http/server.js";
 import { createLogger } from "../../../../src/log.js";
 
 const [databasePath = "", upstreamUrl = "", configFile = "", receiverUrl = ""] = process.argv.slice(2);
-const gateway = createGateway({
+const gateway = await createGateway({
   databasePath,
   log: createLogger({ level: "silent" }),
   masterKey: "1".repeat(64),
@@ -42,7 +42,7 @@ for (const key of ctx.db.select().from(vendorKeys).all()) {
     .get();
   if (subscribed) continue;
   const events = [...EVENTS_BY_PARTNER_TYPE[key.partnerType]];
-  createSubscription({ ctx, companyId: key.companyId, input: { vendorKeyId: key.id, url: receiverUrl, events } });
+  await createSubscription({ ctx, companyId: key.companyId, input: { vendorKeyId: key.id, url: receiverUrl, events } });
 }
 const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);

@@ -1,0 +1,23 @@
+import type { Sync } from "../maybe.js";
+import type { ProfileRow, ProfileVersionRow } from "./store.js";
+
+/**
+ * The profiles record as the capabilities use it (D-221). `expressionOf` is the cached read of intake and webhook
+ * delivery: a hit is answered synchronously, a miss may be a promise; another company's version throws a 404.
+ */
+export interface ProfileStore {
+  expressionOf(companyId: string, versionId: string): Sync<{ expression: string }>;
+  getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined>;
+  profileByName(companyId: string, name: string): Promise<ProfileRow | undefined>;
+  profilesOf(companyId: string): Promise<ProfileRow[]>;
+  insertProfile(row: ProfileRow): Promise<void>;
+  getVersionOfCompany(id: string, companyId: string): Promise<ProfileVersionRow | undefined>;
+  versionWithKind(id: string): Promise<{ version: ProfileVersionRow; kind: ProfileRow["kind"] } | undefined>;
+  versionsOf(profileId: string): Promise<ProfileVersionRow[]>;
+  latestVersionOf(profileId: string): Promise<ProfileVersionRow | undefined>;
+  versionIdsOf(profileId: string): Promise<string[]>;
+  insertVersion(row: ProfileVersionRow): Promise<void>;
+  publishVersion(id: string, publishedAt: string): Promise<void>;
+  /** Removes the golden samples `mentions` accepts from a company's versions, in one transaction. */
+  eraseSamples(companyId: string, mentions: (text: string) => boolean): Promise<number>;
+}

@@ -1,0 +1,62 @@
+/**
+ * What a store on the shared SQLite connection checks before each statement (docs/decisions.md, D-222): `busy` while
+ * an asynchronous transaction holds the connection for someone else, and `pass()` to wait until it is free. One
+ * boolean read when no transaction is open, so intake pays nothing for the gate.
+ */
+export interface GateView {
+  readonly busy: boolean;
+  /** Resolves once no transaction holds the connection (check `busy` again: another may have begun meanwhile). */
+  pass(): Promise<void>;
+}
+
+/** The view of the stores bound to an open transaction: they run inside it, and never wait. */
+export const INSIDE: GateView = { busy: false, pass: () => Promise.resolve() };
+
+/**
+ * The async gate of one SQLite connection. better-sqlite3's transaction() is synchronous and cannot span an await, so
+ * an asynchronous transaction runs BEGIN … COMMIT by hand; while it is open every statement on the connection would
+ * join it. The gate keeps them out: a call from outside waits until the transaction ends, and transactions queue,
+ * one at a time (SQLite has a single writer anyway).
+ */
+export class SqliteGate implements GateView {
+  /** A transaction is running: outside calls wait. */
+  #open = false;
+  /** A transaction runs or was handed the connection: transactions queue. */
+  #held = false;
+  /** Outside calls waiting for the open transaction to end. */
+  #waiting: (() => void)[] = [];
+  /** Transactions waiting for their turn, in order. */
+  #queued: (() => void)[] = [];
+
+  get busy(): boolean {
+    return this.#open;
+  }
+
+  pass(): Promise<void> {
+    if (!this.#open) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Runs `work` holding the connection: it begins once every earlier transaction ended. */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#held) await new Promise<void>((resolve) => this.#queued.push(resolve));
+    this.#held = true;
+    this.#open = true;
+    try {
+      return await work();
+    } finally {
+      this.#release();
+    }
+  }
+
+  #release(): void {
+    this.#open = false;
+    // The calls that waited go first (each resumes and runs its statements in its own turn, before the next
+    // transaction's continuation: promise reactions run in the order they were resolved), then the next transaction.
+    for (const resolve of this.#waiting.splice(0)) resolve();
+    const next = this.#queued.shift();
+    // Handed over: a transaction arriving before the next one's continuation runs queues behind it.
+    if (next) next();
+    else this.#held = false;
+  }
+}

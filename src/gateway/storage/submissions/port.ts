@@ -1,0 +1,154 @@
+import type { FailedSelection, SubmissionFilter } from "./reads.js";
+import type {
+  MappingFailureRow,
+  NewMappingFailure,
+  NewSubmission,
+  SubmissionAttemptRow,
+  SubmissionRow,
+} from "./row.js";
+
+/** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
+export type Admissible = Pick<
+  SubmissionRow,
+  "id" | "kind" | "companyId" | "credentialId" | "nextAttemptAt" | "canonicalBody"
+>;
+
+/** What one send upstream gave, as the submission's attempt log records it. */
+export interface AttemptRecord {
+  startedAt: number;
+  status: number | null;
+  error: string | null;
+  latencyMs: number;
+  requestId: string | null;
+  apiVersion: string | null;
+}
+
+/** The fields of a submission its forwarding (and a redrive) may change. */
+export type SubmissionChange = Partial<
+  Pick<
+    SubmissionRow,
+    | "status"
+    | "attempts"
+    | "nextAttemptAt"
+    | "lastError"
+    | "upstreamStatus"
+    | "result"
+    | "waitingReason"
+    | "forwardedAt"
+    | "canonicalBody"
+    | "upstreamIdempotencyKey"
+    | "settlementRecordedAt"
+  >
+>;
+
+/** How an erasure's scan reads a row: the person's own submissions by contact, appointments by the lead they name. */
+export type ScanBy = "contact" | "leadReference";
+
+/** What an erasure's scan reads of a submission. */
+export interface ScannedSubmission {
+  id: string;
+  status: string;
+  email: string | null;
+  phone: string | null;
+  leadRef: string | null;
+  result: string | null;
+}
+
+/** Per vendor key, what was accepted since a time and how much of it is forwarded and failed now. */
+export interface KeyCounts {
+  keyId: string;
+  accepted: number;
+  forwarded: number;
+  failed: number;
+}
+
+/** The timestamps of one submission (the overview's time series). */
+export interface SubmissionTimes {
+  status: SubmissionRow["status"];
+  createdAt: string;
+  forwardedAt: string | null;
+  updatedAt: string;
+}
+
+/**
+ * The submissions record as the capabilities use it (D-221): intake's group-committed accept, forwarding's claims,
+ * settlements and releases, the owner's reads, redrive, retention and erasure. Every method is asynchronous; the
+ * SQLite implementation is store.ts.
+ */
+export interface SubmissionStore {
+  /** Intake's durable accept: resolves once the row is committed (group commit). */
+  insert(row: NewSubmission): Promise<void>;
+  get(id: string): Promise<SubmissionRow | undefined>;
+  /** One row by id through a prepared statement (the settlement's and erasure's per-row reads). */
+  read(id: string): Promise<SubmissionRow | undefined>;
+  getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined>;
+  getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined>;
+  findByIdempotencyKey(
+    vendorKeyId: string,
+    kind: SubmissionRow["kind"],
+    idempotencyKey: string,
+  ): Promise<SubmissionRow | undefined>;
+  /** The lead submission an appointment names: only a lead of the appointment's own vendor key. */
+  leadOf(
+    appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
+    leadSubmissionId: string,
+  ): Promise<SubmissionRow | undefined>;
+  recordMappingFailure(failure: NewMappingFailure): Promise<void>;
+  requeue(id: string, change: Partial<SubmissionRow>): Promise<void>;
+  markSettlementRecorded(id: string, nowMs: number): Promise<void>;
+  settlementsOwed(limit: number): Promise<SubmissionRow[]>;
+  releaseExpiredLeases(expiredBy: number, now: number): Promise<number>;
+  releaseLeases(ids: string[]): Promise<void>;
+  loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]>;
+  claim(id: string, now: number, leaseMs: number): Promise<boolean>;
+  unclaim(id: string, firstSentAt: number | null): Promise<void>;
+  /** Checked and set in one immediate transaction of its own (or a savepoint of the caller's). */
+  holdForLead(appointmentId: string, leadSubmissionId: string, now: number): Promise<boolean>;
+  recordAttempt(
+    row: SubmissionRow,
+    response: AttemptRecord,
+    counted: boolean,
+    idempotencyKey: string | null,
+  ): Promise<void>;
+  settle(id: string, now: number, change: SubmissionChange): Promise<SubmissionRow | undefined>;
+  /** Settles and, for a lead, queues the appointments that waited for it, in one transaction. */
+  settleReleasing(
+    id: string,
+    now: number,
+    change: SubmissionChange,
+  ): Promise<{ settled: SubmissionRow | undefined; released: SubmissionRow[] }>;
+  releaseOrphanedDependents(now: number): Promise<number>;
+  dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): Promise<SubmissionRow[]>;
+  waitOnCredential(credentialId: string, reason: string, now: number): Promise<void>;
+  parkOnCredential(credentialId: string, reason: string, now: number): Promise<number>;
+  resumeCredential(credentialId: string, now: number): Promise<void>;
+  listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]>;
+  attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]>;
+  mappingFailuresOf(companyId: string, limit: number): Promise<MappingFailureRow[]>;
+  withRawPayload(
+    scope: { companyId: string; vendorKeyId: string; kind?: "lead" | "appointment" | undefined },
+    limit: number,
+  ): Promise<SubmissionRow[]>;
+  failedOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]>;
+  countsByKey(companyId: string, since: number, keyId?: string): Promise<KeyCounts[]>;
+  timelineSince(companyId: string, since: number): Promise<SubmissionTimes[]>;
+  sendsByCredential(companyId: string, since: number): Promise<{ credentialId: string; used: number }[]>;
+  sendsSince(since: number): Promise<number>;
+  purgePayloadsBefore(cutoffMs: number, nowIso: string): Promise<number>;
+  /**
+   * One step of an erasure's pass over a company's submissions, newest first below `before` (ERASURE_CHUNK rows; run
+   * it inside an immediate transaction, with the event loop's turn between steps): the rows `match` accepts lose
+   * their payloads, and those not sent yet are failed ("erased at the owner's request") — their ids in `failed`, for
+   * the caller to record their outcome in the same transaction. `last`: where the next step starts; none after the
+   * last chunk.
+   */
+  eraseStep(
+    companyId: string,
+    by: ScanBy,
+    before: string,
+    nowMs: number,
+    match: (row: ScannedSubmission) => boolean,
+  ): Promise<{ erased: string[]; failed: string[]; last: string | undefined }>;
+  forgetContacts(submissionIds: readonly string[]): Promise<void>;
+  eraseMappingFailures(companyId: string, mentions: (text: string) => boolean): Promise<number>;
+}

@@ -1,0 +1,21 @@
+import type { Sync } from "../maybe.js";
+import type { VendorKeyChange, VendorKeyRow } from "./store.js";
+
+/**
+ * The vendor keys record as the capabilities use it (D-221). `find` is intake's cached lookup: a hit is answered
+ * synchronously (no promise on the hot path), a miss may be a promise.
+ */
+export interface VendorKeyStore {
+  /** The key of an intake request: cached, valid until this process or another changes the table. */
+  find(id: string): Sync<VendorKeyRow | undefined>;
+  /** A key read now, uncached. */
+  get(id: string): Promise<VendorKeyRow | undefined>;
+  getOfCompany(id: string, companyId: string): Promise<VendorKeyRow | undefined>;
+  listOfCompany(companyId: string): Promise<VendorKeyRow[]>;
+  insert(row: VendorKeyRow): Promise<void>;
+  update(id: string, change: VendorKeyChange): Promise<void>;
+  /** The keys mapping `kind` with one of these profile versions. */
+  boundTo(kind: "lead" | "appointment", versionIds: string[]): Promise<string[]>;
+  /** These keys map `kind` with `versionId` from now on (a rollback). */
+  rebind(kind: "lead" | "appointment", keyIds: string[], versionId: string): Promise<void>;
+}
