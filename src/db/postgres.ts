@@ -1,0 +1,130 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { migrationsFolder } from "./migrate.js";
+import * as schema from "./schema-pg/index.js";
+
+/**
+ * The gateway's state on PostgreSQL (DATABASE_URL; docs/decisions.md, "PostgreSQL"): node-postgres with a pool
+ * (D-225), the schema of `schema-pg/` (D-226), migrations and the config file applied by one process at a time under
+ * an advisory lock (D-227).
+ */
+export type GatewayPgDb = NodePgDatabase<typeof schema>;
+
+export interface PostgresOptions {
+  /** Connections of the pool (PG_POOL_MAX). */
+  poolMax?: number;
+  /** A statement running longer is cancelled by the server (PG_STATEMENT_TIMEOUT_MS); 0: no limit. */
+  statementTimeoutMs?: number;
+  /** How long opening a connection may take before the query that needed it fails. */
+  connectTimeoutMs?: number;
+  /** Shown in `pg_stat_activity`, so an operator tells the gateway's connections apart. */
+  applicationName?: string;
+  /** Bring the schema up to date before returning (default true); `false` for a caller that migrates itself. */
+  migrate?: boolean;
+  /**
+   * An idle connection of the pool broke (the server restarted, a proxy cut it). The pool drops it and the next query
+   * opens another; without a listener node-postgres would end the process.
+   */
+  onIdleError?: (error: Error) => void;
+}
+
+export interface GatewayPostgres {
+  pool: pg.Pool;
+  db: GatewayPgDb;
+  /** How the startup lock's own connection is opened: the pool's settings without its statement timeout. */
+  readonly lockConnection: pg.ClientConfig;
+  close(): Promise<void>;
+}
+
+export const POSTGRES_DEFAULTS = {
+  poolMax: 10,
+  statementTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+  applicationName: "partner-gateway",
+} as const;
+
+/**
+ * The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII. One per database, shared by every gateway
+ * process of a deployment, whatever its role.
+ */
+export const STARTUP_LOCK_KEY = "123589686819105";
+
+/** Opens a pool on `url` (postgres:// or postgresql://) and, unless told not to, migrates under the startup lock. */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<GatewayPostgres> {
+  const settings = { ...POSTGRES_DEFAULTS, ...definedOnly(options) };
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    application_name: settings.applicationName,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+  };
+  const pool = new pg.Pool({
+    ...connection,
+    max: settings.poolMax,
+    ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
+  });
+  pool.on("error", (error) => options.onIdleError?.(error));
+  const opened: GatewayPostgres = {
+    pool,
+    db: drizzle(pool, { schema }),
+    lockConnection: { ...connection, application_name: `${settings.applicationName} startup` },
+    close: () => pool.end(),
+  };
+  if (options.migrate !== false) {
+    try {
+      await migratePostgres(opened);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
+  return opened;
+}
+
+/**
+ * Runs `fn` while this process holds the startup lock, a session-level advisory lock on a connection of its own
+ * (outside the pool, so `fn` may use every pooled connection). Processes that start together wait for one another
+ * here; the lock is released when `fn` settles, or by the server if this process dies. The lock's connection has no
+ * statement timeout: waiting behind another process's migrations is not a stuck statement, and a migration that
+ * builds an index on a large table may take long. It is passed to `fn`, which may run statements on it.
+ */
+export async function withStartupLock<T>(
+  pg: Pick<GatewayPostgres, "lockConnection">,
+  fn: (lock: pg.ClientBase) => Promise<T>,
+): Promise<T> {
+  const client = new PgClient(pg.lockConnection);
+  // A broken lock connection fails the statement running on it; the event alone must not end the process.
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1::bigint)", [STARTUP_LOCK_KEY]);
+    try {
+      return await fn(client);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1::bigint)", [STARTUP_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Applies the migrations of `migrations/gateway-pg` under the startup lock: drizzle's migrator reads what is applied
+ * before it writes, so two processes migrating at once would both apply the same migration; under the lock the second
+ * finds everything applied and does nothing.
+ */
+export async function migratePostgres(pg: Pick<GatewayPostgres, "lockConnection">): Promise<void> {
+  await withStartupLock(pg, (lock) => migrateOn(lock));
+}
+
+/** The migrations on a connection that already holds the startup lock (for a caller that does more under it). */
+export async function migrateOn(lock: pg.ClientBase): Promise<void> {
+  // drizzle accepts a Pool, a Client or a PoolClient; ClientBase is what the lock's client is typed as.
+  await migrate(drizzle(lock as pg.Client), { migrationsFolder: migrationsFolder("gateway-pg") });
+}
+
+const PgClient = pg.Client;
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
