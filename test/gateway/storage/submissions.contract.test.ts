@@ -5,7 +5,7 @@ import type pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openGatewayDb } from "../../../src/db/client.js";
 import { openPostgres } from "../../../src/db/postgres.js";
-import { poolHandles, transactionHandles } from "../../../src/gateway/storage/pg-handles.js";
+import { pgTransaction, poolHandles, transactionHandles } from "../../../src/gateway/storage/pg-handles.js";
 import {
   ERASURE_CHUNK,
   PostgresSubmissionStore,
@@ -40,6 +40,8 @@ interface Harness {
   store: SubmissionStore;
   /** Makes every release of a waiting appointment fail (a trigger), to show what a failing transaction leaves. */
   failReleases(): Promise<void>;
+  /** `work` on the store bound to one open transaction, committed when it returns, rolled back when it throws. */
+  transaction(work: (store: SubmissionStore) => Promise<void>): Promise<void>;
 }
 
 let sequence = 0;
@@ -111,6 +113,21 @@ function contractCases(harness: () => Harness) {
     expect(await store().get(duplicate.id)).toBeUndefined();
     // A key without an idempotency key never conflicts.
     await expect(store().insert(row({ idempotencyKey: null }))).resolves.toBeUndefined();
+  });
+
+  it("inserts inside a transaction with it: committed with it, or gone with its rollback", async () => {
+    const kept = row();
+    const dropped = row();
+    await harness().transaction((tx) => tx.insert(kept));
+    expect(await store().get(kept.id)).toEqual(kept);
+    await expect(
+      harness().transaction(async (tx) => {
+        await tx.insert(dropped);
+        expect(await tx.get(dropped.id)).toEqual(dropped);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await store().get(dropped.id)).toBeUndefined();
   });
 
   it("fails alone a row whose company does not exist, the rest of its batch committed", async () => {
@@ -522,8 +539,10 @@ describe("SubmissionStore on SQLite", () => {
     database = openGatewayDb(join(dir, "gateway.db"));
     database.sqlite.exec(SEED);
     const sqlite = database.sqlite;
+    const storage = sqliteStorage(database);
     current = {
-      store: sqliteStorage(database).submissions,
+      store: storage.submissions,
+      transaction: (work) => storage.transaction((tx) => work(tx.submissions)),
       failReleases: async () => {
         sqlite.exec(`CREATE TRIGGER fail_release BEFORE UPDATE ON submissions
           WHEN OLD.status = 'waiting' AND NEW.status = 'queued' BEGIN SELECT RAISE(ABORT, 'release refused'); END`);
@@ -573,6 +592,7 @@ describe.skipIf(!available)("SubmissionStore on PostgreSQL", () => {
       TRUNCATE submission_attempts, submissions, mapping_failures`);
     current = {
       store: storeOn(poolA),
+      transaction: (work) => pgTransaction(poolHandles(poolA), (inside) => work(new PostgresSubmissionStore(inside))),
       failReleases: async () => {
         await poolA.query(`
           CREATE OR REPLACE FUNCTION fail_release() RETURNS trigger LANGUAGE plpgsql AS $$
