@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type pg from "pg";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openGatewayDb } from "../../../src/db/client.js";
 import { openPostgres } from "../../../src/db/postgres.js";
@@ -17,7 +17,7 @@ import {
   type WebhookStore,
 } from "../../../src/gateway/storage/webhooks/index.js";
 import { newId } from "../../../src/ids.js";
-import { postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
+import { POSTGRES_ADMIN_URL, postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
 
 // One suite of cases for both implementations of the webhooks record (D-221, D-243…D-246), then what only PostgreSQL
 // has to show: several processes (two pools on one database) at once.
@@ -714,8 +714,9 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
     });
 
     it("two processes fanning out overlapping keys in different orders both finish (no deadlock)", async () => {
-      const subs = Array.from({ length: 8 }, () => subscription());
-      for (const s of subs) await storeA.subscriptions.insert(s);
+      // Enough rows that the two statements overlap: without one insertion order (store.ts) this deadlocks.
+      const subs = Array.from({ length: 300 }, () => subscription());
+      await Promise.all(subs.map((s) => storeA.subscriptions.insert(s)));
       for (let round = 0; round < 5; round++) {
         const key = `appointment:apt_order_${round}:created`;
         const forward = subs.map((s) => delivery(s.id, key));
@@ -727,6 +728,49 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
         expect(a.length + b.length).toBe(subs.length);
       }
     });
+  });
+});
+
+describe.skipIf(!available)("WebhookStore on PostgreSQL with a linguistic collation (D-246)", () => {
+  const name = `pgw_icu_${Date.now().toString(36)}`;
+  let pool: pg.Pool | undefined;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en' LOCALE 'C.UTF-8'`);
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    pool = (await openPostgres(url.toString(), { poolMax: 2 })).pool;
+    await pool.query(SEED);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+
+  it("an erasure finds the person's deliveries by dedupe key prefix, where the keys are not one range", async () => {
+    if (!pool) throw new Error("no pool");
+    // The reason for the other query: here `prefix:` … `prefix;` is not the range of the keys with the prefix.
+    const { rows } = await pool.query("SELECT 'submission:sub_1x:forwarded' < 'submission:sub_1x;' AS inside");
+    expect(rows).toEqual([{ inside: false }]);
+    const store = new PostgresWebhookStore(poolHandles(pool));
+    const mine = await oneDelivery(store, "submission:sub_1x:forwarded");
+    const other = await oneDelivery(store, "submission:sub_1xy:forwarded");
+    expect(await store.deliveries.eraseDeliveries("co_a", ["submission:sub_1x:"], () => "{}")).toEqual({
+      webhookEvents: 1,
+      pendingDeliveries: 1,
+    });
+    expect(await store.delivery(mine.deliveryId)).toMatchObject({ envelope: "{}" });
+    expect(await store.delivery(other.deliveryId)).not.toMatchObject({ envelope: "{}" });
   });
 });
 
