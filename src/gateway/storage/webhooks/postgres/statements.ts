@@ -128,7 +128,7 @@ export const STATEMENTS = {
   },
   /**
    * Lead → source and latest contact submission (runs for every forwarded lead): as SQLite's, with GREATEST in
-   * bytewise order (`COLLATE "C"`, SQLite's BINARY) whatever the database's collation.
+   * bytewise order (`COLLATE "C"`, SQLite's BINARY) whatever the database's collation (D-246).
    */
   rememberLead: {
     name: "webhooks_remember_lead",
