@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { openGatewayDb } from "../../../src/db/client.js";
-import type { CompanyRow } from "../../../src/gateway/storage/tenants/index.js";
 import { postgresStorage } from "../../../src/gateway/storage/postgres.js";
+import type { CompanyRow } from "../../../src/gateway/storage/tenants/index.js";
 import { type Stores, sqliteStorage, type Transaction } from "../../../src/gateway/storage/transaction.js";
 import type { VendorKeyRow } from "../../../src/gateway/storage/vendor-keys/index.js";
 import { postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
@@ -66,13 +66,24 @@ export function id(prefix: string): string {
 
 /** A company of its own for one test. */
 export async function newCompany(stores: Stores, change: Partial<CompanyRow> = {}): Promise<CompanyRow> {
-  const row: CompanyRow = { id: id("co"), name: "Acme", limits: null, createdAt: "2026-01-01T00:00:00.000Z", ...change };
+  const row: CompanyRow = {
+    id: id("co"),
+    name: "Acme",
+    limits: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    ...change,
+  };
   await stores.tenants.insertCompany(row);
   return row;
 }
 
 /** An upstream credential of `companyId` (version 1, active). */
-export async function newCredential(stores: Stores, companyId: string, name = "main"): Promise<string> {
+export async function newCredential(
+  stores: Stores,
+  companyId: string,
+  name = "main",
+  createdAt = "2026-01-01T00:00:00.000Z",
+): Promise<string> {
   const credentialId = id("cred");
   await stores.credentials.insert({
     id: credentialId,
@@ -80,13 +91,17 @@ export async function newCredential(stores: Stores, companyId: string, name = "m
     name,
     keyPrefix: "pk_test_abcd",
     sealed: "v1.iv.tag.ciphertext",
-    createdAt: "2026-01-01T00:00:00.000Z",
+    createdAt,
   });
   return credentialId;
 }
 
 /** A vendor key row of `companyId` bound to `credentialId`, not yet inserted. */
-export function vendorKeyRow(companyId: string, credentialId: string, change: Partial<VendorKeyRow> = {}): VendorKeyRow {
+export function vendorKeyRow(
+  companyId: string,
+  credentialId: string,
+  change: Partial<VendorKeyRow> = {},
+): VendorKeyRow {
   return {
     id: id("svc_test"),
     companyId,
