@@ -24,7 +24,8 @@ export interface Backend {
   use(): () => Opened;
 }
 
-const pgAvailable = await postgresAvailable();
+/** PostgreSQL reachable (under CI=true an unreachable one fails here instead). */
+export const pgAvailable = await postgresAvailable();
 
 export const BACKENDS: Backend[] = [
   {
