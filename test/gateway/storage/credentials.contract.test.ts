@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BACKENDS, newCompany, newCredential, type Opened } from "./backends.js";
 
 /**
@@ -111,21 +111,31 @@ describe.each(BACKENDS)("upstream credentials store on $name", (backend) => {
         expect(await gateway.credentials.pause("cred_none", "401", 1)).toBe(false);
       });
 
-      it("a pause racing a rotation in another process: the rotation wins whichever commits first", async () => {
-        const company = await newCompany(gateway);
-        const credentialId = await newCredential(gateway, company.id);
-        const [paused] = await Promise.all([
-          gateway.credentials.pause(credentialId, "401 from the platform", 1),
-          other.transaction(async (tx) => {
-            await tx.credentials.update(credentialId, { version: 2, status: "active", pausedReason: null });
-          }),
-        ]);
-        const row = await gateway.credentials.get(credentialId);
-        expect(row?.version).toBe(2);
-        // Paused before the rotation: the rotation resumed it; after: the old version's refusal changed nothing.
-        expect(row?.status).toBe("active");
-        expect(typeof paused).toBe("boolean");
-      });
+      // SQLite cannot show it in one test process: a second connection waiting for the write lock blocks the thread.
+      it.skipIf(backend.name === "SQLite")(
+        "a pause waiting on a rotation uncommitted in another process changes nothing once the rotation commits",
+        async () => {
+          const company = await newCompany(gateway);
+          const credentialId = await newCredential(gateway, company.id);
+          let rotated = false;
+          let commit: () => void = () => undefined;
+          const held = new Promise<void>((resolve) => {
+            commit = resolve;
+          });
+          const rotation = other.transaction(async (tx) => {
+            await tx.credentials.update(credentialId, { version: 2, sealed: "v1.new" });
+            rotated = true;
+            await held;
+          });
+          await vi.waitFor(() => expect(rotated).toBe(true));
+          // The refusal of version 1 arrives while the rotation holds the row: it waits, then finds version 2.
+          const pausing = gateway.credentials.pause(credentialId, "401 from the platform", 1);
+          commit();
+          await rotation;
+          expect(await pausing).toBe(false);
+          expect(await gateway.credentials.get(credentialId)).toMatchObject({ version: 2, status: "active" });
+        },
+      );
 
       it("an unnamed pause reason reads as `paused`", async () => {
         const company = await newCompany(gateway);
