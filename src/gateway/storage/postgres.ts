@@ -4,12 +4,12 @@ import { PostgresUpstreamCredentialStore } from "./credentials/postgres.js";
 import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
 import { PgVersionCache } from "./profiles/pg-version-cache.js";
 import { PostgresProfileStore } from "./profiles/postgres.js";
-import { PostgresSubmissionStore } from "./submissions/postgres.js";
+import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
 import { PostgresTenantStore } from "./tenants/postgres.js";
 import type { Stores, Transaction } from "./transaction.js";
 import type { VendorKeyRow } from "./vendor-keys/index.js";
 import { PostgresVendorKeyStore } from "./vendor-keys/postgres.js";
-import { PostgresWebhookStore } from "./webhooks/postgres/index.js";
+import { PostgresWebhookStore } from "./webhooks/postgres/store.js";
 
 /**
  * The key of the lock an `immediate` transaction takes at BEGIN (`pg_advisory_xact_lock`): "pgwtx!" in ASCII, beside
