@@ -15,6 +15,7 @@ export { profiles } from "./profiles.js";
 export { sourcedLeads } from "./sourced-leads.js";
 export { submissionAttempts } from "./submission-attempts.js";
 export { submissions } from "./submissions.js";
+export { tableVersions } from "./table-versions.js";
 export { upstreamCredentials } from "./upstream-credentials.js";
 export { vendorKeys } from "./vendor-keys.js";
 export { webhookAttempts } from "./webhook-attempts.js";

@@ -9,6 +9,7 @@ export type {
   SubmissionStore,
   SubmissionTimes,
 } from "./port.js";
+export { PostgresSubmissionStore } from "./postgres/store.js";
 export type { FailedSelection, SubmissionFilter } from "./reads.js";
 export type {
   MappingFailureRow,

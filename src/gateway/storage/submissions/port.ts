@@ -151,4 +151,11 @@ export interface SubmissionStore {
   ): Promise<{ erased: string[]; failed: string[]; last: string | undefined }>;
   forgetContacts(submissionIds: readonly string[]): Promise<void>;
   eraseMappingFailures(companyId: string, mentions: (text: string) => boolean): Promise<number>;
+  /**
+   * Once an erasure has committed (never inside a transaction): leaves no page of the database holding an earlier
+   * version of what it erased (D-241). SQLite: the WAL checkpointed and truncated (with `secure_delete` on, the file
+   * then holds no trace); false when a reader of another connection kept it from finishing (its next full checkpoint
+   * does it). PostgreSQL: VACUUM of the submissions tables, true once it ran.
+   */
+  compactAfterErasure(): Promise<boolean>;
 }

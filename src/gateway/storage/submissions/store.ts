@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { GatewayDb } from "../../../db/client.js";
 import { rowReader } from "../../../db/row-reader.js";
 import { mappingFailures, submissionAttempts, submissions } from "../../../db/schema/index.js";
-import type { SqliteDatabase } from "../../../db/sqlite.js";
+import { checkpointTruncate, type SqliteDatabase } from "../../../db/sqlite.js";
 import { newId } from "../../../ids.js";
 import type { StorageHandles } from "../handles.js";
 import { type GateView, INSIDE } from "../sqlite-gate.js";
@@ -536,5 +536,11 @@ export class SqliteSubmissionStore implements SubmissionStore {
   /** Drops the payloads of a company's mapping failures that mention the person. */
   eraseMappingFailures(companyId: string, mentions: (text: string) => boolean): Promise<number> {
     return eraseMappingFailures(this.#handles, companyId, mentions);
+  }
+
+  /** The WAL checkpointed and emptied after an erasure (D-241): with `secure_delete` on, no page keeps the bytes. */
+  async compactAfterErasure(): Promise<boolean> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return checkpointTruncate(this.#sqlite);
   }
 }

@@ -18,6 +18,7 @@ export type {
   WebhookStore,
   WebhookTarget,
 } from "./port.js";
+export { PostgresWebhookStore } from "./postgres/store.js";
 export type { PurgedWebhookHistory } from "./retention.js";
 export { type NewBookedAppointment, SqliteEventRoutingStore } from "./routing.js";
 export { SqliteWebhookStore } from "./store.js";

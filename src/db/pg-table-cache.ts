@@ -1,0 +1,112 @@
+import type pg from "pg";
+
+/** Entries kept at most; past it the cache starts again empty (a lookup then costs one query, as without the cache). */
+const MAX_ENTRIES = 10_000;
+
+export interface PgTableCacheOptions {
+  /** How often the table's change counter is read (ms). */
+  checkEveryMs?: number;
+  /**
+   * A hit is answered only while the last counter read that was applied began at most this long ago (ms): when the
+   * reads stall (a saturated pool, a blocked event loop, the server unreachable), lookups go to the database instead
+   * of serving what may have changed.
+   */
+  maxStaleMs?: number;
+}
+
+/**
+ * Rows of one PostgreSQL table by key, valid for as long as nobody could have changed the table (docs/decisions.md,
+ * D-247): the twin of `table-cache.ts` for several processes on one database.
+ *
+ * Two signals: this process's own writes through its store call `invalidate()` once they committed (they hold from the
+ * very next lookup); and the table's counter in `table_versions`, bumped by a trigger in the transaction of any
+ * process's change, read every `checkEveryMs` (250 ms) by a timer of this process. A counter that moved empties the
+ * cache. A hit is answered synchronously; a miss is a promise (read by `load`), and is never cached: unknown ids cost
+ * a query each, and cannot fill memory. A row read while the cache was emptied is not kept (it may predate the
+ * change), so another process's committed change is refused here within `maxStaleMs` (750 ms) at the latest.
+ *
+ * The timer starts at the first lookup (building a cache does no I/O), is unref'd, and stops at `close()`.
+ */
+export class PgTableCache<T extends object> {
+  readonly #pool: pg.Pool;
+  readonly #table: string;
+  readonly #checkEveryMs: number;
+  readonly #maxStaleMs: number;
+  readonly #rows = new Map<string, T>();
+  /** Moves whenever the cache is emptied: a load begun before keeps nothing. */
+  #generation = 0;
+  /** The counter as last read (bigint as text), or undefined before the first read. */
+  #seenVersion: string | undefined;
+  /** When the last applied read of the counter began (performance.now()). */
+  #freshAt = Number.NEGATIVE_INFINITY;
+  #timer: NodeJS.Timeout | undefined;
+  #checking = false;
+  #closed = false;
+
+  constructor(pool: pg.Pool, table: string, options: PgTableCacheOptions = {}) {
+    this.#pool = pool;
+    this.#table = table;
+    this.#checkEveryMs = options.checkEveryMs ?? 250;
+    this.#maxStaleMs = options.maxStaleMs ?? 750;
+  }
+
+  /** The row of `id`: now when cached and fresh, else a promise of `load(id)` (kept when found). */
+  lookup(id: string, load: (id: string) => Promise<T | undefined>): T | undefined | Promise<T | undefined> {
+    if (this.#timer === undefined && !this.#closed) this.#start();
+    if (performance.now() - this.#freshAt <= this.#maxStaleMs) {
+      const cached = this.#rows.get(id);
+      if (cached !== undefined) return cached;
+    }
+    const generation = this.#generation;
+    return load(id).then((row) => {
+      if (row !== undefined && generation === this.#generation && !this.#closed) {
+        if (this.#rows.size >= MAX_ENTRIES) this.#rows.clear();
+        // Shared by every request that finds it: nobody may change it.
+        this.#rows.set(id, Object.freeze(row));
+      }
+      return row;
+    });
+  }
+
+  /** Empties the cache (this process changed the table, and the change has committed). */
+  invalidate(): void {
+    this.#rows.clear();
+    this.#generation++;
+  }
+
+  /** Stops reading the counter; lookups from now on read the database. */
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    this.invalidate();
+  }
+
+  #start(): void {
+    this.#timer = setInterval(() => void this.#check(), this.#checkEveryMs);
+    this.#timer.unref();
+    void this.#check();
+  }
+
+  async #check(): Promise<void> {
+    // One read at a time: a read slower than the interval skips ticks rather than piling up on the pool.
+    if (this.#checking || this.#closed) return;
+    this.#checking = true;
+    const began = performance.now();
+    try {
+      const { rows } = await this.#pool.query<{ version: string }>({
+        name: "table_versions_version",
+        text: 'SELECT "version"::text AS "version" FROM "table_versions" WHERE "name" = $1',
+        values: [this.#table],
+      });
+      const version = rows[0]?.version ?? "0";
+      // The first read empties the cache too: rows loaded before it may predate a change it is the first to see.
+      if (version !== this.#seenVersion) this.invalidate();
+      this.#seenVersion = version;
+      this.#freshAt = began;
+    } catch {
+      // Not fresh any more once `maxStaleMs` passed: lookups then read the database, whose errors reach the caller.
+    } finally {
+      this.#checking = false;
+    }
+  }
+}

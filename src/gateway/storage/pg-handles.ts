@@ -1,0 +1,63 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import type { GatewayPgDb } from "../../db/postgres.js";
+import * as schema from "../../db/schema-pg/index.js";
+
+/** A connection statements run on: the pool (each statement on any free connection) or one checked-out client. */
+export type PgQueryable = pg.Pool | pg.PoolClient;
+
+/**
+ * What a record's PostgreSQL storage module works on (D-221): drizzle and raw `query` on `client` — the pool outside
+ * a transaction, the transaction's own client inside one (the stores of `tx` in `ctx.transaction`). Only storage
+ * modules (src/gateway/storage/) receive them.
+ */
+export interface PgHandles {
+  /** drizzle on `client`. */
+  db: GatewayPgDb;
+  /** Where this store's statements run. */
+  client: PgQueryable;
+  /** The pool: a store's own multi-statement work checks a client out of it when not inside a transaction. */
+  pool: pg.Pool;
+  /** Bound to an open transaction: a store's own multi-statement work then runs inline in it. */
+  inTransaction: boolean;
+}
+
+/** The handles of the pool, outside any transaction. */
+export function poolHandles(pool: pg.Pool): PgHandles {
+  return { db: drizzle(pool, { schema }), client: pool, pool, inTransaction: false };
+}
+
+/** The handles of one transaction's client. */
+export function transactionHandles(pool: pg.Pool, client: pg.PoolClient): PgHandles {
+  return { db: drizzle(client, { schema }), client, pool, inTransaction: true };
+}
+
+/**
+ * A store's own multi-statement work in one transaction: inline when `handles` already belong to an open transaction
+ * (the caller's commits it), else on a client of its own between BEGIN and COMMIT (ROLLBACK on a throw). `work`
+ * receives the handles to run on.
+ */
+export async function pgTransaction<T>(
+  handles: PgHandles,
+  work: (inside: PgHandles) => Promise<T>,
+  begin = "BEGIN",
+): Promise<T> {
+  if (handles.inTransaction) return work(handles);
+  const client = await handles.pool.connect();
+  let broken = false;
+  try {
+    await client.query(begin);
+    try {
+      const result = await work(transactionHandles(handles.pool, client));
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
