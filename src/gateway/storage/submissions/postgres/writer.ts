@@ -87,7 +87,8 @@ export class PgSubmissionWriter {
       while (this.#pending.length > 0 && this.#inFlight < this.#maxInFlight) {
         const batch = this.#pending.splice(0, MAX_BATCH);
         this.#inFlight++;
-        this.#send(batch).finally(() => {
+        // #send settles every caller's promise itself and never rejects.
+        void this.#send(batch).finally(() => {
           this.#inFlight--;
           this.#schedule();
         });
