@@ -1,5 +1,5 @@
 export { ERASURE_CHUNK, type ScannedSubmission } from "./erasure.js";
-export type { FailedSelection, SubmissionFilter } from "./reads.js";
+export type { ChangeCursor, FailedSelection, SubmissionFilter } from "./reads.js";
 export type {
   MappingFailureRow,
   NewSubmission,

@@ -16,6 +16,8 @@ import {
 } from "./erasure.js";
 import {
   attemptsOf,
+  type ChangeCursor,
+  changedSince,
   countsByKey,
   type FailedSelection,
   failedOf,
@@ -429,6 +431,11 @@ export class SubmissionStore {
   /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
   listPage(companyId: string, filter: SubmissionFilter): SubmissionRow[] {
     return listPage(this.#handles, companyId, filter);
+  }
+
+  /** A company's submissions changed after `after`, oldest change first (the live log's poll, D-235). */
+  changedSince(companyId: string, after: ChangeCursor, limit: number): SubmissionRow[] {
+    return changedSince(this.#handles, companyId, after, limit);
   }
 
   /** A submission's sends, oldest first. */
