@@ -41,7 +41,8 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
       onState: showState,
       // Changes may have been missed while the stream was down: read the log again.
       onReconnected: () => refresh(),
-      onEnded: () => void resume(),
+      // Overflow: this page fell behind, read the log again; otherwise the session ended (the sign-in page follows).
+      onEnded: (reason) => (reason === "overflow" ? refresh() : void resume()),
     },
   );
   await live.ready;
