@@ -2,8 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownerRoutes } from "../../src/gateway/owner/routes.js";
 import { SubmissionStreamHub } from "../../src/gateway/submissions/stream/hub.js";
+import { submissionStreamRoutes } from "../../src/gateway/submissions/stream/routes.js";
+import { newApp } from "../../src/http/app.js";
 import { ApiError } from "../../src/http/errors.js";
+import { listen } from "../../src/http/server.js";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
@@ -112,6 +116,18 @@ describe("the live submission log (D-235)", () => {
     await expect.poll(() => submissionIds(mine).map((s) => s.submissionId)).toContain(id);
   });
 
+  it("reads a company's changes by one seek on submissions_company_updated_idx, without a sort", () => {
+    const plan = t.gateway.ctx.sqlite
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT * FROM submissions WHERE company_id = ? AND (updated_at, id) > (?, ?)
+         ORDER BY updated_at, id LIMIT 500`,
+      )
+      .all("co", "2026-01-01T00:00:00.000Z", "") as { detail: string }[];
+    expect(plan.map((p) => p.detail)).toEqual([
+      "SEARCH submissions USING INDEX submissions_company_updated_idx (company_id=? AND (updated_at,id)>(?,?))",
+    ]);
+  });
+
   it("narrows to a key and a kind when asked (attributes a submission never changes)", async () => {
     const { cookie } = await session(acme.email);
     const second = acme.issueKey({ name: "second vendor" }).key;
@@ -164,6 +180,20 @@ describe("stream caps and the session's end (D-237)", () => {
     expect(hub.stats).toEqual({ streams: 1, companies: 1 });
     closeB();
     expect(hub.stats).toEqual({ streams: 0, companies: 0 });
+  });
+
+  it("sends a heartbeat comment on a quiet stream", async () => {
+    // The route on an app of its own, with a heartbeat every 50 ms instead of 15 s.
+    const app = newApp({ log: t.gateway.ctx.log });
+    ownerRoutes(app as never, t.gateway.ctx);
+    submissionStreamRoutes(app as never, t.gateway.ctx, { heartbeatMs: 50 });
+    const server = await listen(app, { host: "127.0.0.1", port: 0 });
+    const { cookie } = await session(acme.email);
+    const client = await openSse(`${server.url}/owner/v1/streams/submissions`, { cookie });
+    open.push(client);
+    await expect.poll(() => client.comments.filter((c) => c === "heartbeat").length).toBeGreaterThan(1);
+    client.close();
+    await server.close();
   });
 
   it("ends the stream when its session signs out, saying why", async () => {
