@@ -7,7 +7,7 @@ import { getCredentialRow, publicCredential } from "./upstream-credentials.js";
  * re-enabled it). The pause is cleared and what waited on the credential is queued again, as a rotation does; the
  * version stays, so a refusal of this same key pauses it again with the new reason.
  */
-export function resumeUpstreamCredential({
+export async function resumeUpstreamCredential({
   ctx,
   companyId,
   credentialId,
@@ -16,10 +16,11 @@ export function resumeUpstreamCredential({
   companyId: string;
   credentialId: string;
 }) {
-  const row = getCredentialRow(ctx, companyId, credentialId);
+  // Awaited: the storage layer's verbs may answer with promises.
+  const row = await getCredentialRow(ctx, companyId, credentialId);
   if (row.status === "active") throw conflict("the credential is not paused");
   const change = { status: "active" as const, pausedReason: null };
-  ctx.credentials.update(row.id, change);
+  await ctx.credentials.update(row.id, change);
   ctx.forwarding?.credentialRotated(row.id);
   return publicCredential({ ...row, ...change });
 }
