@@ -2,6 +2,9 @@ import type { SSEStreamingApi } from "hono/streaming";
 import { type SubmissionRow, submissionStatusView } from "../../storage/submissions/index.js";
 import type { StreamLimits } from "./limits.js";
 
+/** How long the last event (`end`) may take to be read before the stream is cut. */
+const END_GRACE_MS = 5_000;
+
 /** One open stream: its writes in order, its backlog bounded, its end said once. */
 export class LiveStream {
   readonly ended: Promise<void>;
@@ -47,9 +50,16 @@ export class LiveStream {
       this.#finish();
       return;
     }
-    void this.#write(() => this.#stream.writeSSE({ event: "end", data: JSON.stringify({ reason }) }), true).then(() =>
-      this.#finish(),
-    );
+    // A client that stopped reading never takes the last event: after a while the stream is cut instead.
+    const cut = setTimeout(() => {
+      this.#stream.abort();
+      this.#finish();
+    }, END_GRACE_MS);
+    cut.unref();
+    void this.#write(() => this.#stream.writeSSE({ event: "end", data: JSON.stringify({ reason }) }), true).then(() => {
+      clearTimeout(cut);
+      this.#finish();
+    });
   }
 
   #write(write: () => Promise<unknown>, last = false): Promise<unknown> {
