@@ -359,6 +359,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await page.getByRole("link", { name: "Keys" }).click();
     await page.getByRole("button", { name: "Rotate LeadMarket vendor" }).click();
     await page.getByLabel("Overlap for LeadMarket vendor").selectOption("3600");
+    await capture(page, "key-rotate");
     await page.getByRole("button", { name: "Rotate key" }).click();
     const secret = page.getByLabel("Key for LeadMarket vendor");
     await secret.waitFor();
@@ -376,6 +377,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await page.getByLabel("Lead profile of LeadMarket vendor").selectOption({ label: "none (canonical body)" });
     await page.getByLabel("Response mode of LeadMarket vendor").selectOption("sync");
     await page.getByLabel("Credential of LeadMarket vendor").selectOption({ label: "Backup general" });
+    await capture(page, "key-bindings");
     await page.getByRole("button", { name: "Save bindings" }).click();
     await page.getByText("Saved the bindings of LeadMarket vendor.").waitFor();
     const keys = (await page.evaluate(async () => (await fetch("/owner/v1/keys")).json())) as {
