@@ -1,5 +1,7 @@
 import { whenSignedOut } from "./api.js";
 import { h, mount } from "./dom.js";
+import { leavePage } from "./page-life.js";
+import { credentialsPage } from "./pages/credentials.js";
 import { deadLetterPage } from "./pages/dead-letter.js";
 import { keysPage } from "./pages/keys.js";
 import { overviewPage } from "./pages/overview.js";
@@ -16,6 +18,7 @@ route("/", overviewPage);
 route("/profiles", profilesPage);
 route("/profiles/:profileId", profileEditorPage);
 route("/keys", keysPage);
+route("/credentials", credentialsPage);
 route("/submissions", submissionsPage);
 route("/submissions/:submissionId", submissionPage);
 route("/dead-letter", deadLetterPage);
@@ -26,6 +29,7 @@ const NAV: [string, string][] = [
   ["/", "Overview"],
   ["/profiles", "Profiles"],
   ["/keys", "Keys"],
+  ["/credentials", "Credentials"],
   ["/submissions", "Submissions"],
   ["/dead-letter", "Dead letter"],
   ["/webhooks", "Webhooks"],
@@ -106,6 +110,8 @@ function notFoundPage(view: HTMLElement): void {
 
 async function render(page: Page, params: Params): Promise<void> {
   const mine = ++generation;
+  // What the previous page left running (its live stream) stops before this one renders.
+  leavePage();
   if (page !== signInPage && !owner() && !(await resume())) {
     navigate(`/sign-in`, true);
     return;

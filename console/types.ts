@@ -38,8 +38,23 @@ export interface VendorKey {
   leadProfileVersionId: string | null;
   appointmentProfileVersionId: string | null;
   responseMode: string;
+  /** While a rotation's overlap lasts, the previous secret works until then. */
+  previousValidUntil: string | null;
   createdAt: string;
   revokedAt: string | null;
+}
+
+/** An upstream credential (one of the company's general keys): its value is never shown, only its first characters. */
+export interface Credential {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  version: number;
+  status: "active" | "paused";
+  /** Why forwarding paused it (the platform refused the key: 401/403), while paused. */
+  pausedReason: string | null;
+  createdAt: string;
+  rotatedAt: string | null;
 }
 
 export type Outcome =

@@ -4,6 +4,7 @@ import { badge, h, mount, notice, time } from "../dom.js";
 import { link } from "../router.js";
 import { isAdmin } from "../session.js";
 import type { Profile, VendorKey, Version } from "../types.js";
+import { bindingsForm, type Rotated, rotateKeyForm, showRotated } from "./key-actions.js";
 import { createKeyForm, showSecretOnce } from "./key-form.js";
 
 interface Counts {
@@ -15,8 +16,14 @@ interface Counts {
 
 /** A key just issued: shown by the next render of the page, then forgotten. */
 let issued: { name: string; key: string } | null = null;
+/** A key just rotated, or what the last action said: likewise. */
+let rotated: Rotated | null = null;
+let said: string | null = null;
 
-/** Vendor keys: issue one (the secret is shown once), revoke with confirmation, bindings and 24-hour counts. */
+/**
+ * Vendor keys: issue one (the secret is shown once), rotate one with an overlap for the old secret, change its
+ * bindings (profile versions, credential, answer mode), revoke with confirmation; 24-hour counts.
+ */
 export async function keysPage(view: HTMLElement): Promise<void> {
   const [{ keys }, { keys: counts }, { profiles }, { credentials }] = await Promise.all([
     api<{ keys: VendorKey[] }>("GET", "/keys"),
@@ -41,7 +48,18 @@ export async function keysPage(view: HTMLElement): Promise<void> {
   };
   const countOf = new Map(counts.map((c) => [c.keyId, c]));
   const secretBox = h("div", { "aria-live": "polite" });
-  const status = h("div", { "aria-live": "polite" });
+  const status = h("div", { "aria-live": "polite" }, said ? notice("ok", said) : null);
+  said = null;
+  const actionBox = h("div");
+  const afterRotation = async (r: Rotated) => {
+    rotated = r;
+    await keysPage(view);
+  };
+  const afterSave = async (message: string) => {
+    said = message;
+    await keysPage(view);
+  };
+  const inOverlap = (k: VendorKey) => k.previousValidUntil !== null && Date.parse(k.previousValidUntil) > Date.now();
 
   const rows = keys.map((k) => {
     const c = countOf.get(k.id) ?? { accepted: 0, forwarded: 0, failed: 0 };
@@ -81,35 +99,58 @@ export async function keysPage(view: HTMLElement): Promise<void> {
         "td",
         null,
         k.revokedAt ? [badge("revoked"), h("div", { class: "muted" }, time(k.revokedAt))] : badge("active"),
+        !k.revokedAt && inOverlap(k)
+          ? h("div", { class: "muted" }, "previous key works until ", time(k.previousValidUntil))
+          : null,
       ),
       h(
         "td",
         null,
         isAdmin() && !k.revokedAt
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "danger",
-                "aria-label": `Revoke ${k.name}`,
-                onclick: async () => {
-                  if (
-                    !(await confirmDialog(
-                      `Revoke ${k.name}? The vendor's requests are refused from now on. This cannot be undone.`,
-                      "Revoke key",
-                    ))
-                  )
-                    return;
-                  try {
-                    await api("POST", `/keys/${k.id}/revoke`);
-                    await keysPage(view);
-                  } catch (error) {
-                    mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
-                  }
+          ? h("div", { class: "actions" }, [
+              h(
+                "button",
+                {
+                  type: "button",
+                  "aria-label": `Rotate ${k.name}`,
+                  onclick: () => mount(actionBox, rotateKeyForm(k, afterRotation)),
                 },
-              },
-              "Revoke",
-            )
+                "Rotate",
+              ),
+              h(
+                "button",
+                {
+                  type: "button",
+                  "aria-label": `Edit bindings of ${k.name}`,
+                  onclick: () => mount(actionBox, bindingsForm(k, credentials, versions, afterSave)),
+                },
+                "Bindings",
+              ),
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "danger",
+                  "aria-label": `Revoke ${k.name}`,
+                  onclick: async () => {
+                    if (
+                      !(await confirmDialog(
+                        `Revoke ${k.name}? The vendor's requests are refused from now on. This cannot be undone.`,
+                        "Revoke key",
+                      ))
+                    )
+                      return;
+                    try {
+                      await api("POST", `/keys/${k.id}/revoke`);
+                      await keysPage(view);
+                    } catch (error) {
+                      mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+                    }
+                  },
+                },
+                "Revoke",
+              ),
+            ])
           : null,
       ),
     );
@@ -120,6 +161,7 @@ export async function keysPage(view: HTMLElement): Promise<void> {
     h("h1", null, "Keys"),
     status,
     secretBox,
+    actionBox,
     h(
       "div",
       { class: "table-wrap" },
@@ -153,5 +195,7 @@ export async function keysPage(view: HTMLElement): Promise<void> {
       : null,
   );
   if (issued) showSecretOnce(secretBox, issued.name, issued.key);
+  if (rotated) showRotated(secretBox, rotated);
   issued = null;
+  rotated = null;
 }

@@ -1,14 +1,20 @@
 import { api, query } from "../api.js";
 import { field, h, mount, select } from "../dom.js";
-import { navigate } from "../router.js";
+import { type LiveState, openLiveLog } from "../live.js";
+import { navigate, refresh } from "../router.js";
+import { resume } from "../session.js";
 import type { Submission, VendorKey } from "../types.js";
+import { LiveRows } from "./live-rows.js";
 import { submissionTable, toIso, toLocal } from "./submission-table.js";
 
 const STATUSES = ["queued", "waiting", "forwarding", "forwarded", "failed"];
+const PAGE = 50;
 
 /**
- * The submission log, newest first, filtered by status, key, kind and time. Pages are keyset pages (the cursor is the
- * last id of the previous page), so the hundredth page costs what the first does; the URL holds the filter and cursor.
+ * The submission log, newest first, filtered by status, key, kind and time, and live: new and changed submissions
+ * arrive by the owner API's event stream and are applied with the filter still in force (live-rows.ts). Pages are
+ * keyset pages (the cursor is the last id of the previous page), so the hundredth page costs what the first does; the
+ * URL holds the filter and cursor.
  */
 export async function submissionsPage(view: HTMLElement, _params: unknown, search: URLSearchParams): Promise<void> {
   const filter = {
@@ -19,11 +25,32 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
     to: search.get("to") ?? "",
     cursor: search.get("cursor") ?? "",
   };
+  // The stream opens first and the log is read after it, so every change after the read arrives (live.ts).
+  const early: Submission[] = [];
+  let apply = (row: Submission) => void early.push(row);
+  const liveStatus = h("p", { class: "muted live-status", role: "status", "data-live": "connecting" });
+  const showState = (state: LiveState) => {
+    liveStatus.dataset.live = state.kind;
+    liveStatus.textContent =
+      state.kind === "live" ? "● Live" : state.kind === "connecting" ? "Connecting live updates…" : state.reason;
+  };
+  const live = openLiveLog(
+    { keyId: filter.keyId, kind: filter.kind },
+    {
+      onSubmission: (row) => apply(row),
+      onState: showState,
+      // Changes may have been missed while the stream was down: read the log again.
+      onReconnected: () => refresh(),
+      // Overflow: this page fell behind, read the log again; otherwise the session ended (the sign-in page follows).
+      onEnded: (reason) => (reason === "overflow" ? refresh() : void resume()),
+    },
+  );
+  await live.ready;
   const [{ keys }, page] = await Promise.all([
     api<{ keys: VendorKey[] }>("GET", "/keys"),
     api<{ submissions: Submission[]; nextCursor: string | null }>(
       "GET",
-      `/submissions${query({ ...filter, limit: 50 })}`,
+      `/submissions${query({ ...filter, limit: PAGE })}`,
     ),
   ]);
   const names = new Map(keys.map((k) => [k.id, k.name]));
@@ -50,13 +77,38 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
       `/submissions${query({ status: status.value, keyId: key.value, kind: kind.value, from: toIso(from.value), to: toIso(to.value), cursor })}`,
     );
 
+  const rows = new LiveRows(page.submissions, page.nextCursor, filter, !filter.cursor, PAGE);
+  const table = h("div");
+  const pager = h("nav", { class: "pager", "aria-label": "Pages" });
+  const draw = () => {
+    mount(
+      table,
+      submissionTable(rows.rows, (k) => names.get(k) ?? k),
+    );
+    mount(
+      pager,
+      filter.cursor ? h("button", { type: "button", onclick: () => history.back() }, "← Newer") : null,
+      filter.cursor ? h("button", { type: "button", onclick: () => go() }, "Newest") : null,
+      rows.nextCursor
+        ? h("button", { type: "button", onclick: () => go(rows.nextCursor ?? undefined) }, "Older →")
+        : null,
+    );
+  };
+  draw();
+  apply = (row) => {
+    if (rows.apply(row)) draw();
+  };
+  for (const row of early.splice(0)) rows.apply(row);
+  draw();
+
   mount(
     view,
     h(
       "div",
       { class: "page-head" },
       h("h1", null, "Submissions"),
-      h("button", { type: "button", onclick: () => void submissionsPage(view, _params, search) }, "Refresh"),
+      liveStatus,
+      h("button", { type: "button", onclick: () => refresh() }, "Refresh"),
     ),
     h(
       "form",
@@ -91,15 +143,7 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
       field("Find by id", id),
       h("button", { type: "submit" }, "Open"),
     ),
-    submissionTable(page.submissions, (k) => names.get(k) ?? k),
-    h(
-      "nav",
-      { class: "pager", "aria-label": "Pages" },
-      filter.cursor ? h("button", { type: "button", onclick: () => history.back() }, "← Newer") : null,
-      filter.cursor ? h("button", { type: "button", onclick: () => go() }, "Newest") : null,
-      page.nextCursor
-        ? h("button", { type: "button", onclick: () => go(page.nextCursor ?? undefined) }, "Older →")
-        : null,
-    ),
+    table,
+    pager,
   );
 }

@@ -7,11 +7,13 @@ import { packageVersion } from "../version.js";
 import { mountQueueDashboard } from "./console/queue-dashboard.js";
 import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
+import { credentialRoutes } from "./credentials/routes.js";
 import { DOCS_HEADERS, DOCS_PAGE } from "./docs/docs-page.js";
 import { insightRoutes } from "./insights/routes.js";
 import { type IntakeEnv, intakeRoutes } from "./intake/routes.js";
 import type { OwnerEnv } from "./owner/owner-auth.js";
 import { ownerRoutes } from "./owner/routes.js";
+import { submissionStreamRoutes } from "./submissions/stream/routes.js";
 import { webhookRoutes } from "./webhooks/index.js";
 
 /** The gateway's HTTP surface: vendor intake, owner API, docs, health. */
@@ -36,6 +38,8 @@ export function createGatewayApp(
   intakeRoutes(app as never, ctx);
   ownerRoutes(app as never, ctx);
   insightRoutes(app as never, ctx);
+  credentialRoutes(app as never, ctx);
+  submissionStreamRoutes(app as never, ctx);
   webhookRoutes(app as never, ctx);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

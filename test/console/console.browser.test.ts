@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissions } from "../../src/db/schema/index.js";
+import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
 import { browserAvailability, launchChromium, screenshot } from "../helpers/browser.js";
@@ -274,6 +275,166 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     expect(Number.parseInt(p95 ?? "", 10)).toBeLessThan(1_000);
     await capture(owner, "overview-after-burst");
     await owner.close();
+  });
+
+  let backup = { credentialId: "", vendorKey: "" };
+  it("adds an upstream credential, shows a paused one with the platform's reason, and rotates its value", async () => {
+    await page.goto(`${rig.url}/console`);
+    await page.getByRole("link", { name: "Credentials" }).click();
+    await page.getByRole("heading", { name: "Upstream credentials" }).waitFor();
+    const upstream = () =>
+      rig.sandbox.admin.createKey({
+        companyId: company.sandboxCompanyId,
+        kind: "general",
+        personId: company.sandboxPersonId,
+      }).key;
+    const first = upstream();
+    await page.getByLabel("Credential name").fill("Backup general");
+    await page.getByLabel("Credential value").fill(first);
+    await page.getByRole("button", { name: "Add credential" }).click();
+    await page.getByText(/^Added Backup general/).waitFor();
+    expect(await page.content()).not.toContain(first.split(".")[1]);
+    const { ctx } = rig.gateway;
+    const credentialId = (await ctx.credentials.findByName(company.gatewayCompanyId, "Backup general"))?.id ?? "";
+    const vendor = await createVendorKey({
+      ctx,
+      companyId: company.gatewayCompanyId,
+      input: { name: "Backup vendor", partnerType: "lead_source", scopes: ["leads:write"], credentialId },
+    });
+    backup = { credentialId, vendorKey: vendor.key };
+
+    // The platform refuses the key: forwarding pauses the credential, and the page says why.
+    rig.sandbox.admin.revokeKey(first.split(".")[0] ?? "");
+    const waiting = await intake(backup.vendorKey, lead({ fullName: "Paused Person" }));
+    await expect.poll(async () => (await ctx.submissions.get(waiting))?.status).toBe("waiting");
+    await page.reload();
+    const row = page.locator("tr", { hasText: "Backup general" });
+    await expect.poll(() => row.getAttribute("data-status")).toBe("paused");
+    expect(await row.locator(".paused-reason").textContent()).toMatch(/^upstream 401/);
+    await capture(page, "credentials-paused");
+
+    await page.getByRole("button", { name: "Rotate Backup general" }).click();
+    await page.getByLabel("New value for Backup general").fill(upstream());
+    await page.getByRole("button", { name: "Replace value" }).click();
+    await page.getByText("Rotated Backup general: version 2, active.").waitFor();
+    await expect.poll(async () => (await ctx.submissions.get(waiting))?.status, { timeout: 15_000 }).toBe("forwarded");
+    await capture(page, "credentials");
+  });
+
+  it("keeps a filtered live log current: a new match enters, a change that leaves the filter leaves", async () => {
+    await page.getByRole("link", { name: "Submissions" }).click();
+    await page.getByLabel("Status").selectOption("waiting");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/status=waiting/);
+    await page.locator('.live-status[data-live="live"]').waitFor();
+    await page.evaluate("window.__sameDocument = true");
+    // The credential paused (as forwarding's 401 leaves it): what its key accepts now waits.
+    const { ctx } = rig.gateway;
+    const version = (await ctx.credentials.get(backup.credentialId))?.version ?? 0;
+    ctx.credentials.pause(backup.credentialId, "upstream 401: key disabled", version);
+    const forwarded = await intake(vendorKey, { ...NATIVE, name: "Forwarded Person" });
+    const waiting = await intake(backup.vendorKey, lead({ fullName: "Waiting Person" }));
+    const waitingRow = page.locator(`tr:has(a:text("${waiting}"))`);
+    await waitingRow.waitFor({ timeout: 10_000 });
+    expect(await waitingRow.getAttribute("data-status")).toBe("waiting");
+    await expect.poll(async () => (await ctx.submissions.get(forwarded))?.status).toBe("forwarded");
+    expect(await page.locator(`tr:has(a:text("${forwarded}"))`).count()).toBe(0);
+    await capture(page, "submissions-live");
+
+    // Resumed from the credentials page of another tab: the submission is forwarded and leaves the waiting log.
+    const otherContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const other = await otherContext.newPage();
+    await signIn(other, adminEmail);
+    await other.getByRole("link", { name: "Credentials" }).click();
+    await other.getByRole("button", { name: "Resume Backup general" }).click();
+    await other.getByRole("dialog").getByRole("button", { name: "Resume" }).click();
+    await other.getByText(/^Resumed Backup general/).waitFor();
+    await otherContext.close();
+    await expect.poll(async () => (await ctx.submissions.get(waiting))?.status, { timeout: 15_000 }).toBe("forwarded");
+    await waitingRow.waitFor({ state: "detached", timeout: 10_000 });
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
+  });
+
+  it("rotates a vendor key with an overlap and changes its bindings", async () => {
+    await page.getByRole("link", { name: "Keys" }).click();
+    await page.getByRole("button", { name: "Rotate LeadMarket vendor" }).click();
+    await page.getByLabel("Overlap for LeadMarket vendor").selectOption("3600");
+    await capture(page, "key-rotate");
+    await page.getByRole("button", { name: "Rotate key" }).click();
+    const secret = page.getByLabel("Key for LeadMarket vendor");
+    await secret.waitFor();
+    const rotated = await secret.inputValue();
+    expect(rotated).not.toBe(vendorKey);
+    expect(rotated.split(".")[0]).toBe(vendorKey.split(".")[0]);
+    expect(await page.locator(".overlap-note").textContent()).toMatch(/previous key keeps working until/);
+    await capture(page, "keys-rotated");
+    // Both work during the overlap.
+    await intake(vendorKey, NATIVE);
+    await intake(rotated, NATIVE);
+    vendorKey = rotated;
+
+    await page.getByRole("button", { name: "Edit bindings of LeadMarket vendor" }).click();
+    await page.getByLabel("Lead profile of LeadMarket vendor").selectOption({ label: "none (canonical body)" });
+    await page.getByLabel("Response mode of LeadMarket vendor").selectOption("sync");
+    await page.getByLabel("Credential of LeadMarket vendor").selectOption({ label: "Backup general" });
+    await capture(page, "key-bindings");
+    await page.getByRole("button", { name: "Save bindings" }).click();
+    await page.getByText("Saved the bindings of LeadMarket vendor.").waitFor();
+    const keys = (await page.evaluate(async () => (await fetch("/owner/v1/keys")).json())) as {
+      keys: { name: string; leadProfileVersionId: string | null; responseMode: string; credentialId: string }[];
+    };
+    expect(keys.keys.find((k) => k.name === "LeadMarket vendor")).toMatchObject({
+      leadProfileVersionId: null,
+      responseMode: "sync",
+      credentialId: backup.credentialId,
+    });
+    expect(await page.locator("tr", { hasText: "LeadMarket vendor" }).textContent()).toContain(
+      "previous key works until",
+    );
+  });
+
+  it("shows a viewer the credentials, keys and live log, offers no action, and the API refuses one forced", async () => {
+    const viewer = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(viewer, viewerEmail);
+    await viewer.getByRole("link", { name: "Credentials" }).click();
+    await viewer.getByRole("heading", { name: "Upstream credentials" }).waitFor();
+    await viewer.locator("tr", { hasText: "Backup general" }).waitFor();
+    expect(await viewer.getByRole("button", { name: /^(Rotate|Resume)/ }).count()).toBe(0);
+    expect(await viewer.getByRole("button", { name: "Add credential" }).count()).toBe(0);
+    await capture(viewer, "credentials-viewer");
+    await viewer.getByRole("link", { name: "Keys" }).click();
+    await viewer.getByRole("heading", { name: "Keys" }).waitFor();
+    await viewer.locator("tr", { hasText: "LeadMarket vendor" }).waitFor();
+    expect(await viewer.getByRole("button", { name: /^(Rotate|Edit bindings)/ }).count()).toBe(0);
+    await viewer.getByRole("link", { name: "Submissions" }).click();
+    await viewer.locator('.live-status[data-live="live"]').waitFor();
+
+    const keyId = vendorKey.split(".")[0] ?? "";
+    const forced = (await viewer.evaluate(
+      async ({ credentialId, keyId }) => {
+        const { csrfToken } = (await (await fetch("/owner/v1/sessions/current")).json()) as { csrfToken: string };
+        const send = async (method: string, path: string, body?: unknown) =>
+          (
+            await fetch(`/owner/v1${path}`, {
+              method,
+              headers: { "content-type": "application/json", "x-csrf-token": csrfToken },
+              body: body === undefined ? undefined : JSON.stringify(body),
+            })
+          ).status;
+        return [
+          await send("POST", "/credentials", { name: "x", value: "svc_test_forced.xxxxxxxxxxxx" }),
+          await send("POST", `/credentials/${credentialId}/rotate`, { value: "svc_test_forced.xxxxxxxxxxxx" }),
+          await send("POST", `/credentials/${credentialId}/resume`),
+          await send("POST", `/keys/${keyId}/rotate`, { overlapSeconds: 60 }),
+          await send("PATCH", `/keys/${keyId}`, { responseMode: "async" }),
+          // Positive control: a read the viewer may do.
+          await send("GET", "/credentials"),
+        ];
+      },
+      { credentialId: backup.credentialId, keyId },
+    )) as number[];
+    expect(forced).toEqual([403, 403, 403, 403, 403, 200]);
+    await viewer.close();
   });
 
   it("offers a viewer no admin actions", async () => {

@@ -391,6 +391,8 @@ async function sendOnce(url: string, request: HostileRequest): Promise<{ status:
     ...(request.body === undefined ? {} : { body: request.body }),
     redirect: "manual",
   });
-  await res.arrayBuffer();
+  // An event stream (the live log) never ends by itself: its status is the answer, and cancelling closes it.
+  if (res.headers.get("content-type")?.startsWith("text/event-stream")) await res.body?.cancel();
+  else await res.arrayBuffer();
   return { status: res.status, retryAfter: res.headers.get("retry-after") };
 }

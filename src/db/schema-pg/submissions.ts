@@ -53,6 +53,8 @@ export const submissions = pgTable(
     index("submissions_company_id_idx").on(t.companyId, t.id),
     // Owner log filtered by status, and the dead letter (status = failed).
     index("submissions_company_status_id_idx").on(t.companyId, t.status, t.id),
+    // The live log's poll: a company's rows changed since a cursor (updated_at, id).
+    index("submissions_company_updated_idx").on(t.companyId, t.updatedAt, t.id),
     // Dispatch: what is due now.
     index("submissions_status_next_idx").on(t.status, t.nextAttemptAt),
     // Start-up repair: settled submissions whose settlement was never recorded.

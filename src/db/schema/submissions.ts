@@ -71,6 +71,9 @@ export const submissions = sqliteTable(
     index("submissions_company_id_idx").on(t.companyId, t.id),
     // Owner log filtered by status, and the dead letter (status = failed).
     index("submissions_company_status_id_idx").on(t.companyId, t.status, t.id),
+    // The live log (submissions/stream): a company's rows changed since a cursor (updated_at, id), polled by every
+    // API process so that each sees the others' writes (docs/decisions.md D-235).
+    index("submissions_company_updated_idx").on(t.companyId, t.updatedAt, t.id),
     // Dispatch: what is due now.
     index("submissions_status_next_idx").on(t.status, t.nextAttemptAt),
     // Start-up repair: settled submissions whose settlement was never recorded. Partial: a row is settled and marked

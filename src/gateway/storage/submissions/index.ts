@@ -10,7 +10,7 @@ export type {
   SubmissionTimes,
 } from "./port.js";
 export { PostgresSubmissionStore } from "./postgres/store.js";
-export type { FailedSelection, SubmissionFilter } from "./reads.js";
+export type { ChangeCursor, FailedSelection, SubmissionFilter } from "./reads.js";
 export type {
   MappingFailureRow,
   NewMappingFailure,

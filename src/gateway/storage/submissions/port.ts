@@ -1,4 +1,4 @@
-import type { FailedSelection, SubmissionFilter } from "./reads.js";
+import type { ChangeCursor, FailedSelection, SubmissionFilter } from "./reads.js";
 import type {
   MappingFailureRow,
   NewMappingFailure,
@@ -123,6 +123,8 @@ export interface SubmissionStore {
   parkOnCredential(credentialId: string, reason: string, now: number): Promise<number>;
   resumeCredential(credentialId: string, now: number): Promise<void>;
   listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]>;
+  /** A company's submissions changed after `after`, oldest change first (the live log's poll, D-235). */
+  changedSince(companyId: string, after: ChangeCursor, limit: number): Promise<SubmissionRow[]>;
   attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]>;
   mappingFailuresOf(companyId: string, limit: number): Promise<MappingFailureRow[]>;
   withRawPayload(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import { mappingFailures, submissionAttempts, submissions } from "../../../db/schema/index.js";
 import { idFloor } from "../../../ids.js";
 import type { StorageHandles } from "../handles.js";
@@ -32,6 +32,36 @@ export function listPage({ db }: StorageHandles, companyId: string, filter: Subm
     .where(and(...where))
     .orderBy(desc(submissions.id))
     .limit(filter.limit + 1)
+    .all();
+}
+
+/** A position in a company's changes: the last row read, by its `updatedAt` and then its id. */
+export interface ChangeCursor {
+  updatedAt: string;
+  id: string;
+}
+
+/**
+ * A company's submissions changed after `after`, oldest change first, at most `limit`: the live log's poll
+ * (submissions/stream, D-235). A seek on `submissions_company_updated_idx`, so a quiet company costs one index probe.
+ */
+export function changedSince(
+  { db }: StorageHandles,
+  companyId: string,
+  after: ChangeCursor,
+  limit: number,
+): SubmissionRow[] {
+  return db
+    .select()
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.companyId, companyId),
+        sql`(${submissions.updatedAt}, ${submissions.id}) > (${after.updatedAt}, ${after.id})`,
+      ),
+    )
+    .orderBy(asc(submissions.updatedAt), asc(submissions.id))
+    .limit(limit)
     .all();
 }
 

@@ -18,6 +18,8 @@ import type {
 } from "./port.js";
 import {
   attemptsOf,
+  type ChangeCursor,
+  changedSince,
   countsByKey,
   type FailedSelection,
   failedOf,
@@ -457,6 +459,12 @@ export class SqliteSubmissionStore implements SubmissionStore {
   async listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
     while (this.#gate.busy) await this.#gate.pass();
     return listPage(this.#handles, companyId, filter);
+  }
+
+  /** A company's submissions changed after `after`, oldest change first (the live log's poll, D-235). */
+  async changedSince(companyId: string, after: ChangeCursor, limit: number): Promise<SubmissionRow[]> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return changedSince(this.#handles, companyId, after, limit);
   }
 
   /** A submission's sends, oldest first. */

@@ -1,7 +1,7 @@
 import { idFloor } from "../../../../ids.js";
 import type { PgQueryable } from "../../pg-handles.js";
 import type { KeyCounts, SubmissionTimes } from "../port.js";
-import type { FailedSelection, SubmissionFilter } from "../reads.js";
+import type { ChangeCursor, FailedSelection, SubmissionFilter } from "../reads.js";
 import type { MappingFailureRow, SubmissionAttemptRow, SubmissionRow } from "../row.js";
 import { ATTEMPT_ROW, MAPPING_FAILURE_ROW, Params, ROW } from "./columns.js";
 
@@ -26,6 +26,25 @@ export async function listPage(
   const { rows } = await client.query<SubmissionRow>(
     `SELECT ${ROW} FROM submissions WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ${limit}`,
     p.values,
+  );
+  return rows;
+}
+
+/**
+ * A company's submissions changed after `after`, oldest change first, at most `limit` (the live log's poll, D-235):
+ * a row comparison on the (company_id, updated_at, id) index; ISO times and ids order alike in every collation (D-246).
+ */
+export async function changedSince(
+  client: PgQueryable,
+  companyId: string,
+  after: ChangeCursor,
+  limit: number,
+): Promise<SubmissionRow[]> {
+  const { rows } = await client.query<SubmissionRow>(
+    `SELECT ${ROW} FROM submissions
+     WHERE company_id = $1 AND (updated_at, id) > ($2, $3)
+     ORDER BY updated_at, id LIMIT $4`,
+    [companyId, after.updatedAt, after.id, limit],
   );
   return rows;
 }

@@ -10,7 +10,7 @@ import type {
   SubmissionStore,
   SubmissionTimes,
 } from "../port.js";
-import type { FailedSelection, SubmissionFilter } from "../reads.js";
+import type { ChangeCursor, FailedSelection, SubmissionFilter } from "../reads.js";
 import type {
   MappingFailureRow,
   NewMappingFailure,
@@ -345,6 +345,11 @@ export class PostgresSubmissionStore implements SubmissionStore {
 
   listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
     return reads.listPage(this.#client, companyId, filter);
+  }
+
+  /** A company's submissions changed after `after`, oldest change first (the live log's poll, D-235). */
+  changedSince(companyId: string, after: ChangeCursor, limit: number): Promise<SubmissionRow[]> {
+    return reads.changedSince(this.#client, companyId, after, limit);
   }
 
   attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]> {

@@ -1,0 +1,1 @@
+CREATE INDEX "submissions_company_updated_idx" ON "submissions" USING btree ("company_id","updated_at","id");
