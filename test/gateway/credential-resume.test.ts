@@ -66,7 +66,7 @@ describe("a paused credential in the owner API (D-236)", () => {
     expect(await json(resumed)).toMatchObject({ id: credential.id, status: "active", pausedReason: null });
     await expect.poll(async () => (await rig.gateway.ctx.submissions.attemptsOf(id)).length).toBe(2);
     await expect.poll(async () => (await credentialOf(admin, credential.id))?.status).toBe("paused");
-    expect(statusOf(id)).toBe("waiting");
+    expect(await statusOf(id)).toBe("waiting");
   });
 
   it("resumes a credential the platform takes again: what waited is forwarded", async () => {
@@ -78,13 +78,13 @@ describe("a paused credential in the owner API (D-236)", () => {
     // What forwarding's 401 leaves behind (forwarding/attempt.ts), for a key the platform accepts again since.
     ctx.credentials.pause(credential.id, "upstream 401: key disabled", 1);
     const ids = [await submit(company.vendorKeys[0] ?? ""), await submit(company.vendorKeys[0] ?? "")];
-    await expect.poll(() => ids.map(statusOf)).toEqual(["waiting", "waiting"]);
+    await expect.poll(() => Promise.all(ids.map(statusOf))).toEqual(["waiting", "waiting"]);
     expect(await credentialOf(admin, credential.id)).toMatchObject({
       status: "paused",
       pausedReason: "upstream 401: key disabled",
     });
     expect((await owner(admin, `/credentials/${credential.id}/resume`, "POST")).status).toBe(200);
-    await expect.poll(() => ids.map(statusOf), { timeout: 15_000 }).toEqual(["forwarded", "forwarded"]);
+    await expect.poll(() => Promise.all(ids.map(statusOf)), { timeout: 15_000 }).toEqual(["forwarded", "forwarded"]);
     expect(await credentialOf(admin, credential.id)).toMatchObject({ status: "active", version: 1 });
   });
 
