@@ -28,7 +28,12 @@ export function createGatewayApp(
     ops?: OpsAccess;
   } = {},
 ) {
-  const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({ log: ctx.log, metrics: options.metrics });
+  const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({
+    log: ctx.log,
+    metrics: options.metrics,
+    // The owner API's error bodies carry a code and the request id (D-231); intake's are §7's exactly.
+    codedErrors: (path) => path.startsWith("/owner/v1/"),
+  });
   // Every route declares its own body limit where it is registered; nothing anywhere takes more than this.
   app.use(declaredBodyLimit(MAX_ROUTE_BODY_BYTES));
   app.route(

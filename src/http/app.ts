@@ -3,7 +3,7 @@ import type { Context, Env as HonoEnv } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import type { Logger } from "../log.js";
-import { ApiError, errorAnswer } from "./errors.js";
+import { ApiError, codedErrorBody, errorAnswer } from "./errors.js";
 import type { HttpMetrics } from "./metrics.js";
 import { nodeOutgoing, requestHeader } from "./node-headers.js";
 import { enableNodeRoutes } from "./node-routes.js";
@@ -26,6 +26,11 @@ export interface AppOptions {
   metrics?: HttpMetrics;
   /** Headers set on every response, e.g. the sandbox's `x-svc-api-version` (§9.1). */
   responseHeaders?: Record<string, string>;
+  /**
+   * Paths whose error bodies carry the stable `code` and the `requestId` (the owner API, D-231); elsewhere the body is
+   * §7's exactly (intake answers as the Inbound API does).
+   */
+  codedErrors?: (path: string) => boolean;
 }
 
 /** `email: Invalid email address` — §7: the 400 message names the offending field. */
@@ -88,10 +93,16 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
     const answer = errorAnswer(err);
     for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
     if (answer.status >= 500) c.set("failure", err);
-    return c.json(answer.body, answer.status as ContentfulStatusCode);
+    const body = requestId && options.codedErrors?.(c.req.path) ? codedErrorBody(answer, requestId) : answer.body;
+    return c.json(body, answer.status as ContentfulStatusCode);
   });
 
-  base.notFound((c) => c.json({ error: "not found" }, 404));
+  base.notFound((c) => {
+    const answer = errorAnswer(new ApiError("not_found", "not found"));
+    const requestId = c.get("requestId");
+    const coded = requestId && options.codedErrors?.(c.req.path);
+    return c.json(coded ? codedErrorBody(answer, requestId) : answer.body, 404);
+  });
   enableNodeRoutes(app, options);
   return app;
 }

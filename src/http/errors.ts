@@ -1,26 +1,12 @@
 import { HTTPException } from "hono/http-exception";
+import { codeOfStatus, type ErrorCode, type ErrorStatus, statusOf } from "./error-codes.js";
 
 /**
- * One error contract (spec §7): domain errors carry a code from a closed set, mapped to a status in one place.
- * The body is `{error: string}` plus additive fields (`field`, `scope`, …).
+ * One error contract (spec §7): domain errors carry a code from a closed set (error-codes.ts), mapped to a status in
+ * one place. The body is `{error: string}` plus additive fields (`field`, `scope`, …); the owner API adds the `code`
+ * and the `requestId` (codedErrorBody).
  */
-export const errorStatus = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  rate_limited: 429,
-  internal: 500,
-  bad_gateway: 502,
-  unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof errorStatus;
-export type ErrorStatus = (typeof errorStatus)[ErrorCode];
+export type { ErrorCode, ErrorStatus } from "./error-codes.js";
 
 export class ApiError extends Error {
   override name = "ApiError";
@@ -41,7 +27,7 @@ export class ApiError extends Error {
   }
 
   get status(): ErrorStatus {
-    return errorStatus[this.code];
+    return statusOf(this.code);
   }
 
   toBody(): Record<string, unknown> {
@@ -63,12 +49,26 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
 /** The answer to an error (§7): an ApiError's own status, body and headers; anything unexpected is a bare 500. */
 export function errorAnswer(err: unknown): {
   status: number;
+  code: ErrorCode;
   body: Record<string, unknown>;
   headers: Record<string, string>;
 } {
-  if (err instanceof ApiError) return { status: err.status, body: err.toBody(), headers: err.headers };
+  if (err instanceof ApiError) return { status: err.status, code: err.code, body: err.toBody(), headers: err.headers };
   if (err instanceof HTTPException) {
-    return { status: err.status, body: { error: err.message || "request failed" }, headers: {} };
+    const body = { error: err.message || "request failed" };
+    return { status: err.status, code: codeOfStatus(err.status), body, headers: {} };
   }
-  return { status: 500, body: { error: "internal error" }, headers: {} };
+  return { status: 500, code: "internal", body: { error: "internal error" }, headers: {} };
+}
+
+/**
+ * The owner API's error body (D-231): §7's `error` message, then the stable `code` and the request's id (the
+ * `x-request-id` header's value, for a support request), then the error's additive fields.
+ */
+export function codedErrorBody(
+  answer: { code: ErrorCode; body: Record<string, unknown> },
+  requestId: string,
+): Record<string, unknown> {
+  const { error, ...details } = answer.body;
+  return { error, code: answer.code, requestId, ...details };
 }

@@ -45,7 +45,12 @@ describe("unauthenticated sign-ins hold nothing unbounded (docs/decisions.md, Bo
         chunks: ['{"email":"'],
       });
       expect(res.status).toBe(413);
-      expect(JSON.parse(res.body)).toEqual({ error: `request body exceeds ${limit} bytes` });
+      // The owner API's error body (D-231): §7's message, the stable code, the request's id.
+      expect(JSON.parse(res.body)).toEqual({
+        error: `request body exceeds ${limit} bytes`,
+        code: "payload_too_large",
+        requestId: res.headers["x-request-id"],
+      });
     }
   });
 

@@ -93,7 +93,11 @@ describe("§5.7 owner sessions end after inactivity", () => {
     minutes(31);
     const idle = await me(t, { cookie: session.cookie });
     expect(idle.status).toBe(401);
-    expect(await json(idle)).toEqual({ error: "owner session expired after inactivity" });
+    expect(await json(idle)).toEqual({
+      error: "owner session expired after inactivity",
+      code: "unauthorized",
+      requestId: idle.headers.get("x-request-id"),
+    });
     minutes(120);
     expect((await me(t, bearer)).status).toBe(200);
   });
@@ -204,7 +208,11 @@ describe("§5.7 a password change ends the owner's sessions", () => {
     await createOwner({ ctx: t.gateway.ctx, input: { ...input, password: "a brand new passphrase" } });
     const ended = await me(t, { cookie: session.cookie });
     expect(ended.status).toBe(401);
-    expect(await json(ended)).toEqual({ error: "owner session revoked" });
+    expect(await json(ended)).toEqual({
+      error: "owner session revoked",
+      code: "unauthorized",
+      requestId: ended.headers.get("x-request-id"),
+    });
     expect((await me(t, bearer)).status).toBe(200);
     expect((await signIn(t, acme.email)).status).toBe(401);
     expect((await signIn(t, acme.email, "a brand new passphrase")).status).toBe(200);

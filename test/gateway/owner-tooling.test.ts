@@ -114,7 +114,11 @@ describe("owner tooling quotas per company (docs/decisions.md, Bounded input)", 
       const res = await previewOnce(closing, token, '{"fullName": name}');
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("1");
-      expect(await json(res)).toEqual({ error: "profile evaluation is busy; retry shortly" });
+      expect(await json(res)).toEqual({
+        error: "profile evaluation is busy; retry shortly",
+        code: "unavailable",
+        requestId: res.headers.get("x-request-id"),
+      });
     } finally {
       await closing.close();
     }

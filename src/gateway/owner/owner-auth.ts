@@ -25,7 +25,7 @@ export function ownerAuth(ctx: GatewayContext): MiddlewareHandler<OwnerEnv> {
     if (!bearer && !SAFE_METHODS.has(c.req.method)) {
       const presented = c.req.header("x-csrf-token") ?? "";
       if (!owner.csrf || !constantTimeEqual(presented, owner.csrf)) {
-        throw new ApiError("forbidden", "missing or invalid x-csrf-token for a session request");
+        throw new ApiError("csrf_failed", "missing or invalid x-csrf-token for a session request");
       }
     }
     c.set("owner", owner);
