@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { param, routeKit, valid } from "../../http/route-kit.js";
 import type { GatewayContext } from "../context.js";
 import type { OwnerEnv } from "../owner/owner-auth.js";
+import { param, routeKit, valid } from "../owner/route-kit.js";
 import { recentPayloads } from "../submissions/recent-payloads.js";
 import { limiterHeadroom } from "./headroom.js";
 import { countSubmissionsByKey } from "./key-counts.js";
@@ -16,14 +16,25 @@ const { route } = routeKit("/owner/v1", "owner");
  */
 export function insightRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): void {
   app.openapi(
-    route("get", "/insights/key-counts", "Per key: accepted, forwarded and failed in the last hours", s.keyCountsQuery),
+    route("get", "/insights/key-counts", {
+      summary: "Per key: accepted, forwarded and failed in the last hours",
+      role: "viewer",
+      ok: s.keyCounts,
+      query: s.keyCountsQuery,
+      errors: ["not_found"],
+    }),
     async (c) => {
       const { hours, keyId } = valid(c, s.keyCountsQuery, "query");
       return c.json(await countSubmissionsByKey({ ctx, companyId: c.get("owner").companyId, hours, keyId }), 200);
     },
   );
   app.openapi(
-    route("get", "/insights/series", "Accepted, forwarded, failed and forward latency over time", s.seriesQuery),
+    route("get", "/insights/series", {
+      summary: "Accepted, forwarded, failed and forward latency over time",
+      role: "viewer",
+      ok: s.series,
+      query: s.seriesQuery,
+    }),
     async (c) => {
       const { hours, bucketMinutes } = valid(c, s.seriesQuery, "query");
       return c.json(
@@ -33,16 +44,20 @@ export function insightRoutes(app: OpenAPIHono<OwnerEnv>, ctx: GatewayContext): 
     },
   );
   app.openapi(
-    route("get", "/insights/headroom", "Sends in the current window against each upstream limit"),
+    route("get", "/insights/headroom", {
+      summary: "Sends in the current window against each upstream limit",
+      role: "viewer",
+      ok: s.headroom,
+    }),
     async (c) => c.json(await limiterHeadroom({ ctx, companyId: c.get("owner").companyId }), 200),
   );
   app.openapi(
-    route(
-      "get",
-      "/keys/{keyId}/payloads",
-      "A key's latest raw payloads (for the profile editor)",
-      s.recentPayloadsQuery,
-    ),
+    route("get", "/keys/{keyId}/payloads", {
+      summary: "A key's latest raw payloads (for the profile editor)",
+      role: "viewer",
+      ok: s.recentPayloads,
+      query: s.recentPayloadsQuery,
+    }),
     async (c) => {
       const { kind, limit } = valid(c, s.recentPayloadsQuery, "query");
       const payloads = await recentPayloads({

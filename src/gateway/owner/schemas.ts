@@ -4,7 +4,6 @@ import { z } from "@hono/zod-openapi";
  * Request and response shapes of the owner API, for validation and the OpenAPI document. Every string and array has a
  * maximum (docs/decisions.md, "Bounded input"); a test walks them all.
  */
-export const errorBody = z.object({ error: z.string() }).passthrough().openapi("Error");
 
 /** A record id of this gateway (`pv_…`, `key_…`): far shorter than this. */
 export const id = z.string().min(1).max(100);

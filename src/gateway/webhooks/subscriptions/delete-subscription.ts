@@ -13,5 +13,5 @@ export async function deleteSubscription({
 }) {
   const row = await getSubscriptionRow(ctx, companyId, subscriptionId);
   await ctx.webhooks.subscriptions.delete(row.id);
-  return { deleted: true, id: row.id };
+  return { deleted: true as const, id: row.id };
 }

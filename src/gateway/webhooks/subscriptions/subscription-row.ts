@@ -31,6 +31,12 @@ export function publicSubscription(ctx: GatewayContext, row: WebhookSubscription
 }
 
 /** Deliveries of a subscription by status (pending, delivering, delivered, failed = the dead letter). */
-export async function deliveryCounts(ctx: GatewayContext, subscriptionId: string): Promise<Record<string, number>> {
-  return await ctx.webhooks.subscriptions.deliveryCounts(subscriptionId);
+export async function deliveryCounts(ctx: GatewayContext, subscriptionId: string) {
+  const counts = await ctx.webhooks.subscriptions.deliveryCounts(subscriptionId);
+  return {
+    pending: counts.pending ?? 0,
+    delivering: counts.delivering ?? 0,
+    delivered: counts.delivered ?? 0,
+    failed: counts.failed ?? 0,
+  };
 }
