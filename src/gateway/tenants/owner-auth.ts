@@ -1,4 +1,4 @@
-import { ApiError, unauthorized } from "../../http/errors.js";
+import { unauthorized } from "../../http/errors.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import { constantTimeEqual, digestToken, newToken } from "../security/tokens.js";
@@ -84,8 +84,4 @@ export async function authenticateOwner({
     kind: row.token.kind,
     csrf: row.token.csrf,
   };
-}
-
-export function requireAdmin(owner: OwnerPrincipal): void {
-  if (owner.role !== "admin") throw new ApiError("forbidden", "this action needs an admin owner account");
 }
