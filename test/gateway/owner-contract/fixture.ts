@@ -78,9 +78,9 @@ export async function startContractGateway() {
   const acme = await seedCompany(t.gateway, "Acme");
   const rival = await seedCompany(t.gateway, "Rival");
   const { profile, version } = await acme.publishProfile("lead", LEAD, [SAMPLE]);
-  const key = acme.issueKey({ leadProfileVersionId: version.id });
-  const spareKey = acme.issueKey();
-  const spareCredential = createUpstreamCredential({
+  const key = await acme.issueKey({ leadProfileVersionId: version.id });
+  const spareKey = await acme.issueKey();
+  const spareCredential = await createUpstreamCredential({
     ctx,
     companyId: acme.company.id,
     input: { name: "spare", value: `svc_test_spare.${randomBytes(24).toString("base64url")}` },
@@ -96,15 +96,15 @@ export async function startContractGateway() {
       attempts: 1,
     },
   ]);
-  loadPlatformSecret({ ctx, companyId: acme.company.id, input: { version: 1, secret: "a".repeat(32) } });
+  await loadPlatformSecret({ ctx, companyId: acme.company.id, input: { version: 1, secret: "a".repeat(32) } });
   const subscribe = () =>
     createSubscription({
       ctx,
       companyId: acme.company.id,
       input: { vendorKeyId: key.id, url: receiver.url, events: ["submission.failed"] },
     });
-  const subscription = subscribe();
-  const spareSubscription = subscribe();
+  const subscription = await subscribe();
+  const spareSubscription = await subscribe();
 
   const admin = await signIn(t, acme.email);
   const viewerEmail = `viewer-${randomBytes(4).toString("hex")}@example.test`;
