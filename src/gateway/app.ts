@@ -4,17 +4,14 @@ import { declaredBodyLimit, MAX_ROUTE_BODY_BYTES } from "../http/body-limit.js";
 import { healthRoutes, type OpsAccess, type ReadinessCheck } from "../http/health.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
+import type { GatewayApp, GatewayVariables } from "./app-env.js";
 import { mountQueueDashboard } from "./console/queue-dashboard.js";
 import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
-import { credentialRoutes } from "./credentials/routes.js";
 import { DOCS_HEADERS, DOCS_PAGE } from "./docs/docs-page.js";
-import { insightRoutes } from "./insights/routes.js";
-import { type IntakeEnv, intakeRoutes } from "./intake/routes.js";
-import type { OwnerEnv } from "./owner/owner-auth.js";
-import { ownerRoutes } from "./owner/routes.js";
-import { submissionStreamRoutes } from "./submissions/stream/routes.js";
-import { webhookRoutes } from "./webhooks/index.js";
+import { intakeRoutes } from "./intake/routes.js";
+import { ownerApi } from "./owner/routes/index.js";
+import { platformReceiverRoute } from "./webhooks/index.js";
 
 /** The gateway's HTTP surface: vendor intake, owner API, docs, health. */
 export function createGatewayApp(
@@ -28,7 +25,7 @@ export function createGatewayApp(
     ops?: OpsAccess;
   } = {},
 ) {
-  const app = newApp<IntakeEnv["Variables"] & OwnerEnv["Variables"]>({
+  const app: GatewayApp = newApp<GatewayVariables>({
     log: ctx.log,
     metrics: options.metrics,
     // The owner API's error bodies carry a code and the request id (D-231); intake's are §7's exactly.
@@ -40,12 +37,9 @@ export function createGatewayApp(
     "/",
     healthRoutes({ metrics: options.metrics, checks: readinessChecks(ctx, options.checks), access: options.ops }),
   );
-  intakeRoutes(app as never, ctx);
-  ownerRoutes(app as never, ctx);
-  insightRoutes(app as never, ctx);
-  credentialRoutes(app as never, ctx);
-  submissionStreamRoutes(app as never, ctx);
-  webhookRoutes(app as never, ctx);
+  intakeRoutes(app, ctx);
+  ownerApi(app, ctx);
+  platformReceiverRoute(app, ctx);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {
@@ -56,8 +50,8 @@ export function createGatewayApp(
     },
   });
   app.get("/docs", (c) => c.html(DOCS_PAGE, 200, DOCS_HEADERS));
-  if (options.queueDashboard) mountQueueDashboard(app as never, ctx, options.queueDashboard);
-  consoleRoutes(app as never);
+  if (options.queueDashboard) mountQueueDashboard(app, ctx, options.queueDashboard);
+  consoleRoutes(app);
   return app;
 }
 

@@ -2,9 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownerRoutes } from "../../src/gateway/owner/routes.js";
+import { ownerApi } from "../../src/gateway/owner/routes/index.js";
 import { SubmissionStreamHub } from "../../src/gateway/submissions/stream/hub.js";
-import { submissionStreamRoutes } from "../../src/gateway/submissions/stream/routes.js";
 import { newApp } from "../../src/http/app.js";
 import { ApiError } from "../../src/http/errors.js";
 import { listen } from "../../src/http/server.js";
@@ -185,8 +184,7 @@ describe("stream caps and the session's end (D-237)", () => {
   it("sends a heartbeat comment on a quiet stream", async () => {
     // The route on an app of its own, with a heartbeat every 50 ms instead of 15 s.
     const app = newApp({ log: t.gateway.ctx.log });
-    ownerRoutes(app as never, t.gateway.ctx);
-    submissionStreamRoutes(app as never, t.gateway.ctx, { heartbeatMs: 50 });
+    ownerApi(app as never, t.gateway.ctx, { streamLimits: { heartbeatMs: 50 } });
     const server = await listen(app, { host: "127.0.0.1", port: 0 });
     const { cookie } = await session(acme.email);
     const client = await openSse(`${server.url}/owner/v1/streams/submissions`, { cookie });

@@ -57,8 +57,8 @@ export function operatorOnly(ctx: GatewayContext, operatorCompanyId: string): Mi
 }
 
 /** Mounts bull-board over `queues` at /console/queues, behind `operatorOnly`. */
-export function mountQueueDashboard(
-  app: Hono<AppEnv>,
+export function mountQueueDashboard<E extends AppEnv>(
+  app: Hono<E>,
   ctx: GatewayContext,
   options: { queues: Queue[]; operatorCompanyId: string },
 ): void {

@@ -25,7 +25,10 @@ function serve(c: Context, asset: ConsoleAsset): Response {
  * The owner console under /console: one HTML shell for every page and two assets. It is a front end over the owner
  * API and holds no rule of its own; signing in, CSRF and tenant checks are the owner API's.
  */
-export function consoleRoutes(app: Hono<AppEnv>, options: { bundle?: () => Promise<ConsoleBundle> } = {}): void {
+export function consoleRoutes<E extends AppEnv>(
+  app: Hono<E>,
+  options: { bundle?: () => Promise<ConsoleBundle> } = {},
+): void {
   const bundle = options.bundle ?? cachedBundle();
   app.get(ASSETS.js, async (c) => serve(c, (await bundle()).js));
   app.get(ASSETS.css, async (c) => serve(c, (await bundle()).css));

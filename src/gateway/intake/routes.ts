@@ -1,18 +1,14 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../../http/app.js";
 import { notFound } from "../../http/errors.js";
 import { readIncoming, readRequestBody } from "../../http/json-body.js";
 import { nodeHeader, requestHeader, setResponseHeader } from "../../http/node-headers.js";
 import { addNodeRoute } from "../../http/node-routes.js";
+import type { GatewayApp, GatewayEnv } from "../app-env.js";
 import type { GatewayContext } from "../context.js";
 import { submissionStatusView } from "../storage/submissions/index.js";
 import { admitVendorKey, answerIntake } from "./answer-intake.js";
-import type { VendorKey } from "./authenticate-vendor-key.js";
 import { IntakeLimiter } from "./intake-limiter.js";
-
-export type IntakeEnv = AppEnv<{ vendorKey: VendorKey }>;
 
 const PATHS = { lead: "/api/inbound/leads", appointment: "/api/inbound/appointments" } as const;
 
@@ -21,7 +17,7 @@ const PATHS = { lead: "/api/inbound/leads", appointment: "/api/inbound/appointme
  * under Node they are Node routes (src/http/node-routes.ts), answered without Hono's per-request objects; the Hono
  * routes answer the same way wherever the app runs without Node's server (`app.request()`). Both run answerIntake().
  */
-export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): void {
+export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
   const limiter = new IntakeLimiter(ctx.settings.intakeLimit.ratePerSecond, ctx.settings.intakeLimit.burst);
 
   documentIntake(app);
@@ -60,7 +56,7 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
     });
   }
 
-  const auth: MiddlewareHandler<IntakeEnv> = async (c, next) => {
+  const auth: MiddlewareHandler<GatewayEnv> = async (c, next) => {
     const admitted = admitVendorKey(ctx, limiter, requestHeader(c, "x-api-key"), (prefix) =>
       c.set("keyPrefix", prefix),
     );
@@ -78,7 +74,7 @@ export function intakeRoutes(app: OpenAPIHono<IntakeEnv>, ctx: GatewayContext): 
 }
 
 /** The intake routes read raw bytes themselves (no second parse), so they are registered in the document by hand. */
-function documentIntake(app: OpenAPIHono<IntakeEnv>): void {
+function documentIntake(app: GatewayApp): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "vendorKey", {
     type: "apiKey",
     in: "header",

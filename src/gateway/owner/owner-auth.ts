@@ -1,12 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import type { AppEnv } from "../../http/app.js";
 import { ApiError, unauthorized } from "../../http/errors.js";
+import type { GatewayEnv } from "../app-env.js";
 import type { GatewayContext } from "../context.js";
 import { constantTimeEqual } from "../security/tokens.js";
-import { authenticateOwner, type OwnerPrincipal } from "../tenants/owner-auth.js";
-
-export type OwnerEnv = AppEnv<{ owner: OwnerPrincipal }>;
+import { authenticateOwner } from "../tenants/owner-auth.js";
 
 export const SESSION_COOKIE = "pg_session";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -15,7 +13,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Owner API authentication: a bearer token (automation) or the browser's session cookie. A cookie is ambient, so
  * every mutation through it must echo the session's CSRF token in `x-csrf-token`.
  */
-export function ownerAuth(ctx: GatewayContext): MiddlewareHandler<OwnerEnv> {
+export function ownerAuth(ctx: GatewayContext): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     const cookie = getCookie(c, SESSION_COOKIE);

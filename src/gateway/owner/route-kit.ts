@@ -5,8 +5,8 @@ import { bodyLimit, OWNER_BODY } from "../../http/body-limit.js";
 import { ERROR_CODES, type ErrorCode, type ErrorStatus } from "../../http/error-codes.js";
 import { ApiError, notFound } from "../../http/errors.js";
 import { type BodyLimits, jsonBody } from "../../http/json-body.js";
-import { ownerError } from "./answers.js";
-import { id } from "./schemas.js";
+import { id } from "./routes/common.schemas.js";
+import { ownerError } from "./routes/errors.schemas.js";
 
 /**
  * Who may call a route (D-232): `viewer` any owner of the company, `admin` its admins only, `public` anyone (signing

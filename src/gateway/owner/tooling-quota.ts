@@ -9,6 +9,9 @@ import { TokenBuckets } from "../token-buckets.js";
  * (a preview costs one, a replay or a sample run one per payload). Past either, 429 with retry-after; the evaluators
  * themselves busy, 503 with retry-after. Per process, like the other limiters (docs/decisions.md, "Bounded input").
  */
+/** What a route that evaluates a profile may answer besides: the quota (429) and busy evaluators (503). */
+export const TOOLING = ["rate_limited", "unavailable"] as const;
+
 export class ToolingQuota {
   readonly #running = new Map<string, number>();
   readonly #evaluations: TokenBuckets;

@@ -33,7 +33,7 @@ function expectError(op: Operation, res: Awaited<ReturnType<typeof call>>, code:
   expect(ERROR_CODES[code].status).toBe(res.status);
   expect(res.body.requestId).toBe(res.headers.get("x-request-id"));
   expect(typeof res.body.error).toBe("string");
-  expectDeclared(op, res.status, res.body);
+  expectDeclared(op, res.status, res.body, res.headers.get("content-type"));
 }
 
 const ownPath = (op: Operation) => op.path.replace("/owner/v1", "").replace(/\{\w+\}/g, "x");
@@ -51,7 +51,7 @@ describe("every owner operation answers what it declares (D-230, D-231)", () => 
       const token = request.as === "none" ? undefined : request.as === "signOut" ? fx.signOutToken : fx.tokens.admin;
       const res = await call(fx.t, token, op.method.toUpperCase(), request.path, request.body);
       expect(res.status, `${request.op}: ${JSON.stringify(res.body)}`).toBe(successStatus(op));
-      expectDeclared(op, res.status, res.body);
+      expectDeclared(op, res.status, res.body, res.headers.get("content-type"));
     }
   });
 

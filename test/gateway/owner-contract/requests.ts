@@ -39,6 +39,7 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
 
     { op: "GET /owner/v1/credentials", path: "/credentials" },
     { op: "POST /owner/v1/credentials", path: "/credentials", body: { name: "second", value: secret() } },
+    { op: "POST /owner/v1/credentials/{credentialId}/resume", path: `/credentials/${ids.credentialId}/resume` },
     {
       op: "POST /owner/v1/credentials/{credentialId}/rotate",
       path: `/credentials/${ids.credentialId}/rotate`,
@@ -87,6 +88,7 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
     },
 
     { op: "GET /owner/v1/submissions", path: "/submissions?limit=10&status=failed" },
+    { op: "GET /owner/v1/streams/submissions", path: `/streams/submissions?kind=lead` },
     { op: "GET /owner/v1/submissions/{submissionId}", path: `/submissions/${ids.failedSubmissionId}` },
     { op: "GET /owner/v1/mapping-failures", path: "/mapping-failures" },
     {

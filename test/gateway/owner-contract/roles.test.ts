@@ -96,7 +96,7 @@ describe("roles are declared on the route and enforced from the declaration (D-2
       const request = validRequest(op);
       const res = await call(fx.t, fx.tokens.viewer, op.method.toUpperCase(), request.path, request.body);
       expect(res.status, `${opKey(op)}: ${JSON.stringify(res.body)}`).toBe(successStatus(op));
-      expectDeclared(op, res.status, res.body);
+      expectDeclared(op, res.status, res.body, res.headers.get("content-type"));
     }
   });
 

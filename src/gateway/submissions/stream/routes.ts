@@ -1,12 +1,14 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { bodyLimit, OWNER_BODY } from "../../../http/body-limit.js";
-import { valid } from "../../../http/route-kit.js";
+import type { GatewayApp, GatewayEnv } from "../../app-env.js";
 import type { GatewayContext } from "../../context.js";
-import { type OwnerEnv, SESSION_COOKIE } from "../../owner/owner-auth.js";
-import { id } from "../../owner/schemas.js";
+import { SESSION_COOKIE } from "../../owner/owner-auth.js";
+import { ROLE_EXTENSION, requireRole, valid } from "../../owner/route-kit.js";
+import { id } from "../../owner/routes/common.schemas.js";
+import { ownerError } from "../../owner/routes/errors.schemas.js";
 import { sessionEnded } from "../../tenants/session-liveness.js";
 import { SubmissionStreamHub } from "./hub.js";
 import type { StreamLimits } from "./limits.js";
@@ -19,8 +21,9 @@ export const streamQuery = z.object({
   kind: z.enum(["lead", "appointment"]).optional(),
 });
 
-const errorBody = z.object({ error: z.string() }).passthrough();
-const error = (description: string) => ({ description, content: { "application/json": { schema: errorBody } } });
+const error = (description: string) => ({ description, content: { "application/json": { schema: ownerError } } });
+/** The stream's events as text (the description names them). */
+const events = z.string().openapi("SubmissionEventStream");
 
 const streamRoute = createRoute({
   method: "get",
@@ -32,20 +35,22 @@ const streamRoute = createRoute({
     "session (429). Changes are read from the database, so every process's writes appear (docs/decisions.md D-235).",
   tags: ["owner"],
   security: [{ bearer: [] }, { session: [] }],
-  middleware: [bodyLimit(OWNER_BODY.maxBytes)],
+  [ROLE_EXTENSION]: "viewer",
+  middleware: [requireRole("viewer"), bodyLimit(OWNER_BODY.maxBytes)],
   request: { query: streamQuery },
   responses: {
-    200: { description: "the event stream", content: { "text/event-stream": { schema: z.string() } } },
-    400: error("invalid request"),
-    401: error("no valid session or token"),
-    413: error("body over the route's limit"),
-    429: error("this session has its maximum of streams open"),
-    503: error("this process has its maximum of streams open"),
+    200: { description: "the event stream", content: { "text/event-stream": { schema: events } } },
+    400: error("bad_request: invalid request"),
+    401: error("unauthorized: no valid session or token"),
+    413: error("payload_too_large: body over the route's limit"),
+    429: error("rate_limited: this session has its maximum of streams open"),
+    500: error("internal: a fault of the gateway"),
+    503: error("unavailable: this process has its maximum of streams open"),
   },
 });
 
 /** The token that authenticated the request (ownerAuth accepted it): a stream checks it again while it runs. */
-function presentedToken(c: Context<OwnerEnv>): string {
+function presentedToken(c: Context<GatewayEnv>): string {
   const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
   return bearer ?? getCookie(c, SESSION_COOKIE) ?? "";
 }
@@ -55,7 +60,7 @@ function presentedToken(c: Context<OwnerEnv>): string {
  * stream carries the caller's company only. Returns the hub, whose limits tests may set.
  */
 export function submissionStreamRoutes(
-  app: OpenAPIHono<OwnerEnv>,
+  app: GatewayApp,
   ctx: GatewayContext,
   limits: Partial<StreamLimits> = {},
 ): SubmissionStreamHub {

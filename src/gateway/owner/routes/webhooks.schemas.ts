@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { timestamp } from "../owner/answers.js";
-import { id, instant } from "../owner/schemas.js";
+import { id, instant, timestamp } from "./common.schemas.js";
+
+/** The webhook owner API (§4.3 leaves the bodies open; docs/webhooks-gateway.md; D-230). */
 
 /** Request shapes of the webhook owner API (§4.3 leaves the bodies open; docs/webhooks-gateway.md). */
 const version = z.number().int().min(1).max(999_999_999);
+
 const overlapSeconds = z
   .number()
   .int()
@@ -14,6 +16,7 @@ const overlapSeconds = z
 export const platformSecretBody = z
   .object({ version, secret: z.string().min(16).max(512) })
   .openapi("PlatformSecretLoad");
+
 export const platformActivateBody = z.object({ overlapSeconds }).openapi("PlatformSecretActivation");
 
 export const subscriptionBody = z
@@ -59,7 +62,6 @@ export const deliveryQuery = z.object({
 
 export const eventsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).optional() });
 
-// What the webhook owner API answers (D-230): strict shapes, each a named component.
 const secretRing = z
   .strictObject({
     currentVersion: z.number().int().nullable(),
@@ -118,11 +120,14 @@ const subscriptionFields = {
   createdAt: timestamp,
   updatedAt: timestamp,
 };
+
 export const subscription = z.strictObject(subscriptionFields).openapi("WebhookSubscription");
+
 /** A new subscription: with secret version 1, shown this once (§6.5). */
 export const createdSubscription = z
   .strictObject({ ...subscriptionFields, secret: z.strictObject({ version: z.number().int(), secret: z.string() }) })
   .openapi("CreatedWebhookSubscription");
+
 export const deliveryCounts = z
   .strictObject({
     pending: z.number().int(),
@@ -131,18 +136,23 @@ export const deliveryCounts = z
     failed: z.number().int(),
   })
   .openapi("DeliveryCounts");
+
 export const subscriptionWithCounts = z
   .strictObject({ ...subscriptionFields, deliveries: deliveryCounts })
   .openapi("WebhookSubscriptionWithCounts");
+
 export const subscriptionList = z
   .strictObject({ subscriptions: z.array(subscription) })
   .openapi("WebhookSubscriptionList");
+
 export const deletedSubscription = z
   .strictObject({ deleted: z.literal(true), id: z.string() })
   .openapi("DeletedWebhookSubscription");
+
 export const rotatedSecret = z
   .strictObject({ pendingSecretVersion: z.number().int().nullable(), secret: z.string(), subscription })
   .openapi("RotatedWebhookSecret");
+
 export const testDelivery = z
   .strictObject({ queued: z.boolean(), deliveryId: z.string().nullable() })
   .openapi("TestDelivery");
@@ -162,10 +172,13 @@ const deliveryFields = {
   deliveredAt: timestamp.nullable(),
   failedAt: timestamp.nullable(),
 };
+
 export const delivery = z.strictObject(deliveryFields).openapi("WebhookDelivery");
+
 export const deliveryPage = z
   .strictObject({ deliveries: z.array(delivery), nextBefore: z.string().nullable() })
   .openapi("WebhookDeliveryPage");
+
 export const deliveryDetail = z
   .strictObject({
     ...deliveryFields,
@@ -188,4 +201,5 @@ export const deliveryDetail = z
     ),
   })
   .openapi("WebhookDeliveryDetail");
+
 export const redelivered = z.strictObject({ redelivered: z.number().int() }).openapi("WebhookRedelivery");

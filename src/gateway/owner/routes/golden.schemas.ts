@@ -1,0 +1,66 @@
+import { z } from "@hono/zod-openapi";
+import { json } from "./common.schemas.js";
+
+/** What an evaluation of a profile answers: a mapped body or why not, and a golden-sample report. */
+
+/** Where a compile error is: 1-based line and column of the offending token's end, and its offset. */
+const compileError = {
+  message: z.string(),
+  position: z.number().int().optional(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+};
+
+const guardrailLimit = z.enum(["time", "stack", "sequence", "regex", "memory", "output", "deadline", "crash"]);
+
+/** What one evaluation of a profile produced (a mapped body, or why not), with its time. */
+export const mappingOutcome = z
+  .union([
+    z.strictObject({ ok: z.literal(true), body: json, elapsedMs: z.number() }),
+    z.strictObject({
+      ok: z.literal(false),
+      kind: z.literal("validation"),
+      field: z.string(),
+      message: z.string(),
+      sourcePath: z.string().optional(),
+      output: json,
+      elapsedMs: z.number(),
+    }),
+    z.strictObject({
+      ok: z.literal(false),
+      kind: z.literal("mapping"),
+      message: z.string(),
+      position: z.number().int().optional(),
+      elapsedMs: z.number(),
+    }),
+    z.strictObject({
+      ok: z.literal(false),
+      kind: z.literal("guardrail"),
+      limit: guardrailLimit,
+      message: z.string(),
+      elapsedMs: z.number(),
+    }),
+  ])
+  .openapi("MappingOutcome");
+
+export const previewAnswer = z
+  .union([mappingOutcome, z.strictObject({ ok: z.literal(false), kind: z.literal("compile"), ...compileError })])
+  .openapi("PreviewAnswer");
+
+export const goldenReport = z
+  .strictObject({
+    passed: z.boolean(),
+    total: z.number().int(),
+    failed: z.number().int(),
+    results: z.array(
+      z.strictObject({
+        name: z.string(),
+        passed: z.boolean(),
+        reason: z.string().optional(),
+        diff: z.array(z.strictObject({ path: z.string(), expected: json, actual: json })),
+        outcome: mappingOutcome,
+      }),
+    ),
+    compileError: z.strictObject(compileError).optional(),
+  })
+  .openapi("GoldenReport");

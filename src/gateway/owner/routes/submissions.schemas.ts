@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { id, instant, json, timestamp } from "./common.schemas.js";
+
+/** The submission log and the dead letter (D-230). */
+
+export const submissionQuery = z.object({
+  status: z.enum(["queued", "waiting", "forwarding", "forwarded", "failed"]).optional(),
+  keyId: id.optional(),
+  kind: z.enum(["lead", "appointment"]).optional(),
+  from: instant.optional(),
+  to: instant.optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const redriveBody = z
+  .object({
+    submissionIds: z.array(id).min(1).max(1000).optional(),
+    filter: z
+      .object({
+        keyId: id.optional(),
+        kind: z.enum(["lead", "appointment"]).optional(),
+        from: instant.optional(),
+        to: instant.optional(),
+      })
+      .optional(),
+    all: z.boolean().optional(),
+    profileVersionId: id.optional(),
+  })
+  .openapi("RedriveRequest");
+
+const submissionFields = {
+  submissionId: z.string(),
+  kind: z.enum(["lead", "appointment"]),
+  status: z.enum(["queued", "waiting", "forwarding", "forwarded", "failed"]),
+  attempts: z.number().int(),
+  waitingReason: z.string().nullable(),
+  lastError: z.string().nullable(),
+  upstreamStatus: z.number().int().nullable(),
+  result: z.record(z.string(), json).nullable(),
+  profileVersionId: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  vendorKeyId: z.string(),
+};
+
+export const submissionPage = z
+  .strictObject({
+    submissions: z.array(z.strictObject(submissionFields).openapi("SubmissionSummary")),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi("SubmissionPage");
+
+export const submissionDetail = z
+  .strictObject({
+    ...submissionFields,
+    credentialId: z.string(),
+    rawPayload: json,
+    canonicalBody: z.record(z.string(), json).nullable(),
+    idempotencyKey: z.string().nullable(),
+    upstreamIdempotencyKey: z.string().nullable(),
+    purgedAt: timestamp.nullable(),
+    attemptsTimeline: z.array(
+      z.strictObject({
+        id: z.string(),
+        submissionId: z.string(),
+        attempt: z.number().int(),
+        counted: z.boolean(),
+        startedAt: timestamp,
+        status: z.number().int().nullable(),
+        error: z.string().nullable(),
+        latencyMs: z.number().int(),
+        upstreamRequestId: z.string().nullable(),
+        upstreamApiVersion: z.string().nullable(),
+        idempotencyKey: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("SubmissionDetail");
+
+export const redrive = z
+  .strictObject({
+    redriven: z.number().int(),
+    remapped: z.number().int(),
+    skipped: z.array(z.strictObject({ submissionId: z.string(), reason: z.string() })),
+  })
+  .openapi("Redrive");
