@@ -1,5 +1,4 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../http/app.js";
+import type { App, AppEnv } from "../http/app.js";
 import type { VendorKey } from "./intake/authenticate-vendor-key.js";
 import type { OwnerPrincipal } from "./tenants/owner-auth.js";
 
@@ -15,4 +14,4 @@ export interface GatewayVariables {
 export type GatewayEnv = AppEnv<GatewayVariables>;
 
 /** The gateway's app: every part of it registers its routes on this one type. */
-export type GatewayApp = OpenAPIHono<GatewayEnv>;
+export type GatewayApp = App<GatewayVariables>;

@@ -6,7 +6,7 @@ import type { Logger } from "../log.js";
 import { ApiError, codedErrorBody, errorAnswer } from "./errors.js";
 import type { HttpMetrics } from "./metrics.js";
 import { nodeOutgoing, requestHeader } from "./node-headers.js";
-import { enableNodeRoutes } from "./node-routes.js";
+import { NodeRoutes } from "./node-routes.js";
 import { requestIdFrom } from "./request-id.js";
 import { logRequest } from "./request-line.js";
 
@@ -46,7 +46,10 @@ export function validationError(error: ZodError, prefix: (string | number)[] = [
  * The one app factory (unkey's `newApp`): request id, one log line per request, metrics, the zod error hook and the
  * error contract of spec §7. Sandbox and gateway both start from here.
  */
-export function newApp<V extends object = object>(options: AppOptions): OpenAPIHono<AppEnv<V>> {
+/** An app made by newApp(): Hono's, with the Node routes listen() serves ahead of it (node-routes.ts). */
+export type App<V extends object = object> = OpenAPIHono<AppEnv<V>> & { readonly nodeRoutes: NodeRoutes };
+
+export function newApp<V extends object = object>(options: AppOptions): App<V> {
   const app = new OpenAPIHono<AppEnv<V>>({
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.error, result.target === "json" ? [] : [result.target]);
@@ -103,8 +106,7 @@ export function newApp<V extends object = object>(options: AppOptions): OpenAPIH
     const coded = requestId && options.codedErrors?.(c.req.path);
     return c.json(coded ? codedErrorBody(answer, requestId) : answer.body, 404);
   });
-  enableNodeRoutes(app, options);
-  return app;
+  return Object.assign(app, { nodeRoutes: new NodeRoutes(options) });
 }
 
 function setMissing(c: Context, name: string, value: string): void {

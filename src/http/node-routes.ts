@@ -25,41 +25,41 @@ export interface NodeAnswer {
   headers?: Record<string, string>;
 }
 
-interface NodeRouting {
-  options: AppOptions;
-  routes: Map<string, NodeRoute>;
-}
-
-const routings = new WeakMap<object, NodeRouting>();
-
-/** Called by newApp(): the app may then have Node routes, answered with the app's options. */
-export function enableNodeRoutes(app: object, options: AppOptions): void {
-  routings.set(app, { options, routes: new Map() });
-}
-
-/** Adds a Node route to an app made by newApp(); listen() serves it ahead of the app's Hono routes. */
-export function addNodeRoute(app: object, route: NodeRoute): void {
-  const routing = routings.get(app);
-  if (!routing) throw new Error("addNodeRoute: the app was not made by newApp()");
-  routing.routes.set(`${route.method} ${route.path}`, route);
-}
-
 /**
- * The `createServer` for @hono/node-server's serve(): a server whose listener answers the app's Node routes itself and
- * hands every other request to Hono's. Undefined when the app has no Node routes.
+ * An app's Node routes (every app made by newApp() has one, as `app.nodeRoutes`): listen() serves them ahead of the
+ * app's Hono routes, answered with the app's options.
  */
-export function nodeRoutesServer(app: object): typeof createServer | undefined {
-  const routing = routings.get(app);
-  if (!routing || routing.routes.size === 0) return undefined;
-  return ((options: object, hono: RequestListener) =>
-    createServer(options, (incoming, outgoing) => {
-      const url = incoming.url ?? "/";
-      const query = url.indexOf("?");
-      const path = query === -1 ? url : url.slice(0, query);
-      const route = routing.routes.get(`${incoming.method} ${path}`);
-      if (route) respond(routing.options, route, path, incoming, outgoing);
-      else hono(incoming, outgoing);
-    })) as typeof createServer;
+export class NodeRoutes {
+  readonly #options: AppOptions;
+  readonly #routes = new Map<string, NodeRoute>();
+
+  constructor(options: AppOptions) {
+    this.#options = options;
+  }
+
+  /** Adds a route; listen() serves it ahead of the app's Hono routes. */
+  add(route: NodeRoute): void {
+    this.#routes.set(`${route.method} ${route.path}`, route);
+  }
+
+  /**
+   * The `createServer` for @hono/node-server's serve(): a server whose listener answers these routes itself and hands
+   * every other request to Hono's. Undefined when there are none.
+   */
+  server(): typeof createServer | undefined {
+    if (this.#routes.size === 0) return undefined;
+    const routes = this.#routes;
+    const options = this.#options;
+    return ((serverOptions: object, hono: RequestListener) =>
+      createServer(serverOptions, (incoming, outgoing) => {
+        const url = incoming.url ?? "/";
+        const query = url.indexOf("?");
+        const path = query === -1 ? url : url.slice(0, query);
+        const route = routes.get(`${incoming.method} ${path}`);
+        if (route) respond(options, route, path, incoming, outgoing);
+        else hono(incoming, outgoing);
+      })) as typeof createServer;
+  }
 }
 
 /** What one request's answer and log line need to know of it. */

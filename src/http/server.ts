@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { nodeRoutesServer } from "./node-routes.js";
+import type { NodeRoutes } from "./node-routes.js";
 
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8080`. */
@@ -14,7 +14,7 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-type FetchApp = { fetch: Parameters<typeof serve>[0]["fetch"] };
+type FetchApp = { fetch: Parameters<typeof serve>[0]["fetch"]; nodeRoutes?: NodeRoutes };
 
 /** How long requests in flight get to finish when the server closes. */
 export const DEFAULT_CLOSE_GRACE_MS = 5_000;
@@ -27,7 +27,7 @@ const IDLE_SWEEP_MS = 25;
  */
 export function listen(app: FetchApp, options: { host: string; port: number }): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const createServer = nodeRoutesServer(app);
+    const createServer = app.nodeRoutes?.server();
     const serveOptions = { fetch: app.fetch, hostname: options.host, port: options.port };
     const server = serve(createServer ? { ...serveOptions, createServer } : serveOptions, (info: AddressInfo) => {
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;

@@ -3,7 +3,6 @@ import { newApp } from "../../src/http/app.js";
 import { ApiError } from "../../src/http/errors.js";
 import { readIncoming } from "../../src/http/json-body.js";
 import { HttpMetrics } from "../../src/http/metrics.js";
-import { addNodeRoute } from "../../src/http/node-routes.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { captureLog } from "../helpers/log-capture.js";
 
@@ -18,7 +17,7 @@ async function start() {
   const { log, lines } = captureLog();
   const metrics = new HttpMetrics("test");
   const app = newApp({ log, metrics, responseHeaders: { "x-svc-api-version": "2026-08-26" } });
-  addNodeRoute(app, {
+  app.nodeRoutes.add({
     method: "POST",
     path: "/fast",
     async handle(incoming, request) {

@@ -3,7 +3,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { notFound } from "../../http/errors.js";
 import { readIncoming, readRequestBody } from "../../http/json-body.js";
 import { nodeHeader, requestHeader, setResponseHeader } from "../../http/node-headers.js";
-import { addNodeRoute } from "../../http/node-routes.js";
 import type { GatewayApp, GatewayEnv } from "../app-env.js";
 import type { GatewayContext } from "../context.js";
 import { submissionStatusView } from "../storage/submissions/index.js";
@@ -23,7 +22,7 @@ export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
   documentIntake(app);
   for (const kind of ["lead", "appointment"] as const) {
     const path = PATHS[kind];
-    addNodeRoute(app, {
+    app.nodeRoutes.add({
       method: "POST",
       path,
       handle: (incoming, line) =>
