@@ -13,8 +13,10 @@
  * answer of their attempts (nothing injected); sync_answered = requests answered with the platform's own 201/200 and
  * its leadId; small_first_wait_ms = the other idle company's commit → send, against 2 × W/N_egress + 50 ms.
  */
+
 import { inArray } from "drizzle-orm";
 import { submissionAttempts, submissions } from "../src/db/schema/index.js";
+import { sqliteOf } from "../test/helpers/sqlite-of.js";
 import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
 
 const MINUTE = 60_000;
@@ -92,7 +94,7 @@ export async function burstCase(options: {
   // The other idle company's lead comes once the burst is accepted, while it is being forwarded: what it measures is
   // whether the burst left room for its first send, not thirty intakes at once in the same process.
   const burstingId = rig.companies[BURSTING]?.id ?? "";
-  const accepted = rig.ctx.sqlite.prepare("select count(*) n from submissions where company_id = ?");
+  const accepted = sqliteOf(rig.gateway).sqlite.prepare("select count(*) n from submissions where company_id = ?");
   await poll(() => (accepted.get(burstingId) as { n: number }).n >= BURST, 1);
   const small = post(SMALL, false);
   const answers = await Promise.all(
@@ -104,7 +106,7 @@ export async function burstCase(options: {
   );
   const smallId = ((await (await small).json()) as { submissionId: string }).submissionId;
   const ids = answers.map((a) => a.id ?? "");
-  const { db } = rig.ctx;
+  const { db } = sqliteOf(rig.gateway);
   const settled = () =>
     db
       .select()
@@ -127,8 +129,8 @@ export async function burstCase(options: {
 
   // Positive control for load=saturated: the egress was busy while the burst went, and the backlog outlasted it.
   const sendsMeanwhile = (
-    rig.ctx.sqlite
-      .prepare("select count(*) n from submission_attempts where started_at >= ? and started_at <= ?")
+    sqliteOf(rig.gateway)
+      .sqlite.prepare("select count(*) n from submission_attempts where started_at >= ? and started_at <= ?")
       .get(new Date(burstAt).toISOString(), new Date(burstDoneAt).toISOString()) as { n: number }
   ).n;
   const totals = await rig.upstreamTotals();

@@ -22,6 +22,7 @@
  * the last line printed is the BullMQ driver's saturated burst (or the embedded one's without Redis).
  */
 import { submissions } from "../src/db/schema/index.js";
+import { sqliteOf } from "../test/helpers/sqlite-of.js";
 import { burstCase } from "./burst.js";
 import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
 import { redisReachable } from "./lib/redis.js";
@@ -71,7 +72,7 @@ async function drain(driver: Driver): Promise<void> {
     redisUrl: REDIS_URL,
     workers: WORKERS,
   });
-  const { ctx, companies } = rig;
+  const { companies } = rig;
   // Per-company limit override is per minute in the config; the bench's window is a second.
   const companyNodeLimit = (i: number) => (i === 0 ? BIG_COMPANY : PER_COMPANY);
 
@@ -110,13 +111,13 @@ async function drain(driver: Driver): Promise<void> {
   const total = accepted.length + 1 + 100;
   await poll(() => rig.settled() >= total, 250);
 
-  const rows = ctx.db
-    .select()
+  const rows = sqliteOf(rig.gateway)
+    .db.select()
     .from(submissions)
     .all()
     .filter((r) => r.companyId !== warmupCompanyId);
-  const attempts = ctx.sqlite
-    .prepare(
+  const attempts = sqliteOf(rig.gateway)
+    .sqlite.prepare(
       "select s.company_id c, s.credential_id k, a.started_at t, a.latency_ms l, a.status st from submission_attempts a join submissions s on s.id = a.submission_id",
     )
     .all() as { c: string; k: string; t: string; l: number; st: number | null }[];

@@ -31,6 +31,7 @@ import { onSubmissionSettled } from "../src/gateway/webhooks/index.js";
 import { createSubscription } from "../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { newId } from "../src/ids.js";
 import { createLogger } from "../src/log.js";
+import { sqliteOf } from "../test/helpers/sqlite-of.js";
 import { median } from "./lib/stats.js";
 
 const ENDPOINTS = 10;
@@ -186,7 +187,7 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
         result: { status: "created", leadId: `lead_${i}` },
         createdAt: now,
       });
-      ctx.db.insert(submissions).values(row).run();
+      sqliteOf(gateway).db.insert(submissions).values(row).run();
       record?.set(row.id, wallNow());
       await onSubmissionSettled(ctx, row);
     }

@@ -10,7 +10,7 @@ import { createLogger } from "../src/log.js";
 
 const [databasePath = "", upstreamUrl = "", url = "", prefix = "", masterKey = "", limits = "{}"] =
   process.argv.slice(2);
-const worker = createForwardingWorker({
+const worker = await createForwardingWorker({
   databasePath,
   log: createLogger({
     level: (process.env.BENCH_WORKER_LOG as "silent" | undefined) ?? "silent",

@@ -12,6 +12,7 @@ import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { listen } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
+import { sqliteOf } from "../../test/helpers/sqlite-of.js";
 import { startChild } from "./child.js";
 import { dropRedisPrefix } from "./redis.js";
 
@@ -125,7 +126,9 @@ export async function startBenchRig(options: BenchRigOptions) {
     /** Submissions forwarded or failed so far. */
     settled(): number {
       return (
-        ctx.sqlite.prepare("select count(*) n from submissions where status in ('forwarded','failed')").get() as {
+        sqliteOf(gateway)
+          .sqlite.prepare("select count(*) n from submissions where status in ('forwarded','failed')")
+          .get() as {
           n: number;
         }
       ).n;

@@ -56,6 +56,8 @@ export async function run(argv: string[]): Promise<void> {
   if (values["api-only"] && !redis) throw new ConfigError("--api-only: needs REDIS_URL (workers share the queue)");
   const gateway = await createGateway({
     databasePath: env.DATABASE_PATH,
+    databaseUrl: env.DATABASE_URL,
+    postgres: { poolMax: env.PG_POOL_MAX, statementTimeoutMs: env.PG_STATEMENT_TIMEOUT_MS },
     log,
     masterKey: env.MASTER_KEY,
     metrics,
@@ -76,7 +78,9 @@ export async function run(argv: string[]): Promise<void> {
       ...(loaded.config.retentionDays ? { retentionDays: loaded.config.retentionDays } : {}),
     },
   });
-  await applyConfig({ ctx: gateway.ctx, loaded, env: secretEnvironment() });
+  // Several processes may start at once on one PostgreSQL database: they apply the config file one after the other
+  // (under the startup lock), each finding what the one before it applied (applyConfig is idempotent; D-256).
+  await gateway.exclusively(() => applyConfig({ ctx: gateway.ctx, loaded, env: secretEnvironment() }));
   const purge = async () => log.info(await purgeExpiredPayloads({ ctx: gateway.ctx }), "retention purge");
   await purge();
   const purgeTimer = setInterval(() => {

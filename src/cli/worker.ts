@@ -10,7 +10,7 @@ const USAGE = `usage: partner-gateway worker [--config FILE]
 
 Runs forwarding workers only (the BullMQ driver; REDIS_URL is required): takes send jobs and, when elected, dispatches
 within the upstream's limits. Run as many as you like beside one or more 'partner-gateway serve --api-only'
-processes on the same DATABASE_PATH. The upstream is UPSTREAM_URL (or the config file's upstreamUrl); in sandbox mode
+processes on the same database (DATABASE_URL, or DATABASE_PATH on one machine). The upstream is UPSTREAM_URL (or the config file's upstreamUrl); in sandbox mode
 point it at the serve process's embedded sandbox (http://127.0.0.1:8090 by default). The config file is read for
 upstreamUrl and upstreamLimits only; serve applies the rest.
 `;
@@ -38,8 +38,10 @@ export async function run(argv: string[]): Promise<void> {
   }
   const log = commandLogger(env, "worker");
   const limits = loaded ? configuredLimits(loaded) : undefined;
-  const worker = createForwardingWorker({
+  const worker = await createForwardingWorker({
     databasePath: env.DATABASE_PATH,
+    databaseUrl: env.DATABASE_URL,
+    postgres: { poolMax: env.PG_POOL_MAX, statementTimeoutMs: env.PG_STATEMENT_TIMEOUT_MS },
     log,
     masterKey: env.MASTER_KEY,
     settings: { mode },

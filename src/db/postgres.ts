@@ -114,6 +114,43 @@ export async function withStartupLock<T>(
 }
 
 /**
+ * The key of the embedded forwarder's lock: "pgfwd!" in ASCII. The embedded driver keeps its queue in this process's
+ * memory, so one process per database runs it (D-256).
+ */
+export const EMBEDDED_FORWARDER_LOCK_KEY = "123589403042849";
+
+/**
+ * Takes the session-level advisory lock `key` on a connection of its own, held until `release` (or this process's
+ * death: the server releases a dead session's locks). Undefined, at once, when another session holds it.
+ */
+export async function tryHoldLock(
+  database: Pick<GatewayPostgres, "lockConnection">,
+  key: string,
+): Promise<{ release(): Promise<void> } | undefined> {
+  const client = new pg.Client(database.lockConnection);
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    const taken = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
+    if (taken.rows[0]?.taken !== true) {
+      await client.end().catch(() => undefined);
+      return undefined;
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  let released: Promise<void> | undefined;
+  return {
+    // Ending the session releases its locks.
+    release: () => {
+      released ??= client.end().catch(() => undefined);
+      return released;
+    },
+  };
+}
+
+/**
  * Applies the migrations of `migrations/gateway-pg` under the startup lock: drizzle's migrator reads what is applied
  * before it writes, so two processes migrating at once would both apply the same migration; under the lock the second
  * finds everything applied and does nothing.

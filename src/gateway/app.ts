@@ -61,9 +61,7 @@ export function readinessChecks(
   extra: Record<string, ReadinessCheck> = {},
 ): Record<string, ReadinessCheck> {
   return {
-    db: () => {
-      ctx.sqlite.prepare("select 1").get();
-    },
+    db: () => ctx.ping(),
     ...extra,
   };
 }

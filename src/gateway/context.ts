@@ -1,5 +1,3 @@
-import type { GatewayDb } from "../db/client.js";
-import type { SqliteDatabase } from "../db/sqlite.js";
 import type { Logger } from "../log.js";
 import type { TrustedProxy } from "../net/client-address.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
@@ -46,12 +44,12 @@ export interface GatewaySettings {
 
 /** Dependencies built once at start and passed to every service verb (STYLE: no globals, no env reads). */
 export interface GatewayContext {
-  db: GatewayDb;
-  sqlite: SqliteDatabase;
   log: Logger;
   sealer: Sealer;
   engine: ProfileEngine;
   settings: GatewaySettings;
+  /** Resolves when the database answers (readiness); which database it is stays the storage's (D-255). */
+  ping(): Promise<void>;
   /** One transaction across records' storage modules; its work gets the stores bound to it (storage/transaction.ts). */
   transaction: Transaction;
   /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */

@@ -1,5 +1,3 @@
-import { startCheckpointer } from "../db/checkpointer.js";
-import { openGatewayDb } from "../db/client.js";
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp, createOpsApp } from "./app.js";
@@ -12,12 +10,17 @@ import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
-import { sqliteStorage } from "./storage/transaction.js";
+import { type OpenedStorage, openStorage } from "./storage/open-storage.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
 export interface GatewayOptions {
+  /** The SQLite file (or `:memory:`); unused when `databaseUrl` is set. */
   databasePath: string;
+  /** PostgreSQL (DATABASE_URL): the gateway's state there instead of the SQLite file (D-255). */
+  databaseUrl?: string | undefined;
+  /** The pool's size and statement timeout on PostgreSQL (PG_POOL_MAX, PG_STATEMENT_TIMEOUT_MS). */
+  postgres?: { poolMax?: number; statementTimeoutMs?: number };
   log: Logger;
   settings?: Partial<GatewaySettings>;
   masterKey?: string;
@@ -40,11 +43,16 @@ export interface GatewayOptions {
 }
 
 /**
- * The context every part of the gateway runs on, built in order: database (migrated), sealer, profile engine. The
- * gateway and a forwarding worker process (`partner-gateway worker`) both start from it.
+ * The context every part of the gateway runs on, built in order: database (PostgreSQL when `databaseUrl` is set,
+ * else the SQLite file; migrated), sealer, profile engine. The gateway and a forwarding worker process
+ * (`partner-gateway worker`) both start from it. The context carries the stores only, never a dialect's handles
+ * (D-255): `storage.handles` are for the process that opened them (tools, tests).
  */
-export function openGatewayContext(
-  options: Pick<GatewayOptions, "databasePath" | "log" | "settings" | "masterKey" | "engine" | "now" | "forwarding">,
+export async function openGatewayContext(
+  options: Pick<
+    GatewayOptions,
+    "databasePath" | "databaseUrl" | "postgres" | "log" | "settings" | "masterKey" | "engine" | "now" | "forwarding"
+  >,
 ) {
   const limits = options.forwarding?.limits;
   const settings: GatewaySettings = {
@@ -52,48 +60,90 @@ export function openGatewayContext(
     ...(limits ? { upstreamLimits: limits } : {}),
     ...options.settings,
   };
-  const database = openGatewayDb(options.databasePath);
-  const checkpointer = startCheckpointer(database.sqlite, { log: options.log });
+  const onPostgres = options.databaseUrl !== undefined;
+  // The key first: a missing MASTER_KEY fails before any database is opened.
   const sealer = new Sealer(
-    resolveMasterKey({ mode: settings.mode, masterKey: options.masterKey, databasePath: options.databasePath }),
+    resolveMasterKey({
+      mode: settings.mode,
+      masterKey: options.masterKey,
+      databasePath: onPostgres ? undefined : options.databasePath,
+    }),
+  );
+  const storage = await openStorage(
+    options.databaseUrl !== undefined
+      ? { databaseUrl: options.databaseUrl, ...(options.postgres ? { postgres: options.postgres } : {}) }
+      : { databasePath: options.databasePath },
+    options.log,
   );
   const engine = new ProfileEngine({ ...options.engine, log: options.log });
+  const {
+    handles: _handles,
+    exclusively: _exclusively,
+    claimEmbeddedForwarding: _claim,
+    close: _close,
+    ...stores
+  } = storage;
   const ctx: GatewayContext = {
-    db: database.db,
-    sqlite: database.sqlite,
     log: options.log,
     sealer,
     engine,
     settings,
-    ...sqliteStorage(database),
+    ...stores,
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };
+  let closed: Promise<void> | undefined;
   return {
     ctx,
-    async close() {
-      await engine.close();
-      await checkpointer?.close();
-      database.close();
+    storage,
+    /** Idempotent: the profile engine's workers, then the storage (the checkpointer or the caches, the pool). */
+    close() {
+      closed ??= (async () => {
+        await engine.close();
+        await storage.close();
+      })();
+      return closed;
     },
   };
 }
 
 /** Builds the gateway once, in order: context, forwarding, app, webhooks. */
 export async function createGateway(options: GatewayOptions) {
-  const { ctx, close } = openGatewayContext(options);
+  const { ctx, storage, close } = await openGatewayContext(options);
+  try {
+    return await startGateway(options, ctx, storage, close);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function startGateway(
+  options: GatewayOptions,
+  ctx: GatewayContext,
+  storage: OpenedStorage,
+  close: () => Promise<void>,
+) {
   if (options.metrics) registerEngineMetrics(options.metrics.registry, ctx.engine);
   const forwarding = options.forwarding;
   // What an earlier version settled without recording what it owed (before forwarding starts settling more).
   await repairSettlements(ctx);
   // A settled submission may owe its vendor a webhook (a booking confirmation, a submission result): recorded in the
   // transaction of its outcome.
+  // The embedded driver's queue is this process's: on PostgreSQL one process per database runs it (D-256).
+  const embeddedClaim = forwarding && !forwarding.redis ? await storage.claimEmbeddedForwarding() : undefined;
   const forwarder = forwarding
     ? createForwardingDriver(ctx, { ...forwarding, settlement: settlementRecorder(ctx) })
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;
-    await forwarder.start();
+    try {
+      await forwarder.start();
+    } catch (error) {
+      await forwarder.close().catch(() => undefined);
+      await embeddedClaim?.release();
+      throw error;
+    }
   }
   // Redis mode: the BullMQ dashboard for the operator's admins (its queues hold every company's jobs).
   const operatorCompanyId = ctx.settings.operatorCompanyId;
@@ -119,9 +169,17 @@ export async function createGateway(options: GatewayOptions) {
     opsApp,
     forwarder,
     webhooks,
+    /** The database's own handles, for tools and tests (never the capabilities': they use `ctx`'s stores). */
+    database: storage.handles,
+    /**
+     * Runs `fn` while no other gateway process on the database runs its own: the config file at start (D-256). On
+     * PostgreSQL the startup lock, so processes starting together apply it one after the other.
+     */
+    exclusively: <T>(fn: () => Promise<T>) => storage.exclusively(fn),
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
     async close(deadlineMs?: number) {
       await forwarder?.close(deadlineMs);
+      await embeddedClaim?.release();
       await webhooks.close();
       await queues?.close();
       await close();

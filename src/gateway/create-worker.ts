@@ -8,6 +8,9 @@ import { attachRuntime, detachRuntime, outboundPolicy, type WebhookRuntime } fro
 
 export interface ForwardingWorkerOptions {
   databasePath: string;
+  /** PostgreSQL (DATABASE_URL), as the API processes' (D-255). */
+  databaseUrl?: string | undefined;
+  postgres?: { poolMax?: number; statementTimeoutMs?: number };
   log: Logger;
   settings?: Partial<GatewaySettings>;
   masterKey?: string;
@@ -19,11 +22,13 @@ export interface ForwardingWorkerOptions {
  * send jobs on the gateway's database, without HTTP and without webhook delivery (deliveries it enqueues are sent by
  * the API processes' webhook dispatchers, woken over Redis).
  */
-export function createForwardingWorker(options: ForwardingWorkerOptions) {
+export async function createForwardingWorker(options: ForwardingWorkerOptions) {
   // Forwarding never evaluates a profile: one evaluator is enough for the context.
   const { forwarding } = options;
-  const { ctx, close } = openGatewayContext({
+  const { ctx, storage, close } = await openGatewayContext({
     databasePath: options.databasePath,
+    databaseUrl: options.databaseUrl,
+    ...(options.postgres ? { postgres: options.postgres } : {}),
     log: options.log,
     settings: options.settings,
     masterKey: options.masterKey,
@@ -47,6 +52,8 @@ export function createForwardingWorker(options: ForwardingWorkerOptions) {
   return {
     ctx,
     driver,
+    /** The database's own handles, for tools and tests. */
+    database: storage.handles,
     /** Resolves once connected to Redis and taking jobs. */
     started: driver.started,
     /** Graceful (SIGTERM): the dispatcher lock is released, running sends get `deadlineMs` to finish. */
@@ -58,4 +65,4 @@ export function createForwardingWorker(options: ForwardingWorkerOptions) {
   };
 }
 
-export type ForwardingWorker = ReturnType<typeof createForwardingWorker>;
+export type ForwardingWorker = Awaited<ReturnType<typeof createForwardingWorker>>;

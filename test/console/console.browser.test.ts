@@ -9,6 +9,7 @@ import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
 import { browserAvailability, launchChromium, screenshot } from "../helpers/browser.js";
 import { lead, type Rig, type RigCompany, startRig, until } from "../helpers/forwarding.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 const availability = browserAvailability();
 const PASSWORD = "console test password";
@@ -90,7 +91,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     });
     // Another company with a submission the console must never show.
     const rival = await rig.addCompany("Rival");
-    [rivalSubmission = ""] = seedSubmissions(ctx, [
+    [rivalSubmission = ""] = seedSubmissions(rig.gateway, [
       {
         companyId: rival.gatewayCompanyId,
         vendorKeyId: rival.vendorKeys[0]?.split(".")[0] ?? "",
@@ -255,7 +256,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
       input: { companyId: quiet.gatewayCompanyId, email, name: "Burst admin", role: "admin", password: PASSWORD },
     });
     await Promise.all(Array.from({ length: 30 }, () => intake(quiet.vendorKeys[0] ?? "", lead())));
-    const { db } = rig.gateway.ctx;
+    const { db } = sqliteOf(rig.gateway);
     await until(
       () =>
         db

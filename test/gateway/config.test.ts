@@ -10,6 +10,7 @@ import { checkLiveConfig, loadConfigFile } from "../../src/gateway/config/config
 import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
 import { createLogger } from "../../src/log.js";
 import { TEST_PASSWORD_COST } from "../helpers/gateway.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 const DEMO = join(process.cwd(), "config/demo.yaml");
 let gateways: Gateway[] = [];
@@ -30,11 +31,11 @@ async function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":me
 }
 
 const counts = (g: Gateway) => ({
-  companies: g.ctx.db.select().from(companies).all().length,
-  owners: g.ctx.db.select().from(owners).all().length,
-  credentials: g.ctx.db.select().from(upstreamCredentials).all().length,
-  keys: g.ctx.db.select().from(vendorKeys).all().length,
-  versions: g.ctx.db.select().from(profileVersions).all().length,
+  companies: sqliteOf(g).db.select().from(companies).all().length,
+  owners: sqliteOf(g).db.select().from(owners).all().length,
+  credentials: sqliteOf(g).db.select().from(upstreamCredentials).all().length,
+  keys: sqliteOf(g).db.select().from(vendorKeys).all().length,
+  versions: sqliteOf(g).db.select().from(profileVersions).all().length,
 });
 
 describe("config file: applied idempotently at start", () => {
@@ -75,10 +76,10 @@ describe("config file: applied idempotently at start", () => {
       }),
     );
     await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(join(dir, "config.json")), env: {} });
-    const credential = g.ctx.db.select().from(upstreamCredentials).get();
+    const credential = sqliteOf(g).db.select().from(upstreamCredentials).get();
     expect(credential?.version).toBe(2);
-    const key = g.ctx.db
-      .select()
+    const key = sqliteOf(g)
+      .db.select()
       .from(vendorKeys)
       .all()
       .find((k) => k.id === "svc_test_democanonical01");
@@ -146,7 +147,7 @@ describe("§5.9 upstream credentials are sealed at rest", () => {
     const path = join(dir, "gateway.db");
     const g = await gateway("sandbox", path);
     await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(DEMO), env: {} });
-    g.ctx.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    sqliteOf(g).sqlite.pragma("wal_checkpoint(TRUNCATE)");
     const { existsSync, readFileSync } = await import("node:fs");
     // The checkpoint may find a reader (the background checkpointer) and leave pages in the WAL: read both files.
     const files = [path, `${path}-wal`].filter((file) => existsSync(file));

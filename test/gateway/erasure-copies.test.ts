@@ -12,6 +12,7 @@ import { loadPlatformSecret } from "../../src/gateway/webhooks/platform/platform
 import { createSubscription } from "../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { type Rig, startRig, until } from "../helpers/forwarding.js";
 import { postJson } from "../helpers/gateway.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 import { deliverToGateway, platformEnvelope } from "./webhooks/support.js";
 
 /** A loopback port nothing listens on: an endpoint that never answers (connection refused, retried later). */
@@ -61,7 +62,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     });
     const settled = (id: string) =>
       until(() => {
-        const row = ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+        const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
         return row?.status === "forwarded" ? row : undefined;
       }, 20_000);
     const submit = async (path: string, key: string, body: unknown) => {
@@ -122,7 +123,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     expect((await deliverToGateway(rig.url, companyId, JSON.stringify(moved), { secret })).status).toBe(200);
 
     const pending = () =>
-      ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.companyId, companyId)).all();
+      sqliteOf(rig.gateway).db.select().from(webhookDeliveries).where(eq(webhookDeliveries.companyId, companyId)).all();
     await until(() => pending().length === 3);
     const files = [databasePath, `${databasePath}-wal`, `${databasePath}-shm`].filter((f) => existsSync(f));
     const traces = (text: string) => files.filter((f) => readFileSync(f).includes(Buffer.from(text, "utf8")));
@@ -146,14 +147,18 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     // Pending deliveries are still to be sent, without the person: the booking vendor still hears of its booking.
     const after = pending();
     expect(after.map((d) => d.status)).toEqual(["pending", "pending", "pending"]);
-    const booked = ctx.db.select().from(webhookEvents).where(eq(webhookEvents.event, "appointment.booked")).all();
+    const booked = sqliteOf(rig.gateway)
+      .db.select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.event, "appointment.booked"))
+      .all();
     expect(booked.map((e) => JSON.parse(e.envelope).data)).toEqual([
       { change: "created", appointmentId, leadId, startsAt: "2026-12-01T15:00:00Z", endsAt: "2026-12-01T16:00:00Z" },
       { change: "moved", appointmentId, leadId, startsAt: "2026-12-02T15:00:00Z", endsAt: "2026-12-02T16:00:00Z" },
     ]);
     expect(
-      ctx.db
-        .select()
+      sqliteOf(rig.gateway)
+        .db.select()
         .from(mappingFailures)
         .all()
         .map((f) => f.rawPayload),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERASURE_CHUNK, erasePerson, purgeExpiredPayloads } from "../../src/gateway/submissions/retention.js";
 import { seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 let t: TestGateway;
 
@@ -24,13 +25,15 @@ describe("erasure by person scans a company's submissions in steps (no contact i
         credentialId: company.credential.id,
       };
       return seedSubmissions(
-        ctx,
+        t.gateway,
         Array.from({ length: n }, (_, i) => ({ ...base, at: start + i * 1_000, status: "queued" as const })),
       );
     };
     const ids = await seed(acme, count);
     const rivalIds = await seed(rival, 3);
-    const contact = ctx.sqlite.prepare("UPDATE submissions SET contact_email = ?, contact_phone = ? WHERE id = ?");
+    const contact = sqliteOf(t.gateway).sqlite.prepare(
+      "UPDATE submissions SET contact_email = ?, contact_phone = ? WHERE id = ?",
+    );
     // The oldest, one each side of a step's boundary (steps walk down from the newest), the newest; one by phone.
     const byEmail = [ids[0], ids[count - ERASURE_CHUNK - 1], ids[count - ERASURE_CHUNK], ids[count - 1]] as string[];
     for (const id of byEmail) contact.run("forget.me@example.com", "15125550100", id);
@@ -48,7 +51,7 @@ describe("erasure by person scans a company's submissions in steps (no contact i
     expect(byEmailResult).toMatchObject({ erased: 4 });
     expect(turns).toBeGreaterThan(0);
 
-    const row = ctx.sqlite.prepare(
+    const row = sqliteOf(t.gateway).sqlite.prepare(
       "SELECT raw_payload, contact_email, status, last_error FROM submissions WHERE id = ?",
     );
     for (const id of byEmail) {
@@ -84,13 +87,13 @@ describe("retention purge: a range of the time-ordered ids (no created_at index)
     };
     const day = 86_400_000;
     const cutoff = Date.now() - ctx.settings.retentionDays * day;
-    const [old, oldQueued, recent] = seedSubmissions(ctx, [
+    const [old, oldQueued, recent] = seedSubmissions(t.gateway, [
       { ...base, at: cutoff - 60_000, status: "forwarded" },
       { ...base, at: cutoff - 60_000, status: "queued" },
       { ...base, at: cutoff + 60_000, status: "forwarded" },
     ]);
     await purgeExpiredPayloads({ ctx });
-    const payload = ctx.sqlite.prepare("SELECT raw_payload FROM submissions WHERE id = ?");
+    const payload = sqliteOf(t.gateway).sqlite.prepare("SELECT raw_payload FROM submissions WHERE id = ?");
     expect(payload.get(old)).toEqual({ raw_payload: null });
     expect(payload.get(oldQueued)).not.toEqual({ raw_payload: null });
     expect(payload.get(recent)).not.toEqual({ raw_payload: null });

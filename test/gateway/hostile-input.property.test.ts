@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 import { acceptableAnswer, type FuzzTarget, intakeRequests, ownerRequests, send } from "../helpers/hostile-requests.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 /**
  * docs/decisions.md, "Bounded input": whatever arrives at intake or the owner API — arbitrary JSON, a wrong content
@@ -115,7 +116,7 @@ describe("an unexpected failure is still a 500, not hidden as a 400 (§7)", () =
     try {
       const acme = await seedCompany(broken.gateway, "Broken");
       const key = (await acme.issueKey()).key;
-      broken.gateway.ctx.sqlite.close();
+      sqliteOf(broken.gateway).sqlite.close();
       const lead = { fullName: "Ada", email: "ada@example.com", phone: "5550102000", address: "1 Main St" };
       const res = await postJson(`${broken.url}/api/inbound/leads`, lead, { "x-api-key": key });
       expect(res.status).toBe(500);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leadSchema } from "../../src/contract/lead.js";
 import { submissions } from "../../src/db/schema/index.js";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 /**
  * docs/decisions.md, "Lead text at intake": after §2.7 validation the gateway refuses a lead whose text carries a
@@ -39,7 +40,7 @@ afterAll(() => t.close());
 
 const post = (key: string, body: unknown) => postJson(`${t.url}/api/inbound/leads`, body, { "x-api-key": key });
 const stored = (submissionId: string) =>
-  t.gateway.ctx.db.select().from(submissions).where(eq(submissions.id, submissionId)).get()?.canonicalBody;
+  sqliteOf(t.gateway).db.select().from(submissions).where(eq(submissions.id, submissionId)).get()?.canonicalBody;
 
 describe("§2.7 lead text at the gateway's intake", () => {
   it.each([

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSubmissionDetail, listMappingFailures } from "../../src/gateway/submissions/list-submissions.js";
 import { purgeExpiredPayloads } from "../../src/gateway/submissions/retention.js";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 // Passes its golden sample (attempt 1) and counts down forever on a vendor's real payload: a guardrail breach.
 const RUNAWAY = `(
@@ -77,7 +78,7 @@ describe("retention", () => {
     const { ctx } = t.gateway;
     const later = { ...ctx, now: () => new Date(Date.now() + 31 * 86_400_000) };
     expect((await purgeExpiredPayloads({ ctx: later })).purged).toBe(0); // still queued: a redrive may need it
-    ctx.sqlite.prepare("update submissions set status = 'forwarded' where id = ?").run(submissionId);
+    sqliteOf(t.gateway).sqlite.prepare("update submissions set status = 'forwarded' where id = ?").run(submissionId);
     expect((await purgeExpiredPayloads({ ctx: later })).purged).toBeGreaterThanOrEqual(1);
     const detail = await getSubmissionDetail({
       ctx,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 const MARKETPLACE = `{
   "fullName": $join([contact.first, contact.last], " "),
@@ -195,7 +196,7 @@ describe("§8 idempotency at intake, scoped to the vendor key", () => {
     const keyless = await json(await postJson(leads(), canonical, { "x-api-key": plain.key }));
     const digestOf = (id: unknown) =>
       (
-        t.gateway.ctx.sqlite.prepare("SELECT payload_digest FROM submissions WHERE id = ?").get(id) as {
+        sqliteOf(t.gateway).sqlite.prepare("SELECT payload_digest FROM submissions WHERE id = ?").get(id) as {
           payload_digest: string | null;
         }
       ).payload_digest;

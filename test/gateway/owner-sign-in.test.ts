@@ -6,6 +6,7 @@ import { OWASP_SCRYPT, PasswordHasher } from "../../src/gateway/security/passwor
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 
 /**
  * §4.3 and §5.7: console endpoints need an owner session. How the gateway's owners sign in, and how their sessions
@@ -46,8 +47,8 @@ describe("§5.7 owner passwords: scrypt at OWASP's cost", () => {
     const acme = await seedCompany(t.gateway);
     const weak = await new PasswordHasher({ N: 2 ** 9, r: 8, p: 1 }).hash(OWNER_PASSWORD);
     const stored = () =>
-      t.gateway.ctx.db.select().from(owners).where(eq(owners.email, acme.email)).get()?.passwordHash ?? "";
-    t.gateway.ctx.db.update(owners).set({ passwordHash: weak }).where(eq(owners.email, acme.email)).run();
+      sqliteOf(t.gateway).db.select().from(owners).where(eq(owners.email, acme.email)).get()?.passwordHash ?? "";
+    sqliteOf(t.gateway).db.update(owners).set({ passwordHash: weak }).where(eq(owners.email, acme.email)).run();
     expect((await signIn(t, acme.email)).status).toBe(200);
     expect(stored()).toMatch(/^scrypt\$1024\$8\$1\$/);
     expect(stored()).not.toBe(weak);

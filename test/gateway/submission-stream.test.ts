@@ -9,6 +9,7 @@ import { ApiError } from "../../src/http/errors.js";
 import { listen } from "../../src/http/server.js";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
+import { sqliteOf } from "../helpers/sqlite-of.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
 
 /**
@@ -103,7 +104,7 @@ describe("the live submission log (D-235)", () => {
   it("carries what another process wrote to the shared database", async () => {
     const { cookie } = await session(acme.email);
     const mine = await stream(cookie);
-    const [id = ""] = seedSubmissions(other.gateway.ctx, [
+    const [id = ""] = seedSubmissions(other.gateway, [
       {
         companyId: acme.company.id,
         vendorKeyId: acmeKey.split(".")[0] ?? "",
@@ -116,8 +117,8 @@ describe("the live submission log (D-235)", () => {
   });
 
   it("reads a company's changes by one seek on submissions_company_updated_idx, without a sort", () => {
-    const plan = t.gateway.ctx.sqlite
-      .prepare(
+    const plan = sqliteOf(t.gateway)
+      .sqlite.prepare(
         `EXPLAIN QUERY PLAN SELECT * FROM submissions WHERE company_id = ? AND (updated_at, id) > (?, ?)
          ORDER BY updated_at, id LIMIT 500`,
       )

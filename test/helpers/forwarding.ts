@@ -93,7 +93,7 @@ export async function startRig(options: RigOptions) {
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */
   const startWorker = async () => {
-    const worker = createForwardingWorker({
+    const worker = await createForwardingWorker({
       databasePath,
       log: createLogger({ level: "silent" }),
       masterKey,

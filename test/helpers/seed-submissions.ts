@@ -1,7 +1,9 @@
+import type { GatewayDb } from "../../src/db/client.js";
 import { submissionAttempts, submissions } from "../../src/db/schema/index.js";
-import type { GatewayContext } from "../../src/gateway/context.js";
+import type { StorageHandles } from "../../src/gateway/storage/open-storage.js";
 import { type SubmissionRow, submissionRow } from "../../src/gateway/storage/submissions/index.js";
 import { newId } from "../../src/ids.js";
+import { sqliteOf } from "./sqlite-of.js";
 
 export interface SeedSpec {
   companyId: string;
@@ -21,16 +23,16 @@ export interface SeedSpec {
  * Writes submissions straight into the database in one transaction through the submission-row builder: fast enough
  * for 100,000 rows, and the rows are what intake and forwarding would have written.
  */
-export function seedSubmissions(ctx: GatewayContext, specs: Iterable<SeedSpec>): string[] {
+export function seedSubmissions(gateway: { database: StorageHandles }, specs: Iterable<SeedSpec>): string[] {
   const ids: string[] = [];
   const rows: SubmissionRow[] = [];
   const attempts: (typeof submissionAttempts.$inferInsert)[] = [];
   // Multi-row inserts of a few hundred rows each: SQLite's bound-parameter limit, and far less per-statement cost.
-  const flush = (tx: Pick<GatewayContext["db"], "insert">) => {
+  const flush = (tx: Pick<GatewayDb, "insert">) => {
     if (rows.length) tx.insert(submissions).values(rows.splice(0)).run();
     if (attempts.length) tx.insert(submissionAttempts).values(attempts.splice(0)).run();
   };
-  ctx.db.transaction((tx) => {
+  sqliteOf(gateway).db.transaction((tx) => {
     for (const spec of specs) {
       const id = newId("sub", spec.at);
       const createdAt = new Date(spec.at).toISOString();

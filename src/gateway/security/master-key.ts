@@ -7,12 +7,13 @@ import { parseMasterKey } from "./sealer.js";
 /**
  * The master key that seals upstream credentials. Live mode requires MASTER_KEY (from a secret manager). Sandbox mode
  * falls back to a key file beside the database, created once with mode 0600 — or a throwaway key for an in-memory
- * database, whose sealed values die with it anyway.
+ * database, whose sealed values die with it anyway. On PostgreSQL (`databasePath` undefined) there is no file beside
+ * the database and the processes of several machines must agree: MASTER_KEY is required in every mode (D-258).
  */
 export function resolveMasterKey(options: {
   mode: "sandbox" | "live";
   masterKey?: string;
-  databasePath: string;
+  databasePath: string | undefined;
 }): Buffer {
   if (options.masterKey) {
     try {
@@ -22,6 +23,9 @@ export function resolveMasterKey(options: {
     }
   }
   if (options.mode === "live") throw new ConfigError("MASTER_KEY: required in live mode (32 bytes, hex or base64)");
+  if (options.databasePath === undefined) {
+    throw new ConfigError("MASTER_KEY: required when DATABASE_URL is set (32 bytes, hex or base64)");
+  }
   if (options.databasePath === ":memory:") return randomBytes(32);
   const file = join(dirname(options.databasePath), "master.key");
   if (existsSync(file)) return parseMasterKey(readFileSync(file, "utf8"));

@@ -1,4 +1,3 @@
-import { checkpointTruncate } from "../../db/sqlite.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { eraseFromSamples } from "../profiles-admin/erase-samples.js";
@@ -69,7 +68,9 @@ export async function erasePerson({
   const samples = await eraseFromSamples(ctx, companyId, person.mentions);
   const webhooks = await eraseWebhookCopies(ctx, companyId, submissions, person.mentions);
   await ctx.submissions.forgetContacts(submissions.submissionIds);
-  const walTruncated = checkpointTruncate(ctx.sqlite);
+  // No old version of what was erased stays behind (D-241, D-257): SQLite's WAL emptied, PostgreSQL's tables vacuumed.
+  const submissionsCompacted = await ctx.submissions.compactAfterErasure();
+  const walTruncated = (await ctx.webhooks.compactAfterErasure()) && submissionsCompacted;
   if (!walTruncated) ctx.log.warn({ companyId }, "erasure: the WAL could not be emptied now (a reader held it)");
   return {
     erased: submissions.leads,

@@ -7,6 +7,7 @@ import { submissionAttempts, submissions } from "../../../src/db/schema/index.js
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests, redisServerForTests, startRedisServer } from "../../helpers/redis.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 /**
  * BullMQ driver: the database is the source of truth, so neither Redis losing everything (FLUSHALL, a
@@ -29,7 +30,7 @@ async function burst(rig: Rig, count: number): Promise<string[]> {
 
 /** Every submission forwarded, each with exactly one successful attempt (nothing lost, nothing sent twice in effect). */
 async function expectAllForwardedOnce(rig: Rig, ids: string[], timeoutMs = 30_000): Promise<void> {
-  const { db } = rig.gateway.ctx;
+  const { db } = sqliteOf(rig.gateway);
   await until(
     () => ids.every((id) => db.select().from(submissions).where(eq(submissions.id, id)).get()?.status === "forwarded"),
     timeoutMs,

@@ -4,6 +4,7 @@ import { submissionAttempts, submissions } from "../../../src/db/schema/index.js
 import { type DriverName, lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 /**
  * One queue interface, two drivers with identical behaviour, one suite run against both — the embedded
@@ -27,7 +28,7 @@ function refereeCount(rig: Rig, company: RigCompany) {
 
 /** The requests the gateway made for these submissions (a send that timed out and was retried counts twice). */
 function sentBy(rig: Rig, rows: { id: string }[]): number {
-  const { db } = rig.gateway.ctx;
+  const { db } = sqliteOf(rig.gateway);
   const ids = rows.map((r) => r.id);
   return db.select().from(submissionAttempts).where(inArray(submissionAttempts.submissionId, ids)).all().length;
 }
@@ -47,7 +48,7 @@ function suite(driver: DriverName) {
         postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": solo.vendorKeys[0] ?? "" }),
       );
       expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(8).fill(202));
-      const { db } = rig.gateway.ctx;
+      const { db } = sqliteOf(rig.gateway);
       const rows = await until(() => {
         const done = db
           .select()
@@ -81,7 +82,7 @@ function suite(driver: DriverName) {
       for (let i = 0; i < 6; i++)
         posts.push(postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": small.vendorKeys[0] ?? "" }));
       expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(36).fill(202));
-      const { db } = rig.gateway.ctx;
+      const { db } = sqliteOf(rig.gateway);
       await until(
         () => db.select().from(submissions).where(eq(submissions.status, "forwarded")).all().length === 36,
         20_000,
@@ -104,7 +105,7 @@ function suite(driver: DriverName) {
       await new Promise((r) => setTimeout(r, 1_200));
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": idle.vendorKeys[0] ?? "" });
       const { submissionId } = (await res.json()) as { submissionId: string };
-      const { db } = rig.gateway.ctx;
+      const { db } = sqliteOf(rig.gateway);
       const row = await until(() => {
         const r = db.select().from(submissions).where(eq(submissions.id, submissionId)).get();
         return r?.firstSentAt ? r : undefined;
@@ -149,7 +150,7 @@ function suite(driver: DriverName) {
       // Each went as it was committed (paced 0.9 s apart, the thirtieth would have waited about 26 s). The bound leaves
       // room for a loaded machine: thirty intakes at once keep one process's event loop busy, and with BullMQ the
       // worker in this process picks its jobs up between them.
-      const { db } = rig.gateway.ctx;
+      const { db } = sqliteOf(rig.gateway);
       const rows = db.select().from(submissions).where(eq(submissions.companyId, company.gatewayCompanyId)).all();
       expect(rows).toHaveLength(30);
       for (const row of rows) expect((row.firstSentAt ?? 0) - Date.parse(row.createdAt)).toBeLessThan(2_000);
@@ -165,10 +166,10 @@ function suite(driver: DriverName) {
     afterAll(() => rig.close());
 
     const attemptsOf = (rig: Rig, id: string) =>
-      rig.gateway.ctx.db.select().from(submissionAttempts).where(eq(submissionAttempts.submissionId, id)).all();
+      sqliteOf(rig.gateway).db.select().from(submissionAttempts).where(eq(submissionAttempts.submissionId, id)).all();
     const settled = (rig: Rig, id: string) =>
       until(() => {
-        const row = rig.gateway.ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+        const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
         return row && (row.status === "forwarded" || row.status === "failed") ? row : undefined;
       });
     const submit = async (key: string, body: unknown = lead(), path = "leads") =>
@@ -258,7 +259,7 @@ function suite(driver: DriverName) {
       if (!credential) throw new Error("no credential");
       rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
       const ids = [await submit(company.vendorKeys[0] ?? ""), await submit(company.vendorKeys[0] ?? "")];
-      const { db } = rig.gateway.ctx;
+      const { db } = sqliteOf(rig.gateway);
       await until(() =>
         ids.every((id) => db.select().from(submissions).where(eq(submissions.id, id)).get()?.status === "waiting"),
       );
@@ -293,7 +294,7 @@ function suite(driver: DriverName) {
         const credential = company.credentials[0];
         if (!credential) throw new Error("no credential");
         rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
-        const { db } = rig.gateway.ctx;
+        const { db } = sqliteOf(rig.gateway);
         const statusOf = (id: string) => db.select().from(submissions).where(eq(submissions.id, id)).get();
         const first = await submit(company.vendorKeys[0] ?? "");
         await until(() => statusOf(first)?.status === "waiting");
@@ -345,7 +346,7 @@ function suite(driver: DriverName) {
       const company = await rig.addCompany("Dedupe", 1);
       const { ctx } = rig.gateway;
       const id = await submit(company.vendorKeys[0] ?? "");
-      const row = ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+      const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
       if (!row) throw new Error("not committed");
       // What a re-enqueue after a crash between commit and enqueue, or an outbox pass, does: tell forwarding again.
       for (let i = 0; i < 20; i++) ctx.forwarding?.notify(row);

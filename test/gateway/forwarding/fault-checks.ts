@@ -5,6 +5,7 @@ import type { SendRetryPolicy } from "../../../src/gateway/forwarding/send-retry
 import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import type { RunningSandbox } from "../../../src/sandbox/index.js";
 import { type Rig, until } from "../../helpers/forwarding.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import type { Workload } from "./fault-workload.js";
 
 type Attempt = typeof submissionAttempts.$inferSelect;
@@ -68,8 +69,8 @@ export function checkOutcomes(rows: SubmissionRow[]): void {
 export async function checkAttempts(rig: Rig, workload: Workload, baseline: number, bounds: Bounds): Promise<Tally> {
   const rows = workload.rows();
   const ids = rows.map((r) => r.id);
-  const all = rig.gateway.ctx.db
-    .select()
+  const all = sqliteOf(rig.gateway)
+    .db.select()
     .from(submissionAttempts)
     .where(inArray(submissionAttempts.submissionId, ids))
     .all();

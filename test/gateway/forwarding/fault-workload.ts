@@ -5,6 +5,7 @@ import { rotateUpstreamCredential } from "../../../src/gateway/credentials/upstr
 import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { lead, type Rig, type RigCompany, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 export interface Tracked {
   id: string;
@@ -78,7 +79,7 @@ export class Workload {
 
   rows(): SubmissionRow[] {
     const ids = this.tracked.map((t) => t.id);
-    return this.rig.gateway.ctx.db.select().from(submissions).where(inArray(submissions.id, ids)).all();
+    return sqliteOf(this.rig.gateway).db.select().from(submissions).where(inArray(submissions.id, ids)).all();
   }
 
   /** Waits until no submission is queued or being sent: each is forwarded, failed or waiting. */

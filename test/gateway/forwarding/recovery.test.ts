@@ -6,6 +6,7 @@ import { submissionRow } from "../../../src/gateway/storage/submissions/index.js
 import { newId } from "../../../src/ids.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 describe("crash recovery: appointments waiting for a lead", () => {
   let rig: Rig;
@@ -20,7 +21,7 @@ describe("crash recovery: appointments waiting for a lead", () => {
     const key = company.vendorKeys[0] ?? "";
     const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key });
     const { submissionId: leadSubmission } = (await res.json()) as { submissionId: string };
-    const row = (id: string) => ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+    const row = (id: string) => sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
     await until(() => row(leadSubmission)?.status === "forwarded");
 
     // What a crash between settling the lead and releasing its appointment used to leave behind.
@@ -42,7 +43,7 @@ describe("crash recovery: appointments waiting for a lead", () => {
       payloadDigest: "orphan",
       createdAt: new Date().toISOString(),
     });
-    ctx.db.insert(submissions).values(orphan).run();
+    sqliteOf(rig.gateway).db.insert(submissions).values(orphan).run();
 
     const restarted = new Forwarder(ctx, { upstreamUrl: rig.sandbox.url });
     await restarted.start();

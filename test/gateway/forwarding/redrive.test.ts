@@ -10,6 +10,7 @@ import {
 import { redriveSubmissions } from "../../../src/gateway/submissions/redrive.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 describe("dead letter: redrive, re-mapped with another profile version", () => {
   let rig: Rig;
@@ -18,7 +19,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
   });
   afterAll(() => rig.close());
 
-  const row = (id: string) => rig.gateway.ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+  const row = (id: string) => sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
   const settled = (id: string) =>
     until(() => {
       const r = row(id);
@@ -86,8 +87,8 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
     expect(result).toEqual({ redriven: 1, remapped: 1, skipped: [] });
     const forwarded = await until(() => (row(submissionId)?.status === "forwarded" ? row(submissionId) : undefined));
     expect(forwarded).toMatchObject({ profileVersionId: v2.id, upstreamKeyGeneration: 1, attempts: 1 });
-    const keys = ctx.db
-      .select()
+    const keys = sqliteOf(rig.gateway)
+      .db.select()
       .from(submissionAttempts)
       .where(eq(submissionAttempts.submissionId, submissionId))
       .all();

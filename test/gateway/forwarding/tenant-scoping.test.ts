@@ -13,6 +13,7 @@ import { newId } from "../../../src/ids.js";
 import { lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { seedSubmissions } from "../../helpers/seed-submissions.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 /**
  * §5.5 / §7 tenant isolation of appointment chaining (docs/forwarding.md): an appointment's `leadId: "sub_…"` is
@@ -30,9 +31,9 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   });
   afterAll(() => rig.close());
 
-  const row = (id: string) => rig.gateway.ctx.db.select().from(submissions).where(eq(submissions.id, id)).get();
+  const row = (id: string) => sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
   const attempts = (id: string) =>
-    rig.gateway.ctx.db.select().from(submissionAttempts).where(eq(submissionAttempts.submissionId, id)).all();
+    sqliteOf(rig.gateway).db.select().from(submissionAttempts).where(eq(submissionAttempts.submissionId, id)).all();
   const keyId = (company: RigCompany) => (company.vendorKeys[0] ?? "").split(".")[0] ?? "";
   const settled = (id: string) =>
     until(() => {
@@ -42,7 +43,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
 
   /** A lead submission of Rival's, in the state given, written as forwarding would have left it. */
   const rivalLead = (status: "failed" | "queued") =>
-    seedSubmissions(rig.gateway.ctx, [
+    seedSubmissions(rig.gateway, [
       {
         companyId: rival.gatewayCompanyId,
         vendorKeyId: keyId(rival),

@@ -11,6 +11,7 @@ import {
   saveProfileVersion,
 } from "../../../src/gateway/profiles-admin/profiles.js";
 import { createWebhookVerifier, readJson } from "../../../src/receiver/index.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import {
   bearer,
   type Company,
@@ -327,7 +328,7 @@ describe("§6 webhooks: deliveries are durable; a restart resumes them", () => {
       await waitFor(() => endpoint.received.length === 3, 3_000, "first attempts");
       // The process stops sending, leaving what a crash leaves: one row claimed mid-attempt, the others pending.
       await first.gateway.webhooks.close();
-      const db = first.gateway.ctx.db;
+      const db = sqliteOf(first.gateway).db;
       const rows = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).all();
       expect(rows).toHaveLength(3);
       db.update(webhookDeliveries).set({ status: "pending", nextAttemptAt: Date.now() }).run();

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { GatewayContext } from "../../../src/gateway/context.js";
 import { openGatewayContext } from "../../../src/gateway/create-gateway.js";
 import { startLedWebhooks } from "../../../src/gateway/webhooks/led-webhooks.js";
 import { notifyDue } from "../../../src/gateway/webhooks/registry.js";
@@ -27,8 +28,12 @@ describe.skipIf(!reachable)("webhook delivery with several API processes (Redis)
     await dropPrefix(SHARED_REDIS_URL, prefix);
   });
 
-  function apiProcess(): { webhooks: RunningWebhooks; ctx: ReturnType<typeof openGatewayContext>["ctx"] } {
-    const { ctx, close } = openGatewayContext({ databasePath, log: createLogger({ level: "silent" }), masterKey });
+  async function apiProcess(): Promise<{ webhooks: RunningWebhooks; ctx: GatewayContext }> {
+    const { ctx, close } = await openGatewayContext({
+      databasePath,
+      log: createLogger({ level: "silent" }),
+      masterKey,
+    });
     opened.push({ close });
     const webhooks = startLedWebhooks(ctx, {}, { url: SHARED_REDIS_URL, prefix, lockTtlMs: 2_000 });
     opened.push(webhooks);
@@ -36,10 +41,10 @@ describe.skipIf(!reachable)("webhook delivery with several API processes (Redis)
   }
 
   it("runs exactly one dispatcher; the others pass their notices to it; another takes over when it leaves", async () => {
-    const a = apiProcess();
+    const a = await apiProcess();
     const leader = await until(() => a.webhooks.dispatcher, 5_000);
-    const b = apiProcess();
-    const c = apiProcess();
+    const b = await apiProcess();
+    const c = await apiProcess();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([a, b, c].filter((p) => p.webhooks.dispatcher !== undefined)).toHaveLength(1);
 

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unixSeconds } from "../../../src/contract/signing.js";
 import { platformEvents, platformWebhookSecrets } from "../../../src/db/schema/index.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import {
   bearer,
   type Company,
@@ -30,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const stored = (eventId: string) =>
-  t.gateway.ctx.db.select().from(platformEvents).where(eq(platformEvents.id, eventId)).all();
+  sqliteOf(t.gateway).db.select().from(platformEvents).where(eq(platformEvents.id, eventId)).all();
 
 const send = (body: string, options: Parameters<typeof deliverToGateway>[3]) =>
   deliverToGateway(t.url, acme.company.id, body, options);
@@ -149,7 +150,7 @@ describe("§6.6 idempotent consumer: each event processed once, every repeat ans
 
 describe("§6.4.1 2xx only after the event is durably stored", () => {
   it("answers 5xx when the store fails, so the platform retries; the retry is then processed", async () => {
-    const sqlite = t.gateway.ctx.sqlite;
+    const sqlite = sqliteOf(t.gateway).sqlite;
     sqlite.exec(
       "CREATE TRIGGER fail_store BEFORE INSERT ON platform_events BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
     );
@@ -204,8 +205,8 @@ describe("§6.5 two-phase rotation of the platform's secret", () => {
   });
 
   it("keeps the secrets sealed at rest and refuses a version below the current one", async () => {
-    const row = t.gateway.ctx.db
-      .select()
+    const row = sqliteOf(t.gateway)
+      .db.select()
       .from(platformWebhookSecrets)
       .where(eq(platformWebhookSecrets.companyId, acme.company.id))
       .get();

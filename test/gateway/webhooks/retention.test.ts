@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeExpiredPayloads } from "../../../src/gateway/submissions/retention.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import {
   bearer,
   type Company,
@@ -63,8 +64,8 @@ async function forwarded(keyId: string): Promise<string> {
 }
 
 function platformEvent(id: string, receivedAt: string) {
-  t.gateway.ctx.sqlite
-    .prepare(
+  sqliteOf(t.gateway)
+    .sqlite.prepare(
       `INSERT INTO platform_events (company_id, id, event, resource_type, resource_id, resource_version, occurred_at,
          body, delivery_id, fanned_out, received_at) VALUES (?, ?, 'quote.viewed', 'lead', 'lead_1', 1, ?, '{}', ?, 0, ?)`,
     )
@@ -75,7 +76,7 @@ describe("retention: webhook history older than retentionDays is purged; what ma
   it("drops finished deliveries with their attempts and events, and old platform events; keeps pending ones", async () => {
     const ok = await subscribed(200);
     const failing = await subscribed(500);
-    const sqlite = t.gateway.ctx.sqlite;
+    const sqlite = sqliteOf(t.gateway).sqlite;
     const deliveryOf = (submissionId: string) =>
       sqlite
         .prepare("SELECT id, event_id AS eventId, status FROM webhook_deliveries WHERE dedupe_key LIKE ?")

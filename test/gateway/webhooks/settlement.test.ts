@@ -15,6 +15,7 @@ import { type DriverName, lead, type Rig, startRig, until } from "../../helpers/
 import { postJson, seedCompany, TEST_PASSWORD_COST } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
 import { seedSubmissions } from "../../helpers/seed-submissions.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import { type Receiver, startReceiver } from "./support.js";
 
 /**
@@ -80,18 +81,21 @@ for (const { driver, skip } of drivers) {
         companyId: company.gatewayCompanyId,
         input: { vendorKeyId: source.id, url: receiver.url, events: ["submission.forwarded"] },
       });
-      const fault = await failFirstDeliveryInsert([ctx.sqlite, ...rig.workers.map((w) => w.ctx.sqlite)]);
+      const fault = await failFirstDeliveryInsert([
+        sqliteOf(rig.gateway).sqlite,
+        ...rig.workers.map((w) => sqliteOf(w).sqlite),
+      ]);
 
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": source.key });
       const { submissionId } = (await res.json()) as { submissionId: string };
       const forwarded = await until(() => {
-        const row = ctx.db.select().from(submissions).where(eq(submissions.id, submissionId)).get();
+        const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, submissionId)).get();
         return row?.status === "forwarded" ? row : undefined;
       }, 20_000);
       expect(fault.fired()).toBe(true);
       expect(forwarded.settlementRecordedAt).not.toBeNull();
-      const deliveries = ctx.db
-        .select()
+      const deliveries = sqliteOf(rig.gateway)
+        .db.select()
         .from(webhookDeliveries)
         .where(eq(webhookDeliveries.subscriptionId, subscription.id))
         .all();
@@ -136,29 +140,29 @@ describe("§6.4 the start-up repair records what an older version settled withou
     const base = { companyId: acme.company.id, vendorKeyId: key.id, credentialId: acme.credential.id };
     const day = 86_400_000;
     // As a version that enqueued webhooks in a second transaction left them after a crash: settled, none recorded.
-    const [forwarded, failed, beforeSubscribing, tooOld] = seedSubmissions(ctx, [
+    const [forwarded, failed, beforeSubscribing, tooOld] = seedSubmissions(first, [
       { ...base, at: subscribedAt + 1_000, status: "forwarded" },
       { ...base, at: subscribedAt + 2_000, status: "failed" },
       { ...base, at: subscribedAt - 60_000, status: "forwarded" },
       { ...base, at: subscribedAt - (ctx.settings.retentionDays + 1) * day, status: "forwarded" },
     ]);
     // One of them did get its delivery before the crash (marked nowhere then): the repair must not make a second.
-    const row = ctx.db
-      .select()
+    const row = sqliteOf(first)
+      .db.select()
       .from(submissions)
       .where(eq(submissions.id, forwarded ?? ""))
       .get();
     if (row) await onSubmissionSettled(ctx, row);
-    ctx.sqlite
-      .prepare("UPDATE submissions SET settlement_recorded_at = NULL WHERE id IN (?, ?, ?, ?)")
+    sqliteOf(first)
+      .sqlite.prepare("UPDATE submissions SET settlement_recorded_at = NULL WHERE id IN (?, ?, ?, ?)")
       .run(forwarded, failed, beforeSubscribing, tooOld);
     await first.close();
 
     const second = await open();
     closers.push(() => second.close());
     const owed = (id: string | undefined) =>
-      second.ctx.db
-        .select({ dedupeKey: webhookDeliveries.dedupeKey })
+      sqliteOf(second)
+        .db.select({ dedupeKey: webhookDeliveries.dedupeKey })
         .from(webhookDeliveries)
         .where(eq(webhookDeliveries.subscriptionId, subscription.id))
         .all()
@@ -168,8 +172,8 @@ describe("§6.4 the start-up repair records what an older version settled withou
     expect(owed(failed)).toEqual([`submission:${failed}:failed`]);
     expect(owed(beforeSubscribing)).toEqual([]);
     expect(owed(tooOld)).toEqual([]);
-    const unrecorded = second.ctx.sqlite
-      .prepare(
+    const unrecorded = sqliteOf(second)
+      .sqlite.prepare(
         "SELECT count(*) AS n FROM submissions WHERE status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL",
       )
       .get();
@@ -181,7 +185,7 @@ describe("§6.4 the start-up repair records what an older version settled withou
     // Idempotent: a third start finds nothing left, and the dedupe keys would have refused a second delivery anyway.
     const third = await open();
     closers.push(() => third.close());
-    const all = third.ctx.db.select().from(webhookDeliveries).all();
+    const all = sqliteOf(third).db.select().from(webhookDeliveries).all();
     expect(all).toHaveLength(2);
   });
 });

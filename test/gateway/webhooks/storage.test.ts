@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "../../../src/db/migrate.js";
 import { openSqlite } from "../../../src/db/sqlite.js";
 import { onSubmissionSettled } from "../../../src/gateway/webhooks/index.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import {
   bearer,
   type Company,
@@ -59,7 +60,7 @@ describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out
     await settle(t.gateway, row);
     await waitFor(() => receivers.every((r) => r.received.length === 1), 5_000, "three deliveries");
 
-    const sqlite = t.gateway.ctx.sqlite;
+    const sqlite = sqliteOf(t.gateway).sqlite;
     const deliveries = sqlite
       .prepare("SELECT id, event_id AS eventId FROM webhook_deliveries WHERE subscription_id IN (?, ?, ?)")
       .all(...ids) as Array<{ id: string; eventId: string }>;
@@ -96,7 +97,7 @@ describe("§6 webhooks: an event's envelope is stored once, whatever its fan-out
       result: { status: "created", leadId: "lead_twice" },
     });
     const count = () =>
-      (t.gateway.ctx.sqlite.prepare("SELECT count(*) AS n FROM webhook_events").get() as { n: number }).n;
+      (sqliteOf(t.gateway).sqlite.prepare("SELECT count(*) AS n FROM webhook_events").get() as { n: number }).n;
     await settle(t.gateway, row);
     const after = count();
     await onSubmissionSettled(t.gateway.ctx, row); // forwarding calling the hook again for the same submission
@@ -126,7 +127,7 @@ describe("§6 webhooks: the owner's delivery log reads one status at a time and 
       );
     }
     await waitFor(() => endpoint.received.length === 5, 5_000, "five deliveries");
-    const sqlite = t.gateway.ctx.sqlite;
+    const sqlite = sqliteOf(t.gateway).sqlite;
     // Outcomes are committed after the answer arrives: the dead-lettering below must not be overwritten by one.
     const delivered = () =>
       (

@@ -6,6 +6,7 @@ import { createVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../../src/gateway/tenants/create-owner.js";
 import { OWNER_PASSWORD } from "../../helpers/gateway.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 import { bearer, ownerApi, seedCompany, startGateway, type WebhookGateway } from "./support.js";
 
 interface Company {
@@ -121,7 +122,11 @@ describe("§4.3/§6.5 subscription secrets: shown once, sealed at rest, two-phas
       pendingVersion: null,
       versions: [{ version: 1, notAfter: null }],
     });
-    const row = sandbox.gateway.ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
+    const row = sqliteOf(sandbox.gateway)
+      .db.select()
+      .from(webhookSubscriptions)
+      .where(eq(webhookSubscriptions.id, id))
+      .get();
     expect(row?.sealedSecrets).not.toContain(secret);
     expect(sandbox.logText()).not.toContain(secret);
   });

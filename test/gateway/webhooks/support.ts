@@ -15,6 +15,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../../helpers/gateway.js";
+import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 /** Fast schedules so retries, dead letters and disabling happen within a test. */
 export const FAST: WebhookOptions = { retrySchedule: [100, 200], jitter: 0, pollMs: 200 };
@@ -173,7 +174,7 @@ export { json, postJson, seedCompany };
 
 /** Stores the row (as forwarding would have) and calls the hook the way forwarding does, after the commit. */
 export async function settle(gateway: Gateway, row: SubmissionRow): Promise<SubmissionRow> {
-  gateway.ctx.db.insert(submissionsTable).values(row).run();
+  sqliteOf(gateway).db.insert(submissionsTable).values(row).run();
   await onSubmissionSettled(gateway.ctx, row);
   return row;
 }

@@ -198,4 +198,10 @@ export interface WebhookStore {
   purgePlatformDeliveries(nowSeconds: number): Promise<number>;
   /** The retention purge of the webhook tables for what was created before `cutoffMs`. */
   purgeHistory(cutoffMs: number, companyIds: readonly string[]): Promise<PurgedWebhookHistory>;
+  /**
+   * After an erasure has committed, no old version of an erased webhook copy (an envelope, a platform event's body)
+   * stays in the database (D-241, D-257). SQLite: nothing to do here, true (the submissions store's checkpoint
+   * covers the whole file). PostgreSQL: VACUUM of the webhook tables that hold copies, true once it ran.
+   */
+  compactAfterErasure(): Promise<boolean>;
 }

@@ -13,6 +13,7 @@ import { EVENTS_BY_PARTNER_TYPE } from "../../../../src/gateway/webhooks/index.j
 import { createSubscription } from "../../../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { listen } from "../../../../src/http/server.js";
 import { createLogger } from "../../../../src/log.js";
+import { sqliteOf } from "../../../helpers/sqlite-of.js";
 
 const [databasePath = "", upstreamUrl = "", configFile = "", receiverUrl = ""] = process.argv.slice(2);
 const gateway = await createGateway({
@@ -34,9 +35,9 @@ const gateway = await createGateway({
 });
 const { ctx } = gateway;
 await applyConfig({ ctx, loaded: await loadConfigFile(configFile), env: {} });
-for (const key of ctx.db.select().from(vendorKeys).all()) {
-  const subscribed = ctx.db
-    .select()
+for (const key of sqliteOf(gateway).db.select().from(vendorKeys).all()) {
+  const subscribed = sqliteOf(gateway)
+    .db.select()
     .from(webhookSubscriptions)
     .where(eq(webhookSubscriptions.vendorKeyId, key.id))
     .get();

@@ -9,7 +9,7 @@ import { createLogger } from "../../../../src/log.js";
 
 const [databasePath = "", upstreamUrl = "", url = "", prefix = "", masterKey = "", limits = "{}"] =
   process.argv.slice(2);
-const worker = createForwardingWorker({
+const worker = await createForwardingWorker({
   databasePath,
   log: createLogger({ level: "silent" }),
   masterKey,

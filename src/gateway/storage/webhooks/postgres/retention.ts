@@ -56,3 +56,27 @@ async function inChunks(deleteChunk: () => Promise<number>): Promise<number> {
     if (deleted < CHUNK) return total;
   }
 }
+
+/**
+ * After an erasure has committed: VACUUM of the webhook tables an erasure rewrites or deletes from (envelopes,
+ * deliveries, attempts, platform events' bodies), so no dead row version keeps the erased copies (D-241, D-257). As
+ * the submissions store's: outside any transaction, on a connection of its own without the statement timeout.
+ */
+export async function compactAfterErasure(handles: PgHandles): Promise<boolean> {
+  if (handles.inTransaction) throw new Error("compactAfterErasure runs after the erasure's transaction has committed");
+  const client = await handles.pool.connect();
+  let broken = false;
+  try {
+    await client.query("SET statement_timeout = 0");
+    await client.query("VACUUM webhook_events, webhook_deliveries, webhook_attempts, platform_events");
+    return true;
+  } catch (error) {
+    broken = true;
+    throw error;
+  } finally {
+    await client.query("RESET statement_timeout").catch(() => {
+      broken = true;
+    });
+    client.release(broken);
+  }
+}

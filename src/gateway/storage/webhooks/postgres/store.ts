@@ -16,7 +16,7 @@ import type { WebhookSubscriptionRow } from "../subscriptions.js";
 import { PostgresDeliveryStore } from "./deliveries.js";
 import { PostgresPlatformEventStore } from "./platform-events.js";
 import { PostgresReplayStore, purgePlatformDeliveries } from "./replay-store.js";
-import { purgeWebhookHistory } from "./retention.js";
+import { compactAfterErasure, purgeWebhookHistory } from "./retention.js";
 import { PostgresEventRoutingStore } from "./routing.js";
 import { run, STATEMENTS } from "./statements.js";
 import { PostgresSubscriptionStore } from "./subscriptions.js";
@@ -137,6 +137,11 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async purgeHistory(cutoffMs: number, companyIds: readonly string[]): Promise<PurgedWebhookHistory> {
     return purgeWebhookHistory(this.#handles, cutoffMs, companyIds);
+  }
+
+  /** VACUUM of the tables holding webhook copies of a person's data, once an erasure has committed (D-257). */
+  compactAfterErasure(): Promise<boolean> {
+    return compactAfterErasure(this.#handles);
   }
 }
 

@@ -1,0 +1,99 @@
+import { ConfigError } from "../../config.js";
+import { startCheckpointer } from "../../db/checkpointer.js";
+import { type GatewayDatabase, openGatewayDb } from "../../db/client.js";
+import {
+  EMBEDDED_FORWARDER_LOCK_KEY,
+  type GatewayPostgres,
+  openPostgres,
+  tryHoldLock,
+  withStartupLock,
+} from "../../db/postgres.js";
+import type { Logger } from "../../log.js";
+import { postgresStorage } from "./postgres.js";
+import { type Stores, sqliteStorage, type Transaction } from "./transaction.js";
+
+/** Where the gateway's state lives: a SQLite file (DATABASE_PATH), or PostgreSQL (DATABASE_URL) when a URL is given. */
+export type StorageLocation =
+  | { databasePath: string; databaseUrl?: undefined }
+  | {
+      databaseUrl: string;
+      /** PG_POOL_MAX and PG_STATEMENT_TIMEOUT_MS (db/postgres.ts has the defaults). */
+      postgres?: { poolMax?: number; statementTimeoutMs?: number; applicationName?: string };
+    };
+
+/** The dialect's own handles: for the process that opened them (CLI tools, tests, benchmarks), never the context's. */
+export type StorageHandles =
+  | { dialect: "sqlite"; database: GatewayDatabase }
+  | { dialect: "postgres"; database: GatewayPostgres };
+
+/**
+ * The stores the context carries (D-223), on whichever database was asked for (D-255), and what a process does with
+ * its storage as a whole: `ping` (readiness), `exclusively` (work one process at a time across every process of the
+ * deployment: the config file at start), `close`.
+ */
+export interface OpenedStorage extends Stores {
+  transaction: Transaction;
+  /** Resolves when the database answers a trivial statement (readiness); rejects otherwise. */
+  ping(): Promise<void>;
+  /**
+   * Runs `fn` while no other gateway process on this database runs its own `exclusively` work or migrations: the
+   * startup lock on PostgreSQL (D-227, D-256); on SQLite, where one machine's processes share a file and only
+   * `serve` applies the config file, `fn` runs at once.
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * The embedded forwarding driver's claim on the database: its queue lives in one process's memory, so on
+   * PostgreSQL, where processes of several machines may share the database, a second embedded forwarder is refused
+   * (a ConfigError naming REDIS_URL) until the first releases — or dies (D-256). On SQLite it always succeeds.
+   */
+  claimEmbeddedForwarding(): Promise<{ release(): Promise<void> }>;
+  readonly handles: StorageHandles;
+  /** Stops the checkpointer or the caches' timers, then closes the database (the pool ends). */
+  close(): Promise<void>;
+}
+
+/** Opens (and migrates) the gateway's database: PostgreSQL when `databaseUrl` is set, else the SQLite file. */
+export async function openStorage(location: StorageLocation, log: Logger): Promise<OpenedStorage> {
+  if (location.databaseUrl !== undefined) {
+    const database = await openPostgres(location.databaseUrl, {
+      ...location.postgres,
+      onIdleError: (error) => log.warn({ err: error }, "postgres: an idle connection broke (the pool opens another)"),
+    });
+    const storage = postgresStorage(database.pool);
+    return {
+      ...storage,
+      handles: { dialect: "postgres", database },
+      async ping() {
+        await database.pool.query("select 1");
+      },
+      exclusively: (fn) => withStartupLock(database, () => fn()),
+      async claimEmbeddedForwarding() {
+        const held = await tryHoldLock(database, EMBEDDED_FORWARDER_LOCK_KEY);
+        if (held) return held;
+        throw new ConfigError(
+          "forwarding: another gateway process runs the embedded forwarding driver on this PostgreSQL database; " +
+            "it runs in one process only — set REDIS_URL (the BullMQ driver) to forward from several",
+        );
+      },
+      async close() {
+        await storage.close();
+        await database.close();
+      },
+    };
+  }
+  const database = openGatewayDb(location.databasePath);
+  const checkpointer = startCheckpointer(database.sqlite, { log });
+  return {
+    ...sqliteStorage(database),
+    handles: { dialect: "sqlite", database },
+    async ping() {
+      database.sqlite.prepare("select 1").get();
+    },
+    exclusively: (fn) => fn(),
+    claimEmbeddedForwarding: async () => ({ release: async () => undefined }),
+    async close() {
+      await checkpointer?.close();
+      database.close();
+    },
+  };
+}
