@@ -77,8 +77,13 @@ export class Dispatcher {
   #timerAt = Number.POSITIVE_INFINITY;
   #closing = false;
   readonly #tenants: TenantStore;
-  /** Each company's own upstream limits (§8 levels it set lower), read once per company admitted. */
+  /**
+   * Each company's own upstream limits (§8 levels it set lower) for the limiter's synchronous lookup, read when a
+   * submission is admitted whose route has no limiter nodes yet (#admit).
+   */
   readonly #companyLimits = new Map<string, CompanyRow["limits"] | null>();
+  /** Reads of a company's limits under way: admissions meanwhile share one. */
+  readonly #limitsReads = new Map<string, Promise<void>>();
 
   constructor(
     ctx: GatewayContext,
@@ -90,7 +95,7 @@ export class Dispatcher {
     this.#log = ctx.log;
     this.#maxInFlight = options.maxInFlight ?? 64;
     this.#tenants = ctx.tenants;
-    // Read when a company's first submission is admitted (#admit), so that the limiter's lookup stays synchronous.
+    // Read in #admit before the route's nodes are built, so that the limiter's lookup stays synchronous.
     const companyLimits = (companyId: string) => this.#companyLimits.get(companyId) ?? null;
     this.#limiter = new LimiterHierarchy(options.limits ?? SPEC_FORWARDING_LIMITS, companyLimits, options.history);
     this.#scheduler = new FairScheduler(this.#limiter);
@@ -124,7 +129,11 @@ export class Dispatcher {
     if (this.#closing) return;
     await this.#store.releaseOrphanedDependents(now);
     await this.#parkOnPausedCredentials(now);
-    for (const row of await this.#store.loadQueued(await this.#credentials.activeIds())) await this.#admit(row, now);
+    // One read of a company's limits for the whole pass, not one per row: its nodes are built after it (#pump).
+    const limitsRead = new Set<string>();
+    for (const row of await this.#store.loadQueued(await this.#credentials.activeIds())) {
+      await this.#admit(row, now, limitsRead);
+    }
     this.#pump();
   }
 
@@ -168,7 +177,8 @@ export class Dispatcher {
     return this.inFlight;
   }
 
-  async #admit(row: Admissible, now: number): Promise<void> {
+  /** `limitsRead`: companies whose limits this pass (a reconcile) has read already. */
+  async #admit(row: Admissible, now: number, limitsRead?: Set<string>): Promise<void> {
     if (this.#known.has(row.id)) return;
     // Known at once: a repeated notice while this one awaits the database is a duplicate.
     this.#known.add(row.id);
@@ -178,12 +188,30 @@ export class Dispatcher {
       this.#known.delete(row.id);
       return;
     }
-    if (!this.#companyLimits.has(row.companyId)) {
-      this.#companyLimits.set(row.companyId, await this.#tenants.companyLimits(row.companyId));
+    // A limiter node takes its company's limits as they are when it is built (hierarchy.ts), and keeps them: read again
+    // for every route whose nodes are not built yet (a credential added later takes the limits of then, not those
+    // read at the company's first admission).
+    if (!this.#limiter.built(row) && !limitsRead?.has(row.companyId)) {
+      await this.#readLimits(row.companyId);
+      limitsRead?.add(row.companyId);
     }
     const ready: Ready = { submissionId: row.id, credentialId: row.credentialId, companyId: row.companyId };
     if (row.nextAttemptAt && row.nextAttemptAt > now) this.#delay(ready, row.nextAttemptAt);
     else this.#scheduler.enqueue(ready);
+  }
+
+  async #readLimits(companyId: string): Promise<void> {
+    let read = this.#limitsReads.get(companyId);
+    if (!read) {
+      read = this.#tenants
+        .companyLimits(companyId)
+        .then((limits) => {
+          this.#companyLimits.set(companyId, limits);
+        })
+        .finally(() => this.#limitsReads.delete(companyId));
+      this.#limitsReads.set(companyId, read);
+    }
+    await read;
   }
 
   #delay(ready: Ready, at: number): void {

@@ -101,6 +101,11 @@ export class LimiterHierarchy {
     return this.egress.allowedAt(now, fresh && this.company(companyId).idle(now));
   }
 
+  /** Whether the route's credential and company nodes are built: each took its company's limits when it was. */
+  built(route: Route): boolean {
+    return this.#credentials.has(route.credentialId) && this.#companies.has(route.companyId);
+  }
+
   /** The route's nodes, in the order of `nodesOf`. */
   logsOf(route: Route): [SendWindow, SendWindow, SendWindow] {
     return [this.credential(route), this.company(route.companyId), this.egress];
