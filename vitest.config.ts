@@ -6,14 +6,15 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
  * gateway fixtures on PostgreSQL (TEST_STORE=postgres, test/helpers/test-store.ts).
  */
 const ON_BOTH_STORES = [
-  "test/gateway/forwarding/driver-suite.test.ts",
-  "test/gateway/forwarding/faults.test.ts",
-  "test/gateway/forwarding/bullmq-fault-matrix.test.ts",
-  "test/gateway/forwarding/bullmq-faults.test.ts",
-  "test/gateway/forwarding/crash/crash.test.ts",
-  "test/gateway/webhooks/*.test.ts",
-  "test/gateway/owner-*.test.ts",
-  "test/console/console.browser.test.ts",
+  "test/gateway/owner-api.test.ts",
+  "test/gateway/owner-tooling.test.ts",
+  "test/gateway/owner-limits.test.ts",
+  "test/gateway/webhooks/full-loop.test.ts",
+  "test/gateway/webhooks/loopback-targets.test.ts",
+  "test/gateway/webhooks/led-webhooks.test.ts",
+  // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
+  // test/helpers/store-reads.ts): the forwarding driver suite, the fault matrices, the crash tests, the other
+  // webhooks and owner suites, the console's browser suite.
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
