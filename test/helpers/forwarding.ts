@@ -15,6 +15,7 @@ import { createLogger } from "../../src/log.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
 import { TEST_PASSWORD_COST } from "./gateway.js";
 import { dropPrefix, SHARED_REDIS_URL, uniquePrefix } from "./redis.js";
+import { testStorage } from "./test-store.js";
 
 export type DriverName = "embedded" | "bullmq";
 
@@ -78,8 +79,10 @@ export async function startRig(options: RigOptions) {
     retry: { baseMs: 50, capMs: 200, maxAttempts: 4, horizonMs: 60_000, ...options.retry },
     timeoutMs: options.timeoutMs ?? 2_000,
   };
+  // TEST_STORE=postgres: the path maps to a database of its own, the same one for the workers (test-store.ts).
+  const storage = await testStorage(databasePath);
   const gateway: Gateway = await createGateway({
-    databasePath,
+    ...storage,
     log: createLogger({ level: "silent" }),
     masterKey,
     // Listening on 127.0.0.1, as `serve` derives it from HOST: webhooks may reach any local port.
@@ -94,7 +97,7 @@ export async function startRig(options: RigOptions) {
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */
   const startWorker = async () => {
     const worker = await createForwardingWorker({
-      databasePath,
+      ...storage,
       log: createLogger({ level: "silent" }),
       masterKey,
       forwarding: { ...forwarding, redis },
@@ -190,10 +193,14 @@ export function lead(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export async function until<T>(probe: () => T | undefined | false, timeoutMs = 15_000, stepMs = 25): Promise<T> {
+export async function until<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+  stepMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, stepMs));

@@ -9,6 +9,7 @@ import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { captureLog } from "./log-capture.js";
+import { testStorage } from "./test-store.js";
 
 export const OWNER_PASSWORD = "correct horse battery staple";
 
@@ -31,10 +32,11 @@ export async function startTestGateway(
   const { log, text } = captureLog();
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   const gateway = await createGateway({
-    databasePath: ":memory:",
     masterKey: randomBytes(32).toString("hex"),
     engine: { poolSize: 2 },
     ...given,
+    // TEST_STORE=postgres: the same path on a database of its own (test-store.ts).
+    ...(await testStorage(options.databasePath ?? ":memory:")),
     log,
     // Listening on 127.0.0.1 (below), as `serve` derives it from HOST: webhooks may reach any local port.
     settings: {

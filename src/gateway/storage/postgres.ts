@@ -48,10 +48,21 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
   const shared: Shared = { keys: new PgTableCache(pool, "vendor_keys"), versions: new PgVersionCache() };
   const stores = postgresStores(poolHandles(pool), shared);
 
-  const transaction: Transaction = async <T>(
+  // Immediate transactions of this process queue here, before taking a connection: else a burst of them holds every
+  // pooled connection waiting on the advisory lock while the one holding it needs another (a cache fill on the pool)
+  // and waits for ever (D-249).
+  let immediateTail: Promise<unknown> = Promise.resolve();
+  const transaction: Transaction = <T>(
     work: (tx: Stores) => Promise<T>,
     mode: "deferred" | "immediate" = "deferred",
   ): Promise<T> => {
+    if (mode === "deferred") return run(work, mode);
+    const result = immediateTail.then(() => run(work, mode));
+    immediateTail = result.catch(() => undefined);
+    return result;
+  };
+
+  const run = async <T>(work: (tx: Stores) => Promise<T>, mode: "deferred" | "immediate"): Promise<T> => {
     const client = await pool.connect();
     // A connection whose BEGIN or ROLLBACK failed is broken: the pool drops it rather than hand it out again.
     let broken = false;

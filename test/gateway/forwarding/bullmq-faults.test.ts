@@ -1,13 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests, redisServerForTests, startRedisServer } from "../../helpers/redis.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { attemptRows, submissionRows } from "../../helpers/store-reads.js";
 
 /**
  * BullMQ driver: the database is the source of truth, so neither Redis losing everything (FLUSHALL, a
@@ -30,19 +28,13 @@ async function burst(rig: Rig, count: number): Promise<string[]> {
 
 /** Every submission forwarded, each with exactly one successful attempt (nothing lost, nothing sent twice in effect). */
 async function expectAllForwardedOnce(rig: Rig, ids: string[], timeoutMs = 30_000): Promise<void> {
-  const { db } = sqliteOf(rig.gateway);
   await until(
-    () => ids.every((id) => db.select().from(submissions).where(eq(submissions.id, id)).get()?.status === "forwarded"),
+    async () => (await submissionRows(rig.gateway, ids)).filter((r) => r.status === "forwarded").length === ids.length,
     timeoutMs,
     100,
   );
   for (const id of ids) {
-    const ok = db
-      .select()
-      .from(submissionAttempts)
-      .where(eq(submissionAttempts.submissionId, id))
-      .all()
-      .filter((a) => a.status === 201 || a.status === 200);
+    const ok = (await attemptRows(rig.gateway, [id])).filter((a) => a.status === 201 || a.status === 200);
     expect(ok.length, id).toBeGreaterThanOrEqual(1);
   }
 }

@@ -1,11 +1,10 @@
-import { inArray } from "drizzle-orm";
 import { expect } from "vitest";
-import { submissionAttempts } from "../../../src/db/schema/index.js";
+import type { submissionAttempts } from "../../../src/db/schema/index.js";
 import type { SendRetryPolicy } from "../../../src/gateway/forwarding/send-retry.js";
 import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import type { RunningSandbox } from "../../../src/sandbox/index.js";
 import { type Rig, until } from "../../helpers/forwarding.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { attemptRows } from "../../helpers/store-reads.js";
 import type { Workload } from "./fault-workload.js";
 
 type Attempt = typeof submissionAttempts.$inferSelect;
@@ -67,13 +66,9 @@ export function checkOutcomes(rows: SubmissionRow[]): void {
  * the gateway recorded, and no more than the bounds allow.
  */
 export async function checkAttempts(rig: Rig, workload: Workload, baseline: number, bounds: Bounds): Promise<Tally> {
-  const rows = workload.rows();
+  const rows = await workload.rows();
   const ids = rows.map((r) => r.id);
-  const all = sqliteOf(rig.gateway)
-    .db.select()
-    .from(submissionAttempts)
-    .where(inArray(submissionAttempts.submissionId, ids))
-    .all();
+  const all = await attemptRows(rig.gateway, ids);
   const attempts = new Map<string, Attempt[]>(ids.map((id) => [id, []]));
   for (const a of all) attempts.get(a.submissionId)?.push(a);
   for (const list of attempts.values()) list.sort((a, b) => start(a) - start(b) || a.attempt - b.attempt);

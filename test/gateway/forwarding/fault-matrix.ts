@@ -155,7 +155,7 @@ export function faultMatrix(driver: Partial<RigOptions> = {}, label = "embedded 
       const { rig, workload, baseline } = await scenario(TIMEOUT, [{ route: "*", latencyMs: SECOND }]);
       const lane = workload.lane(1);
       await workload.submitBatch(4, [lane]);
-      await until(() => workload.rows().some((r) => r.firstSentAt !== null));
+      await until(async () => (await workload.rows()).some((r) => r.firstSentAt !== null));
       await workload.rotate(lane);
       rig.sandbox.admin.revokeKey(lane.upstreamKey.split(".")[0] ?? "");
       // Paused by the old key's 401, the chained appointments would wait for a rotation that already happened.

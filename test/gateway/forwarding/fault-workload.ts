@@ -1,11 +1,9 @@
-import { inArray } from "drizzle-orm";
 import { expect } from "vitest";
-import { submissions } from "../../../src/db/schema/index.js";
 import { rotateUpstreamCredential } from "../../../src/gateway/credentials/upstream-credentials.js";
 import type { SubmissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { lead, type Rig, type RigCompany, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { submissionRows } from "../../helpers/store-reads.js";
 
 export interface Tracked {
   id: string;
@@ -77,17 +75,19 @@ export class Workload {
     );
   }
 
-  rows(): SubmissionRow[] {
-    const ids = this.tracked.map((t) => t.id);
-    return sqliteOf(this.rig.gateway).db.select().from(submissions).where(inArray(submissions.id, ids)).all();
+  rows(): Promise<SubmissionRow[]> {
+    return submissionRows(
+      this.rig.gateway,
+      this.tracked.map((t) => t.id),
+    );
   }
 
   /** Waits until no submission is queued or being sent: each is forwarded, failed or waiting. */
   async quiet(timeoutMs = 25_000, settledOnly = true): Promise<SubmissionRow[]> {
     const done = (r: SubmissionRow) =>
       r.status === "forwarded" || r.status === "failed" || (!settledOnly && r.status === "waiting");
-    return until(() => {
-      const rows = this.rows();
+    return until(async () => {
+      const rows = await this.rows();
       return rows.length === this.tracked.length && rows.every(done) ? rows : undefined;
     }, timeoutMs);
   }
@@ -100,15 +100,17 @@ export class Workload {
 
   /** Revokes the lane's upstream key at the platform once the lane has started sending (mid-run). */
   async revokeWhenSending(lane: Lane): Promise<void> {
-    await until(() => this.rows().some((r) => r.credentialId === lane.credentialId && r.firstSentAt !== null));
+    await until(async () =>
+      (await this.rows()).some((r) => r.credentialId === lane.credentialId && r.firstSentAt !== null),
+    );
     this.rig.sandbox.admin.revokeKey(lane.upstreamKey.split(".")[0] ?? "");
   }
 
   /** Every other lane settles; the revoked lane's submissions are forwarded, failed or waiting (some with a reason). */
   async waitingOn(lane: Lane): Promise<SubmissionRow[]> {
     const settled = (r: SubmissionRow) => r.status === "forwarded" || r.status === "failed";
-    const rows = await until(() => {
-      const all = this.rows();
+    const rows = await until(async () => {
+      const all = await this.rows();
       const own = all.filter((r) => r.credentialId === lane.credentialId);
       const others = all.filter((r) => r.credentialId !== lane.credentialId);
       const quiet = own.every((r) => settled(r) || r.status === "waiting") && others.every(settled);

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/signing.js";
 import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
-import { type submissions, submissions as submissionsTable } from "../../../src/db/schema/index.js";
+import type { submissions } from "../../../src/db/schema/index.js";
 import type { Gateway } from "../../../src/gateway/create-gateway.js";
 import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { onSubmissionSettled, type WebhookOptions } from "../../../src/gateway/webhooks/index.js";
@@ -15,7 +15,6 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../../helpers/gateway.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
 
 /** Fast schedules so retries, dead letters and disabling happen within a test. */
 export const FAST: WebhookOptions = { retrySchedule: [100, 200], jitter: 0, pollMs: 200 };
@@ -174,7 +173,7 @@ export { json, postJson, seedCompany };
 
 /** Stores the row (as forwarding would have) and calls the hook the way forwarding does, after the commit. */
 export async function settle(gateway: Gateway, row: SubmissionRow): Promise<SubmissionRow> {
-  sqliteOf(gateway).db.insert(submissionsTable).values(row).run();
+  await gateway.ctx.submissions.insert(row);
   await onSubmissionSettled(gateway.ctx, row);
   return row;
 }

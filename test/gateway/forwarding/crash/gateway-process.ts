@@ -4,8 +4,6 @@
  * receiver, listening on a free port. Prints `{"url": …}` when listening.
  * usage: gateway-process.ts DB_PATH UPSTREAM_URL CONFIG_FILE RECEIVER_URL
  */
-import { eq } from "drizzle-orm";
-import { vendorKeys, webhookSubscriptions } from "../../../../src/db/schema/index.js";
 import { applyConfig } from "../../../../src/gateway/config/apply-config.js";
 import { loadConfigFile } from "../../../../src/gateway/config/config-file.js";
 import { createGateway } from "../../../../src/gateway/create-gateway.js";
@@ -13,11 +11,12 @@ import { EVENTS_BY_PARTNER_TYPE } from "../../../../src/gateway/webhooks/index.j
 import { createSubscription } from "../../../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { listen } from "../../../../src/http/server.js";
 import { createLogger } from "../../../../src/log.js";
-import { sqliteOf } from "../../../helpers/sqlite-of.js";
+import { testStorage } from "../../../helpers/test-store.js";
 
 const [databasePath = "", upstreamUrl = "", configFile = "", receiverUrl = ""] = process.argv.slice(2);
 const gateway = await createGateway({
-  databasePath,
+  // TEST_STORE=postgres (inherited from the test): the path's own database, the same after a restart.
+  ...(await testStorage(databasePath)),
   log: createLogger({ level: "silent" }),
   masterKey: "1".repeat(64),
   // Listening on 127.0.0.1, as `serve` derives it from HOST: webhooks may reach any local port.
@@ -35,13 +34,12 @@ const gateway = await createGateway({
 });
 const { ctx } = gateway;
 await applyConfig({ ctx, loaded: await loadConfigFile(configFile), env: {} });
-for (const key of sqliteOf(gateway).db.select().from(vendorKeys).all()) {
-  const subscribed = sqliteOf(gateway)
-    .db.select()
-    .from(webhookSubscriptions)
-    .where(eq(webhookSubscriptions.vendorKeyId, key.id))
-    .get();
-  if (subscribed) continue;
+// Through the stores, so the process runs on either (a restart finds the keys subscribed already).
+const companyIds = await ctx.tenants.companyIds();
+const keys = (await Promise.all(companyIds.map((id) => ctx.vendorKeys.listOfCompany(id)))).flat();
+for (const key of keys) {
+  const subscribed = await ctx.webhooks.subscriptions.listOfCompany(key.companyId, key.id);
+  if (subscribed.length > 0) continue;
   const events = [...EVENTS_BY_PARTNER_TYPE[key.partnerType]];
   await createSubscription({ ctx, companyId: key.companyId, input: { vendorKeyId: key.id, url: receiverUrl, events } });
 }

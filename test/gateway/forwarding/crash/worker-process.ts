@@ -6,11 +6,12 @@
 import { createForwardingWorker } from "../../../../src/gateway/create-worker.js";
 import type { ForwardingLimits } from "../../../../src/gateway/forwarding/limits.js";
 import { createLogger } from "../../../../src/log.js";
+import { testStorage } from "../../../helpers/test-store.js";
 
 const [databasePath = "", upstreamUrl = "", url = "", prefix = "", masterKey = "", limits = "{}"] =
   process.argv.slice(2);
 const worker = await createForwardingWorker({
-  databasePath,
+  ...(await testStorage(databasePath)),
   log: createLogger({ level: "silent" }),
   masterKey,
   forwarding: {

@@ -165,10 +165,12 @@ export class PostgresSubmissionStore implements SubmissionStore {
 
   /** After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. */
   async releaseExpiredLeases(expiredBy: number, now: number): Promise<number> {
+    // The embedded driver's start releases every lease (`expiredBy` = Infinity, which SQLite compares as a REAL):
+    // bigint has no infinity, and NULL here means "whatever the lease".
     const result = await this.#client.query(
       `UPDATE submissions SET status = 'queued', lease_until = NULL, updated_at = $2
-       WHERE status = 'forwarding' AND (lease_until IS NULL OR lease_until <= $1::bigint)`,
-      [expiredBy, new Date(now).toISOString()],
+       WHERE status = 'forwarding' AND ($1::bigint IS NULL OR lease_until IS NULL OR lease_until <= $1::bigint)`,
+      [Number.isFinite(expiredBy) ? expiredBy : null, new Date(now).toISOString()],
     );
     return result.rowCount ?? 0;
   }
