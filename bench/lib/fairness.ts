@@ -16,7 +16,9 @@ export interface Fairness {
   min: number;
   /** Windows measured. */
   windows: number;
-  /** Windows in which nobody sent (a stall): no fairness to judge, counted apart (utilisation shows them). */
+  /** Each measured window's index, in order. */
+  indices: number[];
+  /** Windows with fewer sends than `minSends` (a stall): no fairness to judge, counted apart (utilisation shows them). */
   idleWindows: number;
   /** The first company's last send: every company had a backlog until then. */
   backloggedUntil: number;
@@ -43,7 +45,7 @@ export function maxMinShares(demands: number[], capacity: number): number[] {
 }
 
 /**
- * Jain's index per window of `windowMs` from the first send's window + 1 until the first company ran out of work (its
+ * Jain's index per window of `windowMs` from the first send's window + 1 (or `from`) until the first company ran out of work (its
  * last send), each company's count divided by its fair share (`shares`, per window, in the order of `companies`).
  */
 export function windowedFairness(input: {
@@ -51,6 +53,13 @@ export function windowedFairness(input: {
   companies: string[];
   shares: number[];
   windowMs: number;
+  /** Windows start no earlier (epoch ms): when the whole backlog was in, if it arrived over time. */
+  from?: number;
+  /**
+   * A window with fewer sends is a stall, or the edge of one, and is counted idle (default 1: only a window with no
+   * send at all). A handful of sends cannot be shared fairly: one send among four companies scores 0.25.
+   */
+  minSends?: number;
 }): Fairness {
   const { sends, companies, shares, windowMs: W } = input;
   const firstSend = Math.min(...sends.map((s) => s.at));
@@ -58,20 +67,22 @@ export function windowedFairness(input: {
   const allBackloggedUntil = Math.min(...lastSendOf);
   const indices: number[] = [];
   let idleWindows = 0;
-  for (let start = firstSend + W; start + W <= allBackloggedUntil; start += W) {
+  for (let start = Math.max(firstSend + W, input.from ?? 0); start + W <= allBackloggedUntil; start += W) {
     const x = companies.map((c, i) => {
       const sent = sends.filter((s) => s.company === c && s.at >= start && s.at < start + W).length;
       return sent / (shares[i] ?? 1);
     });
+    const sent = sends.filter((s) => s.at >= start && s.at < start + W && companies.includes(s.company)).length;
     const sum = x.reduce((a, b) => a + b, 0);
     const squares = x.reduce((a, b) => a + b * b, 0);
-    if (squares === 0) idleWindows++;
+    if (squares === 0 || sent < (input.minSends ?? 1)) idleWindows++;
     else indices.push((sum * sum) / (x.length * squares));
   }
   return {
     mean: indices.reduce((a, b) => a + b, 0) / Math.max(1, indices.length),
     min: indices.length > 0 ? Math.min(...indices) : Number.NaN,
     windows: indices.length,
+    indices,
     idleWindows,
     backloggedUntil: allBackloggedUntil,
   };

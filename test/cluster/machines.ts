@@ -85,7 +85,7 @@ export function startMachine(name: string, dir: string, args: string[], env: Rec
     name,
     dir,
     child,
-    line(match, timeoutMs = 45_000) {
+    line(match, timeoutMs = 120_000) {
       const seen = kept.find((k) => match(k.line));
       if (seen !== undefined) return Promise.resolve(seen.line);
       return new Promise((resolve, reject) => {

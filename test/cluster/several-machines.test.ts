@@ -15,17 +15,18 @@ import { type Machine, machineDir, sqliteFiles, startCli, startScript } from "./
  * sandbox process (UPSTREAM_URL). A burst of leads and bookings over four companies goes through both API processes;
  * mid-drain one API process and the dispatching worker are killed with SIGKILL, and the others finish the work.
  *
- * The limits are the spec's policy on windows of one second (`upstreamLimits.windowMs`, D-252), the sandbox's the same
- * (the referee), so the drain reaches its paced regime at once and the whole run takes well under a minute.
+ * The limits are the spec's policy on windows of two seconds (`upstreamLimits.windowMs`, D-252), the sandbox's the same
+ * (the referee), so the drain reaches its paced regime at once: 200 submissions at 8 a second, the limiter and not the
+ * machine the bottleneck even on a loaded one. Measures and their reasons: docs/decisions.md, D-253.
  */
 
-const W = 1_000;
-const PER_CREDENTIAL = 10;
-const PER_COMPANY = 15;
-const EGRESS = 30;
+const W = 2_000;
+const PER_CREDENTIAL = 6;
+const PER_COMPANY = 8;
+const EGRESS = 16;
 /** Per company: a lead source's leads and a booking vendor's lead+appointment pairs, in units of these. */
-const LEADS = 30;
-const PAIRS = 15;
+const LEADS = 20;
+const PAIRS = 10;
 const WEIGHTS = [2, 1, 1, 1];
 
 const pgUp = await postgresAvailable();
@@ -133,8 +134,8 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
           /gateway listening on (http:\/\/\S+)/.exec(await api.line((l) => /gateway listening on/.test(l)))?.[1] ?? "",
       ),
     );
-    await Promise.all(workers.map((w) => w.line((l) => l.includes("forwarding worker running"))));
-    mark("four processes started");
+    mark("API processes started");
+    const workersStarted = Promise.all(workers.map((w) => w.line((l) => l.includes("forwarding worker running"))));
 
     // The burst: vendors post through both API processes; a post that meets a dead one goes to the other with the same
     // idempotency key, so an accepted post is replayed there, never accepted twice.
@@ -203,10 +204,15 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     const vendors = Array.from({ length: 12 }, async () => {
       for (let task = tasks[next++]; task; task = tasks[next++]) await task();
     });
+    // Fairness is judged once the whole burst is in: before, a company's share is what its vendors had posted so far.
+    const burstAccepted = Promise.all(vendors).then(() => {
+      mark("burst accepted");
+      return Date.now();
+    });
 
     const count = async (where: string) =>
       Number((await query<{ n: number }>(`select count(*) as n from submissions where ${where}`))[0]?.n ?? 0);
-    const pollUntil = async (done: () => Promise<boolean>, what: string, timeoutMs = 40_000) => {
+    const pollUntil = async (done: () => Promise<boolean>, what: string, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!(await done())) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -220,6 +226,9 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     await deadApi?.kill9();
     mark("API process killed");
 
+    await workersStarted;
+    mark("workers started");
+
     // The dispatching worker dies mid-drain, with sends in flight: what it was sending is what may be sent twice.
     await pollUntil(async () => (await count("status = 'forwarded'")) >= total * 0.3, "30 % forwarded");
     const dispatcher = [...workers].sort((a, b) => lastTakeover(b) - lastTakeover(a))[0];
@@ -230,12 +239,11 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     );
     mark("dispatching worker killed");
 
-    await Promise.all(vendors);
-    mark("burst accepted");
+    const burstAcceptedAt = await burstAccepted;
     await pollUntil(
       async () => (await count("status in ('forwarded', 'failed')")) >= total,
       "every submission settled",
-      45_000,
+      90_000,
     );
     mark("drained");
 
@@ -333,13 +341,18 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
       sends,
       companies: companyIds,
       shares: maxMinShares(demand, EGRESS),
+      from: burstAcceptedAt,
+      // The dead dispatcher's unanswered sends hold their slots until their bound: the stall and its edges are idle.
+      minSends: EGRESS / 2,
       windowMs: W,
     });
 
     // Each machine's folder holds its copy of the config file and nothing else: no SQLite file, no key file. The same
     // look finds the sandbox's database (positive control).
-    for (const dir of [...apiDirs, ...workerDirs, migrateDir])
-      expect(readdirSync(dir)).toEqual(dir === migrateDir ? [] : ["config.json"]);
+    for (const dir of [...apiDirs, ...workerDirs, migrateDir]) {
+      expect(sqliteFiles(dir), dir).toEqual([]);
+      expect(readdirSync(dir), dir).toEqual(dir === migrateDir ? [] : ["config.json"]);
+    }
     expect(sqliteFiles(sandboxDir)).toContain("sandbox.db");
 
     // Positive control of the referee: a burst past one key's limit is refused and counted.
@@ -359,11 +372,11 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     console.log(
       `several machines: ${total} submissions, ${resent.length} sent twice (${inFlight.size} in flight at the kill), ` +
         `fairness mean ${fairness.mean.toFixed(4)} min ${fairness.min.toFixed(4)} over ${fairness.windows} windows ` +
-        `(${fairness.idleWindows} idle); phases (ms from start): ${JSON.stringify(phase)}`,
+        `(${fairness.idleWindows} idle: ${fairness.indices.map((i) => i.toFixed(2)).join(" ")}); phases (ms from start): ${JSON.stringify(phase)}`,
     );
     expect(fairness.windows).toBeGreaterThanOrEqual(3);
     expect(fairness.mean).toBeGreaterThanOrEqual(0.9);
-  }, 120_000);
+  }, 300_000);
 });
 
 /** When a worker last took over dispatching, or -1 if it did not or stepped down since. */
