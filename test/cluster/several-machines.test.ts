@@ -247,6 +247,16 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     );
     mark("drained");
 
+    // Two API processes applied the config file at once, one after the other under the startup lock: the second found
+    // nothing to change (no credential rotated, nothing created twice).
+    const seeded = await query<{ companies: string; credentials: string; rotated: string; keys: string }>(
+      `select (select count(*) from companies) as companies, (select count(*) from upstream_credentials) as credentials,
+       (select count(*) from upstream_credentials where version > 1) as rotated, (select count(*) from vendor_keys) as keys`,
+    );
+    expect(seeded.map((r) => Object.values(r).map(Number))).toEqual([
+      [WEIGHTS.length, 2 * WEIGHTS.length, 0, 2 * WEIGHTS.length],
+    ]);
+
     // Nothing lost: every accepted submission is in the database, once, and forwarded.
     expect([...idsByKey].filter(([, ids]) => ids.size > 1)).toEqual([]);
     expect(accepted.size).toBe(total);
