@@ -28,6 +28,8 @@ const EGRESS = 16;
 const LEADS = 20;
 const PAIRS = 10;
 const WEIGHTS = [2, 1, 1, 1];
+/** The platform's answer comes this late after it acted, so that sends are in flight when a worker dies. */
+const ANSWER_LATENCY_MS = 400;
 
 const pgUp = await postgresAvailable();
 const redisUp = await redisForTests();
@@ -77,6 +79,15 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
       companies: { id: string; keys: string[] }[];
     };
     expect(await migrate.exited, migrate.tail()).toEqual({ code: 0, signal: null });
+    // The platform acts on each request at once and answers 400 ms later: a worker that dies holds sends the platform
+    // already has, which come back when their leases expire and are sent again (a replay, a merge).
+    const admin = { "content-type": "application/json", authorization: `Bearer ${upstream.adminToken}` };
+    const fault = await fetch(`${upstream.url}/sandbox/admin/faults`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ route: "*", answerLatencyMs: ANSWER_LATENCY_MS }),
+    });
+    expect(fault.status).toBe(201);
     mark("sandbox and migrations");
 
     // Companies, their general keys at the platform and their vendor keys: one config file, a copy on each machine.
