@@ -242,6 +242,8 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
 
     // The dispatching worker dies mid-drain, with sends in flight: what it was sending is what may be sent twice.
     await pollUntil(async () => (await count("status = 'forwarded'")) >= total * 0.3, "30 % forwarded");
+    // At a moment with several sends in flight (the workers share them), so that the dead one most likely holds some.
+    await pollUntil(async () => (await count("status = 'forwarding'")) >= 4, "sends in flight", 20_000);
     const dispatcher = [...workers].sort((a, b) => lastTakeover(b) - lastTakeover(a))[0];
     if (!dispatcher || lastTakeover(dispatcher) < 0) throw new Error("no worker took over dispatching");
     await dispatcher.kill9();
