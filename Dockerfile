@@ -19,6 +19,8 @@ COPY package.json ./
 COPY bin ./bin
 # The owner console's sources: the gateway bundles them with esbuild on the first request to /console.
 COPY console ./console
+# The built-in demo config that `serve` applies without --config (sandbox mode).
+COPY config ./config
 COPY migrations ./migrations
 COPY profiles ./profiles
 COPY seeds ./seeds

@@ -24,6 +24,7 @@
 import { submissions } from "../src/db/schema/index.js";
 import { sqliteOf } from "../test/helpers/sqlite-of.js";
 import { burstCase } from "./burst.js";
+import { maxMinShares, windowedFairness } from "./lib/fairness.js";
 import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
 import { redisReachable } from "./lib/redis.js";
 
@@ -144,27 +145,16 @@ async function drain(driver: Driver): Promise<void> {
   const utilisation = tMin / drainMs;
 
   // Fairness: 1 s windows in which every one of the 5 bursting companies still had a backlog.
-  const finishedAt = new Map<string, number>();
-  for (const c of companies.slice(0, 5)) {
-    finishedAt.set(c.id, Math.max(...sends.filter((s) => s.company === c.id).map((s) => s.at)));
-  }
-  const allBackloggedUntil = Math.min(...finishedAt.values());
+  const bursting = companies.slice(0, 5).map((c) => c.id);
   const demand = companies.slice(0, 5).map((c, i) => Math.min(c.keys.length * PER_CREDENTIAL, companyNodeLimit(i)));
   const fairShare = maxMinShares(demand, EGRESS);
-  const indices: number[] = [];
-  // A window in which nobody sent (a stall) has no fairness to judge: it is counted apart (utilisation shows it).
-  let idleWindows = 0;
-  for (let start = firstSend + W; start + W <= allBackloggedUntil; start += W) {
-    const x = companies.slice(0, 5).map((c, i) => {
-      const sent = sends.filter((s) => s.company === c.id && s.at >= start && s.at < start + W).length;
-      return sent / (fairShare[i] ?? 1);
-    });
-    const sum = x.reduce((a, b) => a + b, 0);
-    const squares = x.reduce((a, b) => a + b * b, 0);
-    if (squares === 0) idleWindows++;
-    else indices.push((sum * sum) / (x.length * squares));
-  }
-  const fairness = indices.reduce((a, b) => a + b, 0) / Math.max(1, indices.length);
+  const {
+    mean: fairness,
+    min: fairnessMin,
+    windows,
+    idleWindows,
+    backloggedUntil: allBackloggedUntil,
+  } = windowedFairness({ sends, companies: bursting, shares: fairShare, windowMs: W });
 
   const smallRow = rows.find((r) => r.id === small.submission.submissionId);
   const smallWait = (smallRow?.firstSentAt ?? Number.NaN) - Date.parse(smallRow?.createdAt ?? "");
@@ -196,7 +186,7 @@ async function drain(driver: Driver): Promise<void> {
     `T_min ${(tMin / 1000).toFixed(2)} s, drain ${(drainMs / 1000).toFixed(2)} s (first send → last answer), burst committed ${new Date(burstAt).toISOString()}`,
   );
   console.log(
-    `fairness over ${indices.length} windows (${idleWindows} more with no send at all): mean ${fairness.toFixed(4)}, min ${Math.min(...indices).toFixed(4)} (fair shares ${fairShare.map((s) => s.toFixed(1)).join("/")} req/s)`,
+    `fairness over ${windows} windows (${idleWindows} more with no send at all): mean ${fairness.toFixed(4)}, min ${fairnessMin.toFixed(4)} (fair shares ${fairShare.map((s) => s.toFixed(1)).join("/")} req/s)`,
   );
   console.log(
     `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${2 * (W / EGRESS) + 50} ms)`,
@@ -205,24 +195,4 @@ async function drain(driver: Driver): Promise<void> {
     `RESULT driver=${driver} utilisation=${utilisation.toFixed(4)} upstream_429=${totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
   );
   await rig.close();
-}
-
-/** Max-min fair shares of `capacity` between demands (progressive filling). */
-function maxMinShares(demands: number[], capacity: number): number[] {
-  const shares = demands.map(() => 0);
-  let left = capacity;
-  let open = demands.map((_, i) => i);
-  while (open.length > 0 && left > 1e-9) {
-    const each = left / open.length;
-    const next: number[] = [];
-    for (const i of open) {
-      const give = Math.min(each, (demands[i] ?? 0) - (shares[i] ?? 0));
-      shares[i] = (shares[i] ?? 0) + give;
-      left -= give;
-      if ((shares[i] ?? 0) < (demands[i] ?? 0) - 1e-9) next.push(i);
-    }
-    if (next.length === open.length && each <= 1e-9) break;
-    open = next;
-  }
-  return shares;
 }

@@ -2,14 +2,19 @@ import type { Env } from "../config.js";
 import type { LoadedConfig } from "../gateway/config/config-file.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "../gateway/forwarding/limits.js";
 
-/** The upstream limits of a config file (per minute, §8), or the spec's when it sets none. */
+/**
+ * The upstream limits of a config file (per minute, §8), or the spec's when it sets none. A sandbox run's shorter
+ * window (`windowMs`, D-252) scales the figures to it; the schema has checked that they come out whole.
+ */
 export function configuredLimits(loaded: LoadedConfig): ForwardingLimits | undefined {
   const limits = loaded.config.upstreamLimits;
   if (!limits) return undefined;
+  const windowMs = limits.windowMs ?? 60_000;
+  const rule = (perMinute: number) => ({ limit: (perMinute * windowMs) / 60_000, windowMs });
   return {
-    perCredential: { limit: limits.perCredentialPerMinute, windowMs: 60_000 },
-    perCompany: { limit: limits.perCompanyPerMinute, windowMs: 60_000 },
-    egress: { limit: limits.egressPerMinute, windowMs: 60_000 },
+    perCredential: rule(limits.perCredentialPerMinute),
+    perCompany: rule(limits.perCompanyPerMinute),
+    egress: rule(limits.egressPerMinute),
     marginMs: SPEC_FORWARDING_LIMITS.marginMs,
   };
 }

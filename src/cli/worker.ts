@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { ConfigError, parseEnv } from "../config.js";
-import { loadConfigFile } from "../gateway/config/config-file.js";
+import { checkLiveConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createForwardingWorker } from "../gateway/create-worker.js";
 import { configuredLimits, configuredRedis } from "./forwarding-options.js";
 import { onShutdown } from "./shutdown.js";
@@ -36,6 +36,8 @@ export async function run(argv: string[]): Promise<void> {
   if (mode === "live" && !upstreamUrl.startsWith("https://")) {
     throw new ConfigError("UPSTREAM_URL: must be https in live mode");
   }
+  // The file serve refuses in live mode, the worker refuses too (a sandbox run's short limit windows among them).
+  if (mode === "live" && loaded) checkLiveConfig(loaded.config, loaded.source);
   const log = commandLogger(env, "worker");
   const limits = loaded ? configuredLimits(loaded) : undefined;
   const worker = await createForwardingWorker({

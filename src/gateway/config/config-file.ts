@@ -19,6 +19,25 @@ export const configFileSchema = z.object({
       perCredentialPerMinute: z.number().int().positive().default(60),
       perCompanyPerMinute: z.number().int().positive().default(300),
       egressPerMinute: z.number().int().positive().default(600),
+      /**
+       * Sandbox mode only: the sliding window the limits are kept over, the per-minute figures scaled to it (600 a
+       * minute over 1000 ms: 10 a window). The platform's is a minute (§8); a sandbox run with the same shorter
+       * windows reaches the paced regime of a backlog in seconds instead of after a first minute (D-252).
+       */
+      windowMs: z.number().int().min(100).max(60_000).optional(),
+    })
+    .superRefine((limits, issues) => {
+      if (limits.windowMs === undefined) return;
+      const figures = ["perCredentialPerMinute", "perCompanyPerMinute", "egressPerMinute"] as const;
+      for (const figure of figures) {
+        if ((limits[figure] * limits.windowMs) % 60_000 !== 0) {
+          issues.addIssue({
+            code: "custom",
+            path: [figure],
+            message: `scaled to windowMs ${limits.windowMs} it must be a whole number of sends`,
+          });
+        }
+      }
     })
     .optional(),
   companies: z
@@ -106,6 +125,9 @@ export function parseConfig(data: unknown, source: string): ConfigFile {
  */
 export function checkLiveConfig(config: ConfigFile, source: string): void {
   const problems: string[] = [];
+  if (config.upstreamLimits?.windowMs !== undefined) {
+    problems.push("upstreamLimits.windowMs: the platform's window is a minute (§8); shorter ones are for sandbox runs");
+  }
   config.companies.forEach((company, i) => {
     company.owners.forEach((owner, j) => {
       if (owner.password) problems.push(`companies.${i}.owners.${j}.password: use passwordEnv in live mode`);

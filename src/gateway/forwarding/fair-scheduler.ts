@@ -9,6 +9,11 @@ export interface Ready extends Route {
 interface Turn {
   lastServed: number;
   /**
+   * The scheduler's count of sends at its last send (0: never served): "least recently" compares these, so sends taken
+   * in the same millisecond (a burst's clump) still go round in turn instead of to whoever is first in the map.
+   */
+  turn: number;
+  /**
    * Its queue was empty and it has not been served since: its next send is a first send, which takes the room a
    * shared level keeps for newcomers if nothing of it is in that level's window (`LimiterHierarchy`).
    */
@@ -37,6 +42,7 @@ export type Take = { ready: Ready; answered: (at: number) => void } | { wakeAt: 
 export class FairScheduler {
   readonly #companies = new Map<string, CompanyState>();
   #size = 0;
+  #turns = 0;
 
   constructor(private readonly limiter: LimiterHierarchy) {}
 
@@ -47,12 +53,12 @@ export class FairScheduler {
   enqueue(item: Ready, options: { front?: boolean } = {}): void {
     let company = this.#companies.get(item.companyId);
     if (!company) {
-      company = { lastServed: Number.NEGATIVE_INFINITY, fresh: true, queued: 0, credentials: new Map() };
+      company = { lastServed: Number.NEGATIVE_INFINITY, turn: 0, fresh: true, queued: 0, credentials: new Map() };
       this.#companies.set(item.companyId, company);
     }
     let credential = company.credentials.get(item.credentialId);
     if (!credential) {
-      credential = { lastServed: Number.NEGATIVE_INFINITY, fresh: true, queue: new Deque() };
+      credential = { lastServed: Number.NEGATIVE_INFINITY, turn: 0, fresh: true, queue: new Deque() };
       company.credentials.set(item.credentialId, credential);
     }
     if (company.queued === 0) company.fresh = true;
@@ -77,7 +83,7 @@ export class FairScheduler {
           wakeAt = Math.min(wakeAt, allowedAt);
           continue;
         }
-        if (!pick || credential.lastServed < pick.lastServed) pick = credential;
+        if (!pick || credential.turn < pick.turn) pick = credential;
       }
       if (!pick) continue;
       // The egress is asked per company: a company's first send may take the room kept for it.
@@ -86,7 +92,7 @@ export class FairScheduler {
         wakeAt = Math.min(wakeAt, egressAt);
         continue;
       }
-      if (!best || company.lastServed < best.company.lastServed) best = { company, credential: pick };
+      if (!best || company.turn < best.company.turn) best = { company, credential: pick };
     }
     if (!best) return { wakeAt };
     const { company, credential } = best;
@@ -97,6 +103,8 @@ export class FairScheduler {
     const answered = this.limiter.record(ready, now, { credential: credential.fresh, company: company.fresh });
     company.lastServed = now;
     credential.lastServed = now;
+    company.turn = ++this.#turns;
+    credential.turn = this.#turns;
     company.fresh = false;
     credential.fresh = false;
     this.#prune(now);

@@ -193,6 +193,18 @@ describe("§8 limiter policy: a saturated egress is used fully and shared fairly
   });
 });
 
+describe("§8 limiter policy: a clump is shared in turn", () => {
+  it("gives the companies of a sudden backlog the first window's clump in turn, not in the order they were queued", () => {
+    // The egress takes 11 at once (N − 1), each company 7: in turn, four companies get 2 or 3 each.
+    const limits = perSecond(10, 8, 12);
+    const backlog = ["co_a", "co_b", "co_c", "co_d"].flatMap((c) => burstOf(20, 0, c, 2));
+    const clump = simulate(limits, backlog).filter((s) => s.sentAt === 0);
+    expect(clump).toHaveLength(11);
+    const counts = ["co_a", "co_b", "co_c", "co_d"].map((c) => clump.filter((s) => s.companyId === c).length);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+  });
+});
+
 describe("§8 limiter policy: exact at every level whatever the round trip", () => {
   it("never lets more than N requests reach the upstream in any window W, with random arrivals and answers", () => {
     let seed = 42;
