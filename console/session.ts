@@ -1,4 +1,5 @@
-import { api, type Owner, setCsrf } from "./api.js";
+import { api, setCsrf } from "./api.js";
+import type { Owner } from "./types.js";
 
 /** Who is signed in (null before sign-in); pages ask it whether to offer admin actions. */
 let current: Owner | null = null;
@@ -19,12 +20,9 @@ export function isAdmin(): boolean {
 
 export async function resume(): Promise<Owner | null> {
   try {
-    const session = await api<{ owner: Owner; csrfToken: string | null; operator?: boolean }>(
-      "GET",
-      "/sessions/current",
-    );
+    const session = await api.get("/sessions/current");
     current = session.owner;
-    operator = session.operator === true;
+    operator = session.operator;
     setCsrf(session.csrfToken);
   } catch {
     current = null;
@@ -33,14 +31,14 @@ export async function resume(): Promise<Owner | null> {
 }
 
 export async function signIn(email: string, password: string): Promise<void> {
-  const session = await api<{ csrfToken: string }>("POST", "/sessions", { email, password });
+  const session = await api.post("/sessions", { body: { email, password } });
   setCsrf(session.csrfToken);
   await resume();
 }
 
 export async function signOut(): Promise<void> {
   try {
-    await api("DELETE", "/sessions/current");
+    await api.delete("/sessions/current");
   } finally {
     current = null;
     setCsrf(null);

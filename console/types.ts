@@ -1,94 +1,24 @@
-/** Shapes the owner API answers with (what the pages read of them). */
-export type Kind = "lead" | "appointment" | "outbound";
+import type { z } from "@hono/zod-openapi";
+import type { goldenReport, previewAnswer } from "../src/gateway/owner/routes/golden.schemas.js";
+import type { vendorKey } from "../src/gateway/owner/routes/keys.schemas.js";
+import type { profile, profileVersion, sampleSchema } from "../src/gateway/owner/routes/profiles.schemas.js";
+import type { submissionSummary } from "../src/gateway/owner/routes/submissions.schemas.js";
+import type { OwnerAnswer } from "./api.js";
 
-export interface Sample {
-  name: string;
-  payload: unknown;
-  expect: { body: unknown } | { error: { field?: string; kind?: string } };
-}
-
-export interface Version {
-  id: string;
-  profileId: string;
-  version: number;
-  expression: string;
-  samples: Sample[];
-  status: "draft" | "published";
-  samplesPassed: boolean;
-  createdAt: string;
-  publishedAt: string | null;
-}
-
-export interface Profile {
-  id: string;
-  name: string;
-  kind: Kind;
-  description: string | null;
-  latestVersion: Version | null;
-  boundKeys: string[];
-}
-
-export interface VendorKey {
-  id: string;
-  keyPrefix: string;
-  name: string;
-  partnerType: "lead_source" | "booking_vendor";
-  scopes: string[];
-  credentialId: string;
-  leadProfileVersionId: string | null;
-  appointmentProfileVersionId: string | null;
-  responseMode: string;
-  /** While a rotation's overlap lasts, the previous secret works until then. */
-  previousValidUntil: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-/** An upstream credential (one of the company's general keys): its value is never shown, only its first characters. */
-export interface Credential {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  version: number;
-  status: "active" | "paused";
-  /** Why forwarding paused it (the platform refused the key: 401/403), while paused. */
-  pausedReason: string | null;
-  createdAt: string;
-  rotatedAt: string | null;
-}
-
-export type Outcome =
-  | { ok: true; body: unknown; elapsedMs: number }
-  | {
-      ok: false;
-      kind: "validation";
-      field: string;
-      message: string;
-      sourcePath?: string;
-      output: unknown;
-      elapsedMs: number;
-    }
-  | { ok: false; kind: "mapping" | "guardrail"; message: string; position?: number; elapsedMs: number }
-  | { ok: false; kind: "compile"; message: string; position?: number; line?: number; column?: number };
-
-export interface GoldenReport {
-  passed: boolean;
-  total: number;
-  failed: number;
-  results: { name: string; passed: boolean; reason?: string }[];
-  compileError?: { message: string };
-}
-
-export interface Submission {
-  submissionId: string;
-  kind: "lead" | "appointment";
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  upstreamStatus: number | null;
-  result: unknown;
-  profileVersionId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  vendorKeyId: string;
-}
+/**
+ * Shapes the owner API answers with, inferred from the routes' schemas (D-260): a field the schema drops or renames
+ * is a compile error in the page that reads it.
+ */
+export type Owner = OwnerAnswer<"get", "/sessions/current">["owner"];
+export type Profile = z.output<typeof profile>;
+export type Kind = Profile["kind"];
+export type Version = z.output<typeof profileVersion>;
+export type Sample = z.output<typeof sampleSchema>;
+export type VendorKey = z.output<typeof vendorKey>;
+export type Credential = OwnerAnswer<"get", "/credentials">["credentials"][number];
+export type Outcome = z.output<typeof previewAnswer>;
+export type GoldenReport = z.output<typeof goldenReport>;
+/** A webhook subscription of a vendor key (D-230). */
+export type Subscription = OwnerAnswer<"get", "/webhooks/subscriptions">["subscriptions"][number];
+/** A row of the submission log: the list's and the live stream's (one schema for both). */
+export type Submission = z.output<typeof submissionSummary>;

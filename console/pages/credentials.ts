@@ -1,4 +1,4 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { confirmDialog } from "../confirm.js";
 import { badge, field, h, mount, notice, time } from "../dom.js";
 import { link } from "../router.js";
@@ -8,7 +8,7 @@ import type { Credential } from "../types.js";
 /** What the last action said, shown by the next render of the page. */
 let said: HTMLElement | null = null;
 
-const failure = (error: unknown) => notice("error", error instanceof ApiFailure ? error.message : String(error));
+const failure = (error: unknown) => notice("error", failureText(error));
 
 /**
  * Upstream credentials (the company's general keys for the platform): add one, replace a value, and see a credential
@@ -16,7 +16,7 @@ const failure = (error: unknown) => notice("error", error instanceof ApiFailure 
  * takes the key again, or rotate it to a new value. Values go in and are never shown again.
  */
 export async function credentialsPage(view: HTMLElement): Promise<void> {
-  const { credentials } = await api<{ credentials: Credential[] }>("GET", "/credentials");
+  const { credentials } = await api.get("/credentials");
   const status = h("div", { "aria-live": "polite" }, said);
   said = null;
   const actionBox = h("div");
@@ -31,7 +31,7 @@ export async function credentialsPage(view: HTMLElement): Promise<void> {
     );
     if (!ok) return;
     try {
-      await api("POST", `/credentials/${c.id}/resume`);
+      await api.post("/credentials/{credentialId}/resume", { params: { credentialId: c.id } });
       await reload(notice("ok", `Resumed ${c.name}: its waiting submissions are queued again.`));
     } catch (error) {
       mount(status, failure(error));
@@ -136,7 +136,7 @@ function addForm(reload: (message: HTMLElement) => Promise<void>): HTMLElement {
       onsubmit: async (event: Event) => {
         event.preventDefault();
         try {
-          const created = await api<Credential>("POST", "/credentials", { name: name.value, value: value.value });
+          const created = await api.post("/credentials", { body: { name: name.value, value: value.value } });
           await reload(notice("ok", `Added ${created.name} (${created.keyPrefix}…).`));
         } catch (error) {
           mount(status, failure(error));
@@ -172,7 +172,10 @@ function rotateForm(c: Credential, reload: (message: HTMLElement) => Promise<voi
       onsubmit: async (event: Event) => {
         event.preventDefault();
         try {
-          const rotated = await api<Credential>("POST", `/credentials/${c.id}/rotate`, { value: value.value });
+          const rotated = await api.post("/credentials/{credentialId}/rotate", {
+            params: { credentialId: c.id },
+            body: { value: value.value },
+          });
           await reload(notice("ok", `Rotated ${rotated.name}: version ${rotated.version}, ${rotated.status}.`));
         } catch (error) {
           mount(status, failure(error));

@@ -1,9 +1,8 @@
-import { ApiFailure, api, query } from "../api.js";
+import { api, failureText, type OwnerAnswer, query } from "../api.js";
 import { field, h, mount, notice, select } from "../dom.js";
 import { navigate } from "../router.js";
 import { isAdmin } from "../session.js";
-import type { Profile, Submission, VendorKey, Version } from "../types.js";
-import { submissionTable, toIso, toLocal } from "./submission-table.js";
+import { logQuery, submissionTable, toIso, toLocal } from "./submission-table.js";
 
 const CHUNK = 100;
 
@@ -21,12 +20,9 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
     cursor: search.get("cursor") ?? "",
   };
   const [{ keys }, { profiles }, page] = await Promise.all([
-    api<{ keys: VendorKey[] }>("GET", "/keys"),
-    api<{ profiles: Profile[] }>("GET", "/profiles"),
-    api<{ submissions: Submission[]; nextCursor: string | null }>(
-      "GET",
-      `/submissions${query({ ...filter, status: "failed", limit: 50 })}`,
-    ),
+    api.get("/keys"),
+    api.get("/profiles"),
+    api.get("/submissions", { query: { ...logQuery(filter), status: "failed", limit: 50 } }),
   ]);
   const versions = (
     await Promise.all(
@@ -34,7 +30,7 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
         .filter((p) => p.kind !== "outbound")
         .map(async (p) =>
           (
-            await api<{ versions: Version[] }>("GET", `/profiles/${p.id}/versions`)
+            await api.get("/profiles/{profileId}/versions", { params: { profileId: p.id } })
           ).versions
             .filter((v) => v.status === "published")
             .map((v): [string, string] => [v.id, `${p.name} v${v.version} (${p.kind})`]),
@@ -64,10 +60,9 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const p: { submissions: Submission[]; nextCursor: string | null } = await api(
-        "GET",
-        `/submissions${query({ ...current(), status: "failed", limit: 200, cursor })}`,
-      );
+      const p: OwnerAnswer<"get", "/submissions"> = await api.get("/submissions", {
+        query: { ...logQuery({ ...current(), cursor }), status: "failed", limit: 200 },
+      });
       ids.push(...p.submissions.map((s) => s.submissionId));
       cursor = p.nextCursor;
     } while (cursor);
@@ -86,13 +81,8 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
     try {
       for (let i = 0; i < ids.length; i += CHUNK) {
         const chunk = ids.slice(i, i + CHUNK);
-        const r = await api<{
-          redriven: number;
-          remapped: number;
-          skipped: { submissionId: string; reason: string }[];
-        }>("POST", "/dead-letter/redrive", {
-          submissionIds: chunk,
-          ...(remap.value ? { profileVersionId: remap.value } : {}),
+        const r = await api.post("/dead-letter/redrive", {
+          body: { submissionIds: chunk, ...(remap.value ? { profileVersionId: remap.value } : {}) },
         });
         done += chunk.length;
         remapped += r.remapped;
@@ -101,7 +91,7 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
         label.textContent = `Redriving ${done} of ${ids.length}…`;
       }
     } catch (error) {
-      progress.append(notice("error", error instanceof ApiFailure ? error.message : String(error)));
+      progress.append(notice("error", failureText(error)));
       return;
     }
     label.textContent = `Redriven ${ids.length - skipped.length} of ${ids.length}${remapped ? `, ${remapped} re-mapped` : ""}. Following them…`;
@@ -114,7 +104,7 @@ export async function deadLetterPage(view: HTMLElement, _params: unknown, search
     bar.max = ids.length;
     for (let round = 0; round < 60; round++) {
       const states = await Promise.all(
-        ids.map((id) => api<Submission>("GET", `/submissions/${id}`).then((s) => s.status)),
+        ids.map((id) => api.get("/submissions/{submissionId}", { params: { submissionId: id } }).then((s) => s.status)),
       );
       const forwarded = states.filter((s) => s === "forwarded").length;
       const failed = states.filter((s) => s === "failed").length;

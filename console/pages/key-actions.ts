@@ -1,4 +1,4 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { field, h, mount, notice, select, time } from "../dom.js";
 import type { Profile, VendorKey, Version } from "../types.js";
 import { showSecretOnce } from "./key-form.js";
@@ -11,7 +11,7 @@ const OVERLAPS: [string, string][] = [
   ["2592000", "30 days"],
 ];
 
-const failure = (error: unknown) => notice("error", error instanceof ApiFailure ? error.message : String(error));
+const failure = (error: unknown) => notice("error", failureText(error));
 
 /** A key just rotated: its new secret (shown once) and until when the old one still works. */
 export interface Rotated {
@@ -31,8 +31,9 @@ export function rotateKeyForm(k: VendorKey, onRotated: (rotated: Rotated) => Pro
       onsubmit: async (event: Event) => {
         event.preventDefault();
         try {
-          const rotated = await api<VendorKey & { key: string }>("POST", `/keys/${k.id}/rotate`, {
-            overlapSeconds: Number(overlap.value),
+          const rotated = await api.post("/keys/{keyId}/rotate", {
+            params: { keyId: k.id },
+            body: { overlapSeconds: Number(overlap.value) },
           });
           await onRotated({ name: rotated.name, key: rotated.key, previousValidUntil: rotated.previousValidUntil });
         } catch (error) {
@@ -107,11 +108,14 @@ export function bindingsForm(
       onsubmit: async (event: Event) => {
         event.preventDefault();
         try {
-          await api("PATCH", `/keys/${k.id}`, {
-            leadProfileVersionId: lead.value || null,
-            appointmentProfileVersionId: appointment.value || null,
-            credentialId: credential.value,
-            responseMode: mode.value,
+          await api.patch("/keys/{keyId}", {
+            params: { keyId: k.id },
+            body: {
+              leadProfileVersionId: lead.value || null,
+              appointmentProfileVersionId: appointment.value || null,
+              credentialId: credential.value,
+              responseMode: mode.value as VendorKey["responseMode"],
+            },
           });
           await onSaved(`Saved the bindings of ${k.name}.`);
         } catch (error) {

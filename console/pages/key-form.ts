@@ -1,4 +1,4 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { field, h, mount, notice, select } from "../dom.js";
 import type { Profile, VendorKey, Version } from "../types.js";
 
@@ -34,22 +34,23 @@ export function createKeyForm(
       class: "card",
       onsubmit: async (event: Event) => {
         event.preventDefault();
-        const scopes = [
-          leadsScope.checked ? "leads:write" : null,
-          apptScope.checked ? "appointments:write" : null,
-        ].filter(Boolean);
+        const scopes: VendorKey["scopes"] = [];
+        if (leadsScope.checked) scopes.push("leads:write");
+        if (apptScope.checked) scopes.push("appointments:write");
         try {
-          const created = await api<VendorKey & { key: string }>("POST", "/keys", {
-            name: name.value,
-            partnerType: partnerType.value,
-            scopes,
-            credentialId: credential.value,
-            leadProfileVersionId: leadProfile.value || null,
-            appointmentProfileVersionId: appointmentProfile.value || null,
+          const created = await api.post("/keys", {
+            body: {
+              name: name.value,
+              partnerType: partnerType.value as VendorKey["partnerType"],
+              scopes,
+              credentialId: credential.value,
+              leadProfileVersionId: leadProfile.value || null,
+              appointmentProfileVersionId: appointmentProfile.value || null,
+            },
           });
           await onIssued({ name: created.name, key: created.key });
         } catch (error) {
-          mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+          mount(status, notice("error", failureText(error)));
         }
       },
     },

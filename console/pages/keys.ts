@@ -1,18 +1,11 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { confirmDialog } from "../confirm.js";
 import { badge, h, mount, notice, time } from "../dom.js";
 import { link } from "../router.js";
 import { isAdmin } from "../session.js";
-import type { Profile, VendorKey, Version } from "../types.js";
+import type { VendorKey } from "../types.js";
 import { bindingsForm, type Rotated, rotateKeyForm, showRotated } from "./key-actions.js";
 import { createKeyForm, showSecretOnce } from "./key-form.js";
-
-interface Counts {
-  keyId: string;
-  accepted: number;
-  forwarded: number;
-  failed: number;
-}
 
 /** A key just issued: shown by the next render of the page, then forgotten. */
 let issued: { name: string; key: string } | null = null;
@@ -26,10 +19,10 @@ let said: string | null = null;
  */
 export async function keysPage(view: HTMLElement): Promise<void> {
   const [{ keys }, { keys: counts }, { profiles }, { credentials }] = await Promise.all([
-    api<{ keys: VendorKey[] }>("GET", "/keys"),
-    api<{ keys: Counts[] }>("GET", "/insights/key-counts?hours=24"),
-    api<{ profiles: Profile[] }>("GET", "/profiles"),
-    api<{ credentials: { id: string; name: string }[] }>("GET", "/credentials"),
+    api.get("/keys"),
+    api.get("/insights/key-counts", { query: { hours: 24 } }),
+    api.get("/profiles"),
+    api.get("/credentials"),
   ]);
   const versions = (
     await Promise.all(
@@ -37,7 +30,7 @@ export async function keysPage(view: HTMLElement): Promise<void> {
         .filter((p) => p.kind !== "outbound")
         .map(async (p) =>
           (
-            await api<{ versions: Version[] }>("GET", `/profiles/${p.id}/versions`)
+            await api.get("/profiles/{profileId}/versions", { params: { profileId: p.id } })
           ).versions.map((v) => ({ ...v, profile: p })),
         ),
     )
@@ -141,10 +134,10 @@ export async function keysPage(view: HTMLElement): Promise<void> {
                     )
                       return;
                     try {
-                      await api("POST", `/keys/${k.id}/revoke`);
+                      await api.post("/keys/{keyId}/revoke", { params: { keyId: k.id } });
                       await keysPage(view);
                     } catch (error) {
-                      mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+                      mount(status, notice("error", failureText(error)));
                     }
                   },
                 },

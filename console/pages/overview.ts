@@ -1,25 +1,8 @@
-import { api } from "../api.js";
+import { api, type OwnerAnswer } from "../api.js";
 import { lineChart, meter } from "../charts.js";
 import { h, mount } from "../dom.js";
 
-interface Bucket {
-  at: string;
-  accepted: number;
-  forwarded: number;
-  failed: number;
-  latencyP50Ms: number | null;
-  latencyP95Ms: number | null;
-}
-interface Level {
-  used: number;
-  limit: number;
-  windowMs: number;
-}
-interface Headroom {
-  credentials: (Level & { credentialId: string; name: string })[];
-  company: Level;
-  egress: Level;
-}
+type Bucket = OwnerAnswer<"get", "/insights/series">["buckets"][number];
 
 const sum = (buckets: Bucket[], f: "accepted" | "forwarded" | "failed") => buckets.reduce((n, b) => n + b[f], 0);
 const hour = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
@@ -29,8 +12,8 @@ const per = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 
 export async function overviewPage(view: HTMLElement): Promise<void> {
   mount(view, h("h1", null, "Overview"), h("p", { class: "loading", role: "status" }, "Loading…"));
   const [series, headroom] = await Promise.all([
-    api<{ buckets: Bucket[] }>("GET", "/insights/series?hours=24&bucketMinutes=60"),
-    api<Headroom>("GET", "/insights/headroom"),
+    api.get("/insights/series", { query: { hours: 24, bucketMinutes: 60 } }),
+    api.get("/insights/headroom"),
   ]);
   const b = series.buckets;
   const labels = b.map((x) => hour(x.at));

@@ -36,10 +36,10 @@ export function payloadPane(options: { kind: string; keys: VendorKey[]; initial:
     }
     if (options.kind !== "lead" && options.kind !== "appointment") return;
     for (const key of options.keys) {
-      const { payloads } = await api<{ payloads: { submissionId: string; createdAt: string; payload: unknown }[] }>(
-        "GET",
-        `/keys/${key.id}/payloads?limit=10&kind=${options.kind}`,
-      );
+      const { payloads } = await api.get("/keys/{keyId}/payloads", {
+        params: { keyId: key.id },
+        query: { limit: 10, kind: options.kind },
+      });
       if (!payloads.length) continue;
       const group = h("optgroup", { label: `Recent payloads of ${key.name}` });
       for (const p of payloads) {

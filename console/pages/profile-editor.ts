@@ -1,9 +1,9 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { field, h, mount, notice } from "../dom.js";
 import { expressionEditor } from "../editor/expression-editor.js";
 import { link } from "../router.js";
 import { isAdmin } from "../session.js";
-import type { GoldenReport, Outcome, Profile, Sample, VendorKey, Version } from "../types.js";
+import type { GoldenReport, Outcome, Sample, Version } from "../types.js";
 import { payloadPane } from "./payload-pane.js";
 import { outputView } from "./profile-output.js";
 import { replaySection } from "./profile-replay.js";
@@ -30,9 +30,9 @@ interface Working {
 export async function profileEditorPage(view: HTMLElement, params: Record<string, string>): Promise<void> {
   const profileId = params.profileId ?? "";
   const [{ profiles }, { versions }, { keys }] = await Promise.all([
-    api<{ profiles: Profile[] }>("GET", "/profiles"),
-    api<{ versions: Version[] }>("GET", `/profiles/${profileId}/versions`),
-    api<{ keys: VendorKey[] }>("GET", "/keys"),
+    api.get("/profiles"),
+    api.get("/profiles/{profileId}/versions", { params: { profileId } }),
+    api.get("/keys"),
   ]);
   const profile = profiles.find((p) => p.id === profileId);
   if (!profile) throw new Error("profile not found");
@@ -107,11 +107,14 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
     let tested: GoldenReport | null;
     try {
       [outcome, tested] = await Promise.all([
-        api<Outcome>("POST", "/profiles/preview", { kind, expression, payload: body }),
+        api.post("/profiles/preview", { body: { kind, expression, payload: body } }),
         work.samples.length
-          ? api<GoldenReport>("POST", `/profiles/${profileId}/test`, { expression, samples: work.samples }).catch(
-              () => null,
-            )
+          ? api
+              .post("/profiles/{profileId}/test", {
+                params: { profileId },
+                body: { expression, samples: work.samples },
+              })
+              .catch(() => null)
           : Promise.resolve(null),
       ]);
     } catch (error) {
@@ -184,9 +187,9 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
   );
 
   async function saveDraft(): Promise<Version> {
-    const saved = await api<{ version: Version; samples: GoldenReport }>("POST", `/profiles/${profileId}/versions`, {
-      expression: editor.text(),
-      samples: work.samples,
+    const saved = await api.post("/profiles/{profileId}/versions", {
+      params: { profileId },
+      body: { expression: editor.text(), samples: work.samples },
     });
     work.saved = saved.version;
     report = saved.samples;
@@ -204,7 +207,7 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
           const v = await saveDraft();
           mount(status, notice("ok", `Saved draft v${v.version}.`));
         } catch (error) {
-          mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+          mount(status, notice("error", failureText(error)));
         }
       },
     },
@@ -218,7 +221,9 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
       onclick: async () => {
         try {
           const draft = work.saved ?? (await saveDraft());
-          const published = await api<Version>("POST", `/profile-versions/${draft.id}/publish`);
+          const published = await api.post("/profile-versions/{versionId}/publish", {
+            params: { versionId: draft.id },
+          });
           work.saved = published;
           mount(
             status,
@@ -229,10 +234,7 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
           );
           await history.reload();
         } catch (error) {
-          mount(
-            status,
-            notice("error", error instanceof ApiFailure ? `Not published: ${error.message}` : String(error)),
-          );
+          mount(status, notice("error", failureText(error, "Not published: ")));
         }
       },
     },

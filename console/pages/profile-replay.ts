@@ -1,16 +1,6 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { field, h, json, mount, notice, select } from "../dom.js";
 import type { VendorKey } from "../types.js";
-
-interface ReplayResult {
-  replayed: number;
-  changed: number;
-  results: {
-    submissionId: string;
-    outcome: { ok: boolean; message?: string };
-    changes: { field: string; before: unknown; after: unknown }[];
-  }[];
-}
 
 /** Replays a key's last N real payloads through the draft and shows what would change, field by field. */
 export function replaySection(options: { kind: "lead" | "appointment"; keys: VendorKey[]; expression: () => string }) {
@@ -37,11 +27,13 @@ export function replaySection(options: { kind: "lead" | "appointment"; keys: Ven
           onclick: async () => {
             mount(out, h("p", { role: "status" }, "Replaying…"));
             try {
-              const r = await api<ReplayResult>("POST", "/profiles/replay", {
-                keyId: key.value,
-                kind: options.kind,
-                expression: options.expression(),
-                limit: Number(limit.value) || 20,
+              const r = await api.post("/profiles/replay", {
+                body: {
+                  keyId: key.value,
+                  kind: options.kind,
+                  expression: options.expression(),
+                  limit: Number(limit.value) || 20,
+                },
               });
               const changed = r.results.filter((x) => !x.outcome.ok || x.changes.length);
               mount(
@@ -93,7 +85,7 @@ export function replaySection(options: { kind: "lead" | "appointment"; keys: Ven
                   : null,
               );
             } catch (error) {
-              mount(out, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+              mount(out, notice("error", failureText(error)));
             }
           },
         },

@@ -1,4 +1,4 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { confirmDialog } from "../confirm.js";
 import { badge, field, h, json, mount, notice, select, time } from "../dom.js";
 import { lineDiff } from "../line-diff.js";
@@ -118,20 +118,21 @@ export function historySection(options: { profile: Profile; keys: VendorKey[]; o
     )
       return;
     try {
-      const result = await api<{ reboundKeys: string[] }>("POST", `/profiles/${profile.id}/rollback`, {
-        versionId: v.id,
+      const result = await api.post("/profiles/{profileId}/rollback", {
+        params: { profileId: profile.id },
+        body: { versionId: v.id },
       });
       mount(status, notice("ok", `v${v.version} is bound to ${result.reboundKeys.length} key(s).`));
       await reload();
     } catch (error) {
-      mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+      mount(status, notice("error", failureText(error)));
     }
   }
 
   async function reload(): Promise<void> {
     const [v, k] = await Promise.all([
-      api<{ versions: Version[] }>("GET", `/profiles/${profile.id}/versions`),
-      api<{ keys: VendorKey[] }>("GET", "/keys"),
+      api.get("/profiles/{profileId}/versions", { params: { profileId: profile.id } }),
+      api.get("/keys"),
     ]);
     versions = v.versions;
     keys = k.keys;

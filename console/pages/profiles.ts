@@ -1,15 +1,12 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { badge, field, h, mount, notice, select } from "../dom.js";
 import { link, navigate } from "../router.js";
 import { isAdmin } from "../session.js";
-import type { Profile, VendorKey } from "../types.js";
+import type { Kind } from "../types.js";
 
 /** Every profile with its kind, the keys bound to it, its latest version and whether its golden samples pass. */
 export async function profilesPage(view: HTMLElement): Promise<void> {
-  const [{ profiles }, { keys }] = await Promise.all([
-    api<{ profiles: Profile[] }>("GET", "/profiles"),
-    api<{ keys: VendorKey[] }>("GET", "/keys"),
-  ]);
+  const [{ profiles }, { keys }] = await Promise.all([api.get("/profiles"), api.get("/keys")]);
   const keyName = new Map(keys.map((k) => [k.id, k.name]));
   const rows = profiles
     .sort((a, b) => a.name.localeCompare(b.name))
@@ -77,10 +74,10 @@ function newProfileForm(): HTMLElement {
       onsubmit: async (event: Event) => {
         event.preventDefault();
         try {
-          const created = await api<{ id: string }>("POST", "/profiles", { name: name.value, kind: kind.value });
+          const created = await api.post("/profiles", { body: { name: name.value, kind: kind.value as Kind } });
           navigate(`/profiles/${created.id}`);
         } catch (error) {
-          mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+          mount(status, notice("error", failureText(error)));
         }
       },
     },

@@ -1,4 +1,4 @@
-import { ApiFailure } from "../api.js";
+import { failureText, OwnerApiError } from "../api.js";
 import { field, h, mount, notice } from "../dom.js";
 import { navigate } from "../router.js";
 import { signIn } from "../session.js";
@@ -21,11 +21,11 @@ export function signInPage(view: HTMLElement): void {
           navigate("/");
         } catch (error) {
           const message =
-            error instanceof ApiFailure && error.status === 429
+            error instanceof OwnerApiError && error.code === "rate_limited"
               ? "Too many attempts. Wait a minute and try again."
-              : error instanceof ApiFailure && error.status === 401
+              : error instanceof OwnerApiError && error.code === "unauthorized"
                 ? "Email or password is incorrect."
-                : String(error);
+                : failureText(error);
           mount(status, notice("error", message));
         } finally {
           button.disabled = false;

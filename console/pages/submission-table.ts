@@ -1,3 +1,4 @@
+import type { OwnerRequest } from "../../src/gateway/owner/operations.js";
 import { badge, h, time } from "../dom.js";
 import { link } from "../router.js";
 import type { Submission } from "../types.js";
@@ -77,4 +78,24 @@ export function toLocal(iso: string | null): string {
   if (Number.isNaN(d.getTime())) return "";
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The log's query as the API takes it, from the strings of the URL or a form: an unknown status or kind is dropped. */
+export type LogQuery = NonNullable<OwnerRequest<"get", "/submissions">["query"]>;
+
+const STATUSES: readonly Submission["status"][] = ["queued", "waiting", "forwarding", "forwarded", "failed"];
+const KINDS: readonly Submission["kind"][] = ["lead", "appointment"];
+const oneOf = <T extends string>(value: string | null | undefined, options: readonly T[]) =>
+  options.find((option) => option === value);
+const text = (value: string | null | undefined) => value || undefined;
+
+export function logQuery(fields: Partial<Record<keyof LogQuery, string | null>>): LogQuery {
+  return {
+    status: oneOf(fields.status, STATUSES),
+    keyId: text(fields.keyId),
+    kind: oneOf(fields.kind, KINDS),
+    from: text(fields.from),
+    to: text(fields.to),
+    cursor: text(fields.cursor),
+  };
 }

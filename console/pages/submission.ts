@@ -1,33 +1,12 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { badge, h, json, mount, notice, time } from "../dom.js";
 import { link } from "../router.js";
 import { isAdmin } from "../session.js";
-import type { Submission } from "../types.js";
-
-interface Detail extends Submission {
-  credentialId: string;
-  rawPayload: unknown;
-  canonicalBody: unknown;
-  idempotencyKey: string | null;
-  upstreamIdempotencyKey: string | null;
-  purgedAt: string | null;
-  waitingReason: string | null;
-  attemptsTimeline: {
-    id: string;
-    attempt: number;
-    counted: boolean;
-    startedAt: string;
-    status: number | null;
-    error: string | null;
-    latencyMs: number;
-    upstreamRequestId: string | null;
-  }[];
-}
 
 /** One submission: what arrived, what it became, every attempt, what the platform answered. */
 export async function submissionPage(view: HTMLElement, params: Record<string, string>): Promise<void> {
   const id = params.submissionId ?? "";
-  const s = await api<Detail>("GET", `/submissions/${encodeURIComponent(id)}`);
+  const s = await api.get("/submissions/{submissionId}", { params: { submissionId: id } });
   const status = h("div", { "aria-live": "polite" });
   const settled = s.status === "forwarded" || s.status === "failed";
   mount(
@@ -49,10 +28,10 @@ export async function submissionPage(view: HTMLElement, params: Record<string, s
                 class: "primary",
                 onclick: async () => {
                   try {
-                    await api("POST", "/dead-letter/redrive", { submissionIds: [s.submissionId] });
+                    await api.post("/dead-letter/redrive", { body: { submissionIds: [s.submissionId] } });
                     await submissionPage(view, params);
                   } catch (error) {
-                    mount(status, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+                    mount(status, notice("error", failureText(error)));
                   }
                 },
               },

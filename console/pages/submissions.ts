@@ -3,9 +3,9 @@ import { field, h, mount, select } from "../dom.js";
 import { type LiveState, openLiveLog } from "../live.js";
 import { navigate, refresh } from "../router.js";
 import { resume } from "../session.js";
-import type { Submission, VendorKey } from "../types.js";
+import type { Submission } from "../types.js";
 import { LiveRows } from "./live-rows.js";
-import { submissionTable, toIso, toLocal } from "./submission-table.js";
+import { logQuery, submissionTable, toIso, toLocal } from "./submission-table.js";
 
 const STATUSES = ["queued", "waiting", "forwarding", "forwarded", "failed"];
 const PAGE = 50;
@@ -47,11 +47,8 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
   );
   await live.ready;
   const [{ keys }, page] = await Promise.all([
-    api<{ keys: VendorKey[] }>("GET", "/keys"),
-    api<{ submissions: Submission[]; nextCursor: string | null }>(
-      "GET",
-      `/submissions${query({ ...filter, limit: PAGE })}`,
-    ),
+    api.get("/keys"),
+    api.get("/submissions", { query: { ...logQuery(filter), limit: PAGE } }),
   ]);
   const names = new Map(keys.map((k) => [k.id, k.name]));
   const status = select(

@@ -1,31 +1,9 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { badge, h, json, mount, notice, time } from "../dom.js";
 import { isAdmin } from "../session.js";
+import type { Subscription } from "../types.js";
 
-export interface Subscription {
-  id: string;
-  vendorKeyId: string;
-  url: string;
-  events: string[];
-  status: string;
-  disabledReason: string | null;
-  consecutiveFailures: number;
-  secrets: { currentVersion: number | null; pendingVersion: number | null };
-  createdAt: string;
-}
-export interface Delivery {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
-
-const fail = (box: HTMLElement, error: unknown) =>
-  mount(box, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+const fail = (box: HTMLElement, error: unknown) => mount(box, notice("error", failureText(error)));
 
 /** One subscription: its events and secret versions, test event, rotation, the delivery log and redelivery. */
 export function subscriptionCard(s: Subscription, keyName: string, reload: () => Promise<void>): HTMLElement {
@@ -74,17 +52,18 @@ export function subscriptionCard(s: Subscription, keyName: string, reload: () =>
       action("Deliveries", () => showDeliveries(deliveries, s.id, status)),
       admin
         ? action("Send a test event", async () => {
-            const r = await api<{ queued: boolean }>("POST", `/webhooks/subscriptions/${s.id}/test`);
+            const r = await api.post("/webhooks/subscriptions/{subscriptionId}/test", {
+              params: { subscriptionId: s.id },
+            });
             mount(status, notice("ok", r.queued ? "Test event queued." : "Nothing queued."));
             await showDeliveries(deliveries, s.id, status);
           })
         : null,
       admin
         ? action("Rotate secret", async () => {
-            const r = await api<{ pendingSecretVersion: number; secret: string }>(
-              "POST",
-              `/webhooks/subscriptions/${s.id}/rotate-secret`,
-            );
+            const r = await api.post("/webhooks/subscriptions/{subscriptionId}/rotate-secret", {
+              params: { subscriptionId: s.id },
+            });
             const secret = h("input", {
               type: "text",
               readonly: true,
@@ -120,8 +99,10 @@ export function subscriptionCard(s: Subscription, keyName: string, reload: () =>
                   action(
                     `Activate v${r.pendingSecretVersion}`,
                     async () => {
-                      await api("POST", `/webhooks/subscriptions/${s.id}/activate-secret`, {
-                        pendingSecretVersion: r.pendingSecretVersion,
+                      if (r.pendingSecretVersion === null) throw new Error("no secret is pending");
+                      await api.post("/webhooks/subscriptions/{subscriptionId}/activate-secret", {
+                        params: { subscriptionId: s.id },
+                        body: { pendingSecretVersion: r.pendingSecretVersion },
                       });
                       await reload();
                     },
@@ -135,8 +116,9 @@ export function subscriptionCard(s: Subscription, keyName: string, reload: () =>
         : null,
       admin
         ? action(s.status === "active" ? "Disable" : "Enable", async () => {
-            await api("PATCH", `/webhooks/subscriptions/${s.id}`, {
-              status: s.status === "active" ? "disabled" : "active",
+            await api.patch("/webhooks/subscriptions/{subscriptionId}", {
+              params: { subscriptionId: s.id },
+              body: { status: s.status === "active" ? "disabled" : "active" },
             });
             await reload();
           })
@@ -148,10 +130,10 @@ export function subscriptionCard(s: Subscription, keyName: string, reload: () =>
 }
 
 async function showDeliveries(box: HTMLElement, subscriptionId: string, status: HTMLElement): Promise<void> {
-  const { deliveries } = await api<{ deliveries: Delivery[] }>(
-    "GET",
-    `/webhooks/subscriptions/${subscriptionId}/deliveries?limit=20`,
-  );
+  const { deliveries } = await api.get("/webhooks/subscriptions/{subscriptionId}/deliveries", {
+    params: { subscriptionId },
+    query: { limit: 20 },
+  });
   const detail = h("div", { "aria-live": "polite" });
   mount(
     box,
@@ -198,7 +180,9 @@ async function showDeliveries(box: HTMLElement, subscriptionId: string, status: 
                         type: "button",
                         class: "link",
                         onclick: async () => {
-                          const full = await api("GET", `/webhooks/deliveries/${d.id}`);
+                          const full = await api.get("/webhooks/deliveries/{deliveryId}", {
+                            params: { deliveryId: d.id },
+                          });
                           mount(detail, h("h4", null, `Delivery ${d.id}`), h("pre", { class: "code" }, json(full)));
                         },
                       },
@@ -212,7 +196,9 @@ async function showDeliveries(box: HTMLElement, subscriptionId: string, status: 
                             class: "link",
                             onclick: async () => {
                               try {
-                                await api("POST", `/webhooks/deliveries/${d.id}/redeliver`);
+                                await api.post("/webhooks/deliveries/{deliveryId}/redeliver", {
+                                  params: { deliveryId: d.id },
+                                });
                                 await showDeliveries(box, subscriptionId, status);
                               } catch (e) {
                                 fail(status, e);

@@ -1,21 +1,20 @@
-import { ApiFailure, api } from "../api.js";
+import { api, failureText } from "../api.js";
 import { field, h, mount, notice, select } from "../dom.js";
 import { isAdmin } from "../session.js";
 import type { VendorKey } from "../types.js";
-import { type Subscription, subscriptionCard } from "./webhook-subscription.js";
+import { subscriptionCard } from "./webhook-subscription.js";
 
 /** A new subscription's signing secret: shown by the next render of the page, then forgotten. */
 let createdSecret: { version: number; secret: string } | null = null;
 
-const fail = (box: HTMLElement, error: unknown) =>
-  mount(box, notice("error", error instanceof ApiFailure ? error.message : String(error)));
+const fail = (box: HTMLElement, error: unknown) => mount(box, notice("error", failureText(error)));
 
 /** Vendor webhook subscriptions: create, rotate and activate secrets, test, and the delivery log with redelivery. */
 export async function webhooksPage(view: HTMLElement): Promise<void> {
   const [{ subscriptions }, { keys }, catalogue] = await Promise.all([
-    api<{ subscriptions: Subscription[] }>("GET", "/webhooks/subscriptions"),
-    api<{ keys: VendorKey[] }>("GET", "/keys"),
-    api<{ eventsByPartnerType: Record<string, string[]> }>("GET", "/webhooks/events"),
+    api.get("/webhooks/subscriptions"),
+    api.get("/keys"),
+    api.get("/webhooks/events"),
   ]);
   const names = new Map(keys.map((k) => [k.id, k.name]));
   const secret = createdSecret;
@@ -68,7 +67,11 @@ export async function webhooksPage(view: HTMLElement): Promise<void> {
   );
 }
 
-function createForm(view: HTMLElement, keys: VendorKey[], events: Record<string, string[]>): HTMLElement {
+function createForm(
+  view: HTMLElement,
+  keys: VendorKey[],
+  events: Readonly<Record<string, readonly string[]>>,
+): HTMLElement {
   const key = select(
     "vendorKeyId",
     keys.map((k) => [k.id, k.name]),
@@ -96,11 +99,9 @@ function createForm(view: HTMLElement, keys: VendorKey[], events: Record<string,
         event.preventDefault();
         const chosen = [...eventBox.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
         try {
-          const created = await api<{ id: string; secret: { version: number; secret: string } }>(
-            "POST",
-            "/webhooks/subscriptions",
-            { vendorKeyId: key.value, url: url.value, events: chosen },
-          );
+          const created = await api.post("/webhooks/subscriptions", {
+            body: { vendorKeyId: key.value, url: url.value, events: chosen },
+          });
           createdSecret = created.secret;
           await webhooksPage(view);
         } catch (e) {

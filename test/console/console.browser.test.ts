@@ -149,6 +149,24 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await capture(page, "profile-editor");
   });
 
+  it("shows a refused change with the API's message and its request id, for the owner to quote (D-260)", async () => {
+    await page.goto(`${rig.url}/console/profiles`);
+    await page.getByRole("heading", { name: "Profiles" }).waitFor();
+    await page.getByLabel("Name").fill("LeadMarket");
+    const answer = page.waitForResponse(
+      (r) => r.url().endsWith("/owner/v1/profiles") && r.request().method() === "POST",
+    );
+    await page.getByRole("button", { name: "Create draft profile" }).click();
+    const refused = await answer;
+    const body = (await refused.json()) as { code: string; requestId: string };
+    expect(refused.status()).toBe(409);
+    expect(body.code).toBe("conflict");
+    expect(body.requestId).toBe(refused.headers()["x-request-id"]);
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toBe(`a profile named "LeadMarket" already exists (request ${body.requestId})`);
+  });
+
   let vendorKey = "";
   it("issues a key bound to the profile and shows its secret once", async () => {
     await page.getByRole("link", { name: "Keys" }).click();

@@ -10,6 +10,7 @@ function row(id: string, changes: Partial<Submission> = {}): Submission {
     kind: "lead",
     status: "queued",
     attempts: 0,
+    waitingReason: null,
     lastError: null,
     upstreamStatus: null,
     result: null,

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleConsole } from "../../src/gateway/console/bundle.js";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.js";
@@ -15,6 +16,19 @@ describe("console bundle (esbuild, in memory)", () => {
     expect(bundle.js.body).toContain("cm-editor");
     expect(bundle.css.body).toContain(".editor-grid");
     expect(bundle.buildMs).toBeLessThan(10_000);
+  });
+
+  it("ships no zod and no server schema: the client imports them for types only (D-260)", async () => {
+    const { body } = (await bundleConsole()).js;
+    // Positive controls: the words searched for are in the modules the console's types come from.
+    const keys = await readFile(new URL("../../src/gateway/owner/routes/keys.schemas.ts", import.meta.url), "utf8");
+    expect(keys).toContain("VendorKeyWithSecret");
+    const zod = await readFile(new URL("../../node_modules/zod/v4/core/errors.js", import.meta.url), "utf8");
+    expect(zod).toContain("$ZodError");
+    expect(body).not.toContain("VendorKeyWithSecret");
+    expect(body).not.toContain("$ZodError");
+    // The client itself is there.
+    expect(body).toContain("/owner/v1");
   });
 });
 

@@ -44,9 +44,12 @@ const submissionFields = {
   vendorKeyId: z.string(),
 };
 
+/** A row of the log: the list's rows and the live stream's `submission` events (D-235). */
+export const submissionSummary = z.strictObject(submissionFields).openapi("SubmissionSummary");
+
 export const submissionPage = z
   .strictObject({
-    submissions: z.array(z.strictObject(submissionFields).openapi("SubmissionSummary")),
+    submissions: z.array(submissionSummary),
     nextCursor: z.string().nullable(),
   })
   .openapi("SubmissionPage");
