@@ -12,6 +12,7 @@
  * Figures: burst_p95_ms = p95 over the thirty of accept commit → forwarded; upstream_rtt_p95_ms = p95 of send →
  * answer of their attempts (nothing injected); sync_answered = requests answered with the platform's own 201/200 and
  * its leadId; small_first_wait_ms = the other idle company's commit → send, against 2 × W/N_egress + 50 ms.
+ * It reads the SQLite file directly, so it runs on the SQLite store only (`store=sqlite`).
  */
 
 import { inArray } from "drizzle-orm";
@@ -67,7 +68,7 @@ export async function burstCase(options: {
 
   // Warm-up, as in the drain: another company's sync requests warm intake, forwarding and the answer's way back.
   await Promise.all(Array.from({ length: 20 }, () => post(WARMUP, true).then((res) => res.text())));
-  await poll(() => rig.settled() >= 20);
+  await poll(async () => (await rig.settled()) >= 20);
   // Its sends leave the egress's window (1 s) before anything is measured.
   await new Promise((r) => setTimeout(r, 1_100));
 
@@ -137,7 +138,7 @@ export async function burstCase(options: {
   const notForwarded = burstRows.filter((r) => r.status !== "forwarded").length;
   console.log(
     `${driver} burst, load=${load}: ${BURST} sync requests on an idle credential (60/min)${
-      backlog ? ` with a backlog of ${backlog} (${rig.settled() - 20 - BURST - 1} of it forwarded by then)` : ""
+      backlog ? ` with a backlog of ${backlog} (${(await rig.settled()) - 20 - BURST - 1} of it forwarded by then)` : ""
     }; accept → forwarded p50 ${p(toForward, 0.5)} ms, max ${Math.max(...toForward)} ms; egress ${(
       (sendsMeanwhile / Math.max(1, burstDoneAt - burstAt)) * 1_000
     ).toFixed(1)} sends/s while it went (limit ${EGRESS.limit}/s); ${notForwarded} not forwarded; upstream 429s ${
@@ -145,7 +146,7 @@ export async function burstCase(options: {
     }`,
   );
   console.log(
-    `RESULT case=burst driver=${driver} load=${load} burst_p95_ms=${burstP95} upstream_rtt_p95_ms=${rttP95} burst_vs_rtt_p95=${(
+    `RESULT case=burst driver=${driver} store=sqlite load=${load} burst_p95_ms=${burstP95} upstream_rtt_p95_ms=${rttP95} burst_vs_rtt_p95=${(
       burstP95 / Math.max(1, rttP95)
     ).toFixed(
       2,

@@ -18,14 +18,18 @@
  * company's commit → send; upstream_429 as counted by the sandbox.
  *
  * After each driver's drain, the burst case (bench/burst.ts) runs on the same driver: thirty sync requests on an idle
- * credential of 60 a minute, with the others idle and with the egress saturated. Each case prints a `RESULT` line;
- * the last line printed is the BullMQ driver's saturated burst (or the embedded one's without Redis).
+ * credential of 60 a minute, with the others idle and with the egress saturated.
+ *
+ * All of that runs on a SQLite file (`store=sqlite`). Then the BullMQ driver's drain runs once more with the gateway
+ * and its two worker processes on PostgreSQL (`store=postgres`; BENCH_POSTGRES_URL, default the local server; a
+ * scratch database made for the run and dropped after it). Without a reachable PostgreSQL (or Redis) the bench
+ * says so and skips it. Each case prints a `RESULT` line naming its driver and store; the last line printed is the
+ * PostgreSQL drain's (or, without it, the last SQLite case's).
  */
-import { submissions } from "../src/db/schema/index.js";
-import { sqliteOf } from "../test/helpers/sqlite-of.js";
 import { burstCase } from "./burst.js";
 import { maxMinShares, windowedFairness } from "./lib/fairness.js";
 import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
+import { postgresUnreachable, scratchDatabase } from "./lib/postgres.js";
 import { redisReachable } from "./lib/redis.js";
 
 const W = 1_000;
@@ -41,15 +45,28 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WORKERS = 2;
 
 const drivers: Driver[] = ["embedded"];
-if (await redisReachable(REDIS_URL)) drivers.push("bullmq");
+const redis = await redisReachable(REDIS_URL);
+if (redis) drivers.push("bullmq");
 else console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
 for (const driver of drivers) {
   await drain(driver);
   for (const load of ["idle", "saturated"] as const)
     await burstCase({ driver, load, redisUrl: REDIS_URL, workers: WORKERS });
 }
+const postgresMissing = await postgresUnreachable();
+if (!redis) console.log("driver=bullmq store=postgres not run: it needs Redis");
+else if (postgresMissing) console.log(`driver=bullmq store=postgres not run: ${postgresMissing}`);
+else {
+  const database = await scratchDatabase();
+  try {
+    await drain("bullmq", database.url);
+  } finally {
+    await database.drop();
+  }
+}
 
-async function drain(driver: Driver): Promise<void> {
+async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
+  const store = databaseUrl ? "postgres" : "sqlite";
   const limits = {
     perCredential: { limit: PER_CREDENTIAL, windowMs: W },
     perCompany: { limit: PER_COMPANY, windowMs: W },
@@ -72,6 +89,7 @@ async function drain(driver: Driver): Promise<void> {
     })),
     redisUrl: REDIS_URL,
     workers: WORKERS,
+    ...(databaseUrl ? { databaseUrl } : {}),
   });
   const { companies } = rig;
   // Per-company limit override is per minute in the config; the bench's window is a second.
@@ -83,11 +101,11 @@ async function drain(driver: Driver): Promise<void> {
   // sends are not measured.
   const WARMUP = 6;
   for (let i = 0; i < 100; i++) await submit(WARMUP, i);
-  await poll(() => rig.settled() >= 100);
+  await poll(async () => (await rig.settled()) >= 100);
   const warmupCompanyId = companies[WARMUP]?.id;
 
   console.log(
-    `${driver}: burst of ${TOTAL} submissions over ${layout.slice(0, 5).reduce((a, b) => a + b)} credentials of 5 companies`,
+    `${driver} (${store}): burst of ${TOTAL} submissions over ${layout.slice(0, 5).reduce((a, b) => a + b)} credentials of 5 companies`,
   );
   // The burst arrives in chunks that yield to the event loop, as requests over HTTP would, interleaved across companies.
   const order: number[] = [];
@@ -110,18 +128,26 @@ async function drain(driver: Driver): Promise<void> {
   const small = await submit(5, 0);
 
   const total = accepted.length + 1 + 100;
-  await poll(() => rig.settled() >= total, 250);
+  await poll(async () => (await rig.settled()) >= total, 250);
 
-  const rows = sqliteOf(rig.gateway)
-    .db.select()
-    .from(submissions)
-    .all()
-    .filter((r) => r.companyId !== warmupCompanyId);
-  const attempts = sqliteOf(rig.gateway)
-    .sqlite.prepare(
-      "select s.company_id c, s.credential_id k, a.started_at t, a.latency_ms l, a.status st from submission_attempts a join submissions s on s.id = a.submission_id",
+  const rows = (
+    await rig.query<{
+      id: string;
+      companyId: string;
+      credentialId: string;
+      status: string;
+      firstSentAt: number | string | null;
+      createdAt: string;
+    }>(
+      `select id, company_id "companyId", credential_id "credentialId", status, first_sent_at "firstSentAt",
+        created_at "createdAt" from submissions`,
     )
-    .all() as { c: string; k: string; t: string; l: number; st: number | null }[];
+  )
+    .map((r) => ({ ...r, firstSentAt: r.firstSentAt === null ? null : Number(r.firstSentAt) }))
+    .filter((r) => r.companyId !== warmupCompanyId);
+  const attempts = await rig.query<{ c: string; k: string; t: string; l: number; st: number | null }>(
+    "select s.company_id c, s.credential_id k, a.started_at t, a.latency_ms l, a.status st from submission_attempts a join submissions s on s.id = a.submission_id",
+  );
   const sends = attempts
     .filter((a) => a.c !== warmupCompanyId)
     .map((a) => ({ company: a.c, credential: a.k, at: Date.parse(a.t), end: Date.parse(a.t) + a.l }));
@@ -192,7 +218,7 @@ async function drain(driver: Driver): Promise<void> {
     `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${2 * (W / EGRESS) + 50} ms)`,
   );
   console.log(
-    `RESULT driver=${driver} utilisation=${utilisation.toFixed(4)} upstream_429=${totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
+    `RESULT driver=${driver} store=${store} utilisation=${utilisation.toFixed(4)} upstream_429=${totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
   );
   await rig.close();
 }

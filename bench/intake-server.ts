@@ -1,7 +1,8 @@
 /**
  * The server side of `npm run bench:intake`, run in its own process so the load generator does not share its event
  * loop: `echo` is a bare Hono route that parses and echoes JSON; `floor` parses and commits the raw body to a file
- * database, nothing else; `gateway` is the real intake on a file database.
+ * database, nothing else; `gateway` is the real intake on a file database, or on PostgreSQL when a database URL
+ * follows the profiles (a scratch database the bench made).
  * Prints one JSON line `{url, keys}` when listening.
  */
 import { mkdtempSync } from "node:fs";
@@ -62,6 +63,7 @@ if (mode === "echo") {
   const dir = mkdtempSync(join(tmpdir(), "pg-bench-"));
   const gateway = await createGateway({
     databasePath: join(dir, "gateway.db"),
+    ...(process.argv[5] ? { databaseUrl: process.argv[5] } : {}),
     log: createLogger({ level: "silent" }),
     settings: { intakeLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 } },
     masterKey: "0".repeat(64),
@@ -109,7 +111,9 @@ if (mode === "echo") {
   const keys = { normal: normal.key, runaway: runaway.key, plain: plain.key };
   process.stdout.write(`${JSON.stringify({ url: server.url, keys })}\n`);
 } else {
-  process.stderr.write("usage: intake-server.ts echo | floor | gateway PROFILE_DIR RUNAWAY_PROFILE_DIR\n");
+  process.stderr.write(
+    "usage: intake-server.ts echo | floor | gateway PROFILE_DIR RUNAWAY_PROFILE_DIR [DATABASE_URL]\n",
+  );
   process.exit(2);
 }
 

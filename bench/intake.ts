@@ -13,12 +13,18 @@
  * run side by side and each scenario alternates its two runs BENCH_ROUNDS times (3); the RESULT line compares medians.
  * Each run also reports the server's CPU time per request (its process and its evaluator processes), which does not
  * depend on how much of the machine others take, and the load average.
+ *
+ * Both stores run, one after the other, each against the same echo and floor servers measured again in its own
+ * rounds: the gateway on a SQLite file, then on PostgreSQL (BENCH_POSTGRES_URL, default the local server; a scratch
+ * database made for the run and dropped after it). Each prints a `RESULT store=…` line, PostgreSQL's last;
+ * without a reachable PostgreSQL the bench says so and prints the SQLite line only.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startChild } from "./lib/child.js";
 import { type LoadResult, load } from "./lib/load.js";
+import { postgresUnreachable, scratchDatabase } from "./lib/postgres.js";
 import { median, processTreeCpuMs } from "./lib/stats.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -57,91 +63,125 @@ function fmt(r: Run): string {
 const normalPayload = JSON.stringify(samplePayload(PROFILE));
 const runawayPayload = readFileSync(join(RUNAWAY, "payloads", "runaway.json"), "utf8");
 
+type Store = "sqlite" | "postgres";
+type GatewayServer = Awaited<ReturnType<typeof startGatewayServer>>;
+
+const startGatewayServer = (databaseUrl?: string) =>
+  startChild<{ url: string; keys: { normal: string; runaway: string } }>("bench/intake-server.ts", [
+    "gateway",
+    PROFILE,
+    RUNAWAY,
+    ...(databaseUrl ? [databaseUrl] : []),
+  ]);
+
 const echo = await startChild<{ url: string }>("bench/intake-server.ts", ["echo"]);
 const floor = await startChild<{ url: string }>("bench/intake-server.ts", ["floor"]);
-const gw = await startChild<{ url: string; keys: { normal: string; runaway: string } }>("bench/intake-server.ts", [
-  "gateway",
-  PROFILE,
-  RUNAWAY,
-]);
 const echoPid = echo.child.pid ?? 0;
 const floorPid = floor.child.pid ?? 0;
-const gwPid = gw.child.pid ?? 0;
-const leads = `${gw.info.url}/api/inbound/leads`;
-const normal = { "x-api-key": gw.info.keys.normal };
 const echoLoad = (seconds: number) =>
   load({ url: `${echo.info.url}/api/inbound/leads`, body: normalPayload, seconds, connections: CONNECTIONS });
 const floorLoad = (seconds: number) =>
   load({ url: `${floor.info.url}/api/inbound/leads`, body: normalPayload, seconds, connections: CONNECTIONS });
-const intakeLoad = (seconds: number, rate?: number) =>
-  load({
-    url: leads,
-    body: normalPayload,
-    headers: normal,
-    seconds,
-    connections: CONNECTIONS,
-    ...(rate ? { rate } : {}),
-  });
 
 console.log(`load average at start: ${loadavg()[0]?.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s per run`);
 await echoLoad(2);
 await floorLoad(2);
-await intakeLoad(2);
-const echoRuns: Run[] = [];
-const floorRuns: Run[] = [];
-const intakeRuns: Run[] = [];
-for (let round = 1; round <= ROUNDS; round++) {
-  echoRuns.push(await measured(echoPid, () => echoLoad(SECONDS)));
-  console.log(`round ${round} echo     ${fmt(echoRuns.at(-1) as Run)}`);
-  floorRuns.push(await measured(floorPid, () => floorLoad(SECONDS)));
-  console.log(`round ${round} floor    ${fmt(floorRuns.at(-1) as Run)}`);
-  intakeRuns.push(await measured(gwPid, () => intakeLoad(SECONDS)));
-  console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)}`);
-}
-const echoRps = median(echoRuns.map((r) => r.rps));
-const floorRps = median(floorRuns.map((r) => r.rps));
-const floorCpu = median(floorRuns.map((r) => r.cpuUsPerRequest));
-const intakeRps = median(intakeRuns.map((r) => r.rps));
-const intakeP99 = median(intakeRuns.map((r) => r.p99));
-const ratio = intakeRps / echoRps;
-const echoCpu = median(echoRuns.map((r) => r.cpuUsPerRequest));
-const intakeCpu = median(intakeRuns.map((r) => r.cpuUsPerRequest));
-console.log(
-  `medians: echo ${echoRps.toFixed(0)} req/s, intake ${intakeRps.toFixed(0)} req/s, ratio ${ratio.toFixed(3)}; ` +
-    `CPU per request: echo ${echoCpu.toFixed(0)} µs, intake ${intakeCpu.toFixed(0)} µs (${(echoCpu / intakeCpu).toFixed(3)} of intake's)`,
-);
-console.log(
-  `commit floor (parse + group-committed insert + 202, nothing else): ${floorRps.toFixed(0)} req/s, ` +
-    `${(floorRps / echoRps).toFixed(3)} of echo, ${floorCpu.toFixed(0)} µs CPU/req; intake reaches ${(intakeRps / floorRps).toFixed(3)} of it`,
-);
 
-const rate = Math.max(50, Math.round(intakeRps / 2));
-const aloneRuns: Run[] = [];
-const withRunawayRuns: Run[] = [];
-let runawaySummary = "";
-for (let round = 1; round <= ROUNDS; round++) {
-  aloneRuns.push(await measured(gwPid, () => intakeLoad(SECONDS, rate)));
-  console.log(`round ${round} at ${rate} req/s, alone:        ${fmt(aloneRuns.at(-1) as Run)}`);
-  const runawayRun = load({
-    url: leads,
-    body: runawayPayload,
-    headers: { "x-api-key": gw.info.keys.runaway },
-    seconds: SECONDS,
-    connections: 4,
-    rate: 20,
-  });
-  withRunawayRuns.push(await measured(gwPid, () => intakeLoad(SECONDS, rate)));
-  const runaway = await runawayRun;
-  console.log(`round ${round} at ${rate} req/s, with runaway: ${fmt(withRunawayRuns.at(-1) as Run)}`);
-  runawaySummary = `runaway key: ${runaway.rps.toFixed(1)} req/s, non-2xx ${runaway.non2xx} (422 or 503 expected), p99 ${runaway.p99} ms`;
-  console.log(runawaySummary);
+const postgresMissing = await postgresUnreachable();
+const results: string[] = [];
+const sqliteGateway = await startGatewayServer();
+try {
+  results.push(await measure("sqlite", sqliteGateway));
+} finally {
+  await sqliteGateway.stop();
 }
-await Promise.all([echo.stop(), floor.stop(), gw.stop()]);
+if (postgresMissing) {
+  console.log(`store=postgres not run: ${postgresMissing}`);
+} else {
+  const database = await scratchDatabase();
+  try {
+    const postgresGateway = await startGatewayServer(database.url);
+    try {
+      results.push(await measure("postgres", postgresGateway));
+    } finally {
+      await postgresGateway.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+await Promise.all([echo.stop(), floor.stop()]);
+// One RESULT line per store, PostgreSQL's last (the last line printed).
+for (const line of results) console.log(line);
 
-const aloneP99 = median(aloneRuns.map((r) => r.p99));
-const withRunawayP99 = median(withRunawayRuns.map((r) => r.p99));
-const runawayRatio = withRunawayP99 / Math.max(1, aloneP99);
-console.log(`medians: p99 alone ${aloneP99} ms, with runaway ${withRunawayP99} ms`);
-console.log(
-  `RESULT intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)}`,
-);
+/** Both scenarios on one store's gateway, each of its rounds alternating with echo's and floor's; its RESULT line. */
+async function measure(store: Store, gw: GatewayServer): Promise<string> {
+  const gwPid = gw.child.pid ?? 0;
+  const leads = `${gw.info.url}/api/inbound/leads`;
+  const normal = { "x-api-key": gw.info.keys.normal };
+  const intakeLoad = (seconds: number, rate?: number) =>
+    load({
+      url: leads,
+      body: normalPayload,
+      headers: normal,
+      seconds,
+      connections: CONNECTIONS,
+      ...(rate ? { rate } : {}),
+    });
+  console.log(`store=${store}`);
+  await intakeLoad(2);
+  const echoRuns: Run[] = [];
+  const floorRuns: Run[] = [];
+  const intakeRuns: Run[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    echoRuns.push(await measured(echoPid, () => echoLoad(SECONDS)));
+    console.log(`round ${round} echo     ${fmt(echoRuns.at(-1) as Run)}`);
+    floorRuns.push(await measured(floorPid, () => floorLoad(SECONDS)));
+    console.log(`round ${round} floor    ${fmt(floorRuns.at(-1) as Run)}`);
+    intakeRuns.push(await measured(gwPid, () => intakeLoad(SECONDS)));
+    console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)} (${store})`);
+  }
+  const echoRps = median(echoRuns.map((r) => r.rps));
+  const floorRps = median(floorRuns.map((r) => r.rps));
+  const floorCpu = median(floorRuns.map((r) => r.cpuUsPerRequest));
+  const intakeRps = median(intakeRuns.map((r) => r.rps));
+  const intakeP99 = median(intakeRuns.map((r) => r.p99));
+  const ratio = intakeRps / echoRps;
+  const echoCpu = median(echoRuns.map((r) => r.cpuUsPerRequest));
+  const intakeCpu = median(intakeRuns.map((r) => r.cpuUsPerRequest));
+  console.log(
+    `medians (${store}): echo ${echoRps.toFixed(0)} req/s, intake ${intakeRps.toFixed(0)} req/s, ratio ${ratio.toFixed(3)}; ` +
+      `CPU per request: echo ${echoCpu.toFixed(0)} µs, intake ${intakeCpu.toFixed(0)} µs (${(echoCpu / intakeCpu).toFixed(3)} of intake's)`,
+  );
+  console.log(
+    `commit floor (parse + group-committed insert + 202, nothing else): ${floorRps.toFixed(0)} req/s, ` +
+      `${(floorRps / echoRps).toFixed(3)} of echo, ${floorCpu.toFixed(0)} µs CPU/req; intake reaches ${(intakeRps / floorRps).toFixed(3)} of it`,
+  );
+
+  const rate = Math.max(50, Math.round(intakeRps / 2));
+  const aloneRuns: Run[] = [];
+  const withRunawayRuns: Run[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    aloneRuns.push(await measured(gwPid, () => intakeLoad(SECONDS, rate)));
+    console.log(`round ${round} at ${rate} req/s, alone:        ${fmt(aloneRuns.at(-1) as Run)}`);
+    const runawayRun = load({
+      url: leads,
+      body: runawayPayload,
+      headers: { "x-api-key": gw.info.keys.runaway },
+      seconds: SECONDS,
+      connections: 4,
+      rate: 20,
+    });
+    withRunawayRuns.push(await measured(gwPid, () => intakeLoad(SECONDS, rate)));
+    const runaway = await runawayRun;
+    console.log(`round ${round} at ${rate} req/s, with runaway: ${fmt(withRunawayRuns.at(-1) as Run)}`);
+    console.log(
+      `runaway key: ${runaway.rps.toFixed(1)} req/s, non-2xx ${runaway.non2xx} (422 or 503 expected), p99 ${runaway.p99} ms`,
+    );
+  }
+  const aloneP99 = median(aloneRuns.map((r) => r.p99));
+  const withRunawayP99 = median(withRunawayRuns.map((r) => r.p99));
+  const runawayRatio = withRunawayP99 / Math.max(1, aloneP99);
+  console.log(`medians (${store}): p99 alone ${aloneP99} ms, with runaway ${withRunawayP99} ms`);
+  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)}`;
+}

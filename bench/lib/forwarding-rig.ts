@@ -12,7 +12,6 @@ import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { listen } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
-import { sqliteOf } from "../../test/helpers/sqlite-of.js";
 import { startChild } from "./child.js";
 import { dropRedisPrefix } from "./redis.js";
 
@@ -29,12 +28,14 @@ export interface BenchRigOptions {
   redisUrl: string;
   /** BullMQ: worker processes (the bench process is the API). */
   workers: number;
+  /** PostgreSQL (a scratch database the bench made): the gateway and its workers on it instead of a SQLite file. */
+  databaseUrl?: string;
 }
 
 /**
  * What `npm run bench:drain` runs each case on: the sandbox in its own process, a fresh gateway database, the gateway
- * in this process listening on a free port, and with BullMQ worker processes of their own on the same database file
- * and Redis (under a prefix of the run's own). Companies exist on both sides, one vendor key per credential.
+ * in this process listening on a free port, and with BullMQ worker processes of their own on the same database (the
+ * SQLite file, or PostgreSQL with `databaseUrl`) and Redis (under a prefix of the run's own). Companies exist on both sides, one vendor key per credential.
  */
 export async function startBenchRig(options: BenchRigOptions) {
   const rule = (r: LimitRule) => `${r.limit}/${r.windowMs}`;
@@ -54,6 +55,7 @@ export async function startBenchRig(options: BenchRigOptions) {
   const prefix = `bench-drain-${randomBytes(4).toString("hex")}`;
   const gateway = await createGateway({
     databasePath,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     log: createLogger({ level: "silent" }),
     masterKey,
     settings: { intakeLimit: { ratePerSecond: 1e9, burst: 1e9 } },
@@ -65,10 +67,18 @@ export async function startBenchRig(options: BenchRigOptions) {
   });
   const { ctx } = gateway;
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
-  // BullMQ: forwarding runs in worker processes of their own, on the same database file and Redis.
+  // BullMQ: forwarding runs in worker processes of their own, on the same database and Redis.
   const workers: ChildProcess[] = [];
   if (options.driver === "bullmq") {
-    const args = [databasePath, upstream.info.url, options.redisUrl, prefix, masterKey, JSON.stringify(options.limits)];
+    const args = [
+      databasePath,
+      upstream.info.url,
+      options.redisUrl,
+      prefix,
+      masterKey,
+      JSON.stringify(options.limits),
+      ...(options.databaseUrl ? [options.databaseUrl] : []),
+    ];
     for (let i = 0; i < options.workers; i++) {
       workers.push((await startChild<{ pid: number }>("bench/forwarding-worker.ts", args)).child);
     }
@@ -124,14 +134,25 @@ export async function startBenchRig(options: BenchRigOptions) {
       return acceptSubmission({ ctx, key, input: { kind: "lead", raw: JSON.stringify(payload), payload } });
     },
     /** Submissions forwarded or failed so far. */
-    settled(): number {
-      return (
-        sqliteOf(gateway)
-          .sqlite.prepare("select count(*) n from submissions where status in ('forwarded','failed')")
-          .get() as {
-          n: number;
-        }
-      ).n;
+    async settled(): Promise<number> {
+      const [row] = await this.query<{ n: number | string }>(
+        "select count(*) n from submissions where status in ('forwarded','failed')",
+      );
+      return Number(row?.n ?? 0);
+    },
+    /**
+     * Raw SQL on the gateway's database, whichever store it is (`?` placeholders; PostgreSQL's bigint and count come
+     * back as strings: the caller converts). The bench reads what forwarding did from here, never from the stores.
+     */
+    async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+      const handles = gateway.database;
+      if (handles.dialect === "sqlite") return handles.database.sqlite.prepare(sql).all(...params) as T[];
+      let n = 0;
+      const result = await handles.database.pool.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
+      return result.rows as T[];
     },
     /** The referee's counters (§8): what the sandbox admitted and refused. */
     async upstreamTotals(): Promise<{ admitted: number; limited: number }> {
@@ -154,6 +175,6 @@ export async function startBenchRig(options: BenchRigOptions) {
 export type BenchRig = Awaited<ReturnType<typeof startBenchRig>>;
 
 /** Resolves once `done()` holds, looking every `stepMs`. */
-export async function poll(done: () => boolean, stepMs = 100): Promise<void> {
-  while (!done()) await new Promise((r) => setTimeout(r, stepMs));
+export async function poll(done: () => boolean | Promise<boolean>, stepMs = 100): Promise<void> {
+  while (!(await done())) await new Promise((r) => setTimeout(r, stepMs));
 }
