@@ -39,3 +39,45 @@ export function submissionRow(fields: Pick<SubmissionRow, Identity> & Partial<Su
     ...fields,
   };
 }
+
+/** The columns an accepted submission is inserted with, in the order of `insertValues` (both stores' writers). */
+export const INSERT_COLUMNS = [
+  "id",
+  "company_id",
+  "vendor_key_id",
+  "credential_id",
+  "kind",
+  "status",
+  "raw_payload",
+  "canonical_body",
+  "profile_version_id",
+  "idempotency_key",
+  "payload_digest",
+  "upstream_idempotency_key",
+  "contact_email",
+  "contact_phone",
+  "created_at",
+  "updated_at",
+] as const;
+
+/** A new submission's values in INSERT_COLUMNS' order. */
+export function insertValues(row: NewSubmission): unknown[] {
+  return [
+    row.id,
+    row.companyId,
+    row.vendorKeyId,
+    row.credentialId,
+    row.kind,
+    row.status,
+    row.rawPayload ?? null,
+    row.canonicalBody === undefined || row.canonicalBody === null ? null : JSON.stringify(row.canonicalBody),
+    row.profileVersionId ?? null,
+    row.idempotencyKey ?? null,
+    row.payloadDigest ?? null,
+    row.upstreamIdempotencyKey ?? null,
+    row.contactEmail ?? null,
+    row.contactPhone ?? null,
+    row.createdAt,
+    row.updatedAt,
+  ];
+}

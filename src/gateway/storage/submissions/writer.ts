@@ -1,31 +1,12 @@
 import type { SqliteDatabase } from "../../../db/sqlite.js";
 import type { GateView } from "../sqlite-gate.js";
-import type { NewSubmission } from "./row.js";
+import { INSERT_COLUMNS as COLUMNS, type NewSubmission, insertValues as values } from "./row.js";
 
 interface Pending {
   row: NewSubmission;
   resolve(): void;
   reject(error: unknown): void;
 }
-
-const COLUMNS = [
-  "id",
-  "company_id",
-  "vendor_key_id",
-  "credential_id",
-  "kind",
-  "status",
-  "raw_payload",
-  "canonical_body",
-  "profile_version_id",
-  "idempotency_key",
-  "payload_digest",
-  "upstream_idempotency_key",
-  "contact_email",
-  "contact_phone",
-  "created_at",
-  "updated_at",
-] as const;
 
 /**
  * Group commit for accepted submissions: every insert requested in one turn of the event loop is written in a single
@@ -98,25 +79,4 @@ export class SubmissionWriter {
       else pending.reject(failure);
     }
   }
-}
-
-function values(row: NewSubmission): unknown[] {
-  return [
-    row.id,
-    row.companyId,
-    row.vendorKeyId,
-    row.credentialId,
-    row.kind,
-    row.status,
-    row.rawPayload ?? null,
-    row.canonicalBody === undefined || row.canonicalBody === null ? null : JSON.stringify(row.canonicalBody),
-    row.profileVersionId ?? null,
-    row.idempotencyKey ?? null,
-    row.payloadDigest,
-    row.upstreamIdempotencyKey ?? null,
-    row.contactEmail ?? null,
-    row.contactPhone ?? null,
-    row.createdAt,
-    row.updatedAt,
-  ];
 }

@@ -1,30 +1,13 @@
 import type pg from "pg";
-import type { NewSubmission } from "../row.js";
+import { INSERT_COLUMNS as COLUMNS, type NewSubmission, insertValues as rowValues } from "../row.js";
+
+export { rowValues };
 
 interface Pending {
   row: NewSubmission;
   resolve(): void;
   reject(error: unknown): void;
 }
-
-const COLUMNS = [
-  "id",
-  "company_id",
-  "vendor_key_id",
-  "credential_id",
-  "kind",
-  "status",
-  "raw_payload",
-  "canonical_body",
-  "profile_version_id",
-  "idempotency_key",
-  "payload_digest",
-  "upstream_idempotency_key",
-  "contact_email",
-  "contact_phone",
-  "created_at",
-  "updated_at",
-] as const;
 
 const CANONICAL_BODY = COLUMNS.indexOf("canonical_body");
 
@@ -116,28 +99,6 @@ export class PgSubmissionWriter {
   async #oneByOne(batch: Pending[]): Promise<void> {
     await Promise.all(batch.map((pending) => this.#send([pending])));
   }
-}
-
-/** The row's values in INSERT_ONE's order. */
-export function rowValues(row: NewSubmission): unknown[] {
-  return [
-    row.id,
-    row.companyId,
-    row.vendorKeyId,
-    row.credentialId,
-    row.kind,
-    row.status,
-    row.rawPayload ?? null,
-    row.canonicalBody === undefined || row.canonicalBody === null ? null : JSON.stringify(row.canonicalBody),
-    row.profileVersionId ?? null,
-    row.idempotencyKey ?? null,
-    row.payloadDigest ?? null,
-    row.upstreamIdempotencyKey ?? null,
-    row.contactEmail ?? null,
-    row.contactPhone ?? null,
-    row.createdAt,
-    row.updatedAt,
-  ];
 }
 
 function columnArrays(batch: Pending[]): unknown[][] {
