@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type Database from "better-sqlite3";
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { GatewayDb } from "../../../db/client.js";
@@ -41,6 +42,10 @@ import type {
 import { SubmissionWriter } from "./writer.js";
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
+/** How long an erasure keeps trying to empty the WAL past another connection's checkpoint or read, and how often. */
+const TRUNCATE_PATIENCE_MS = 3_000;
+const TRUNCATE_RETRY_MS = 20;
+
 const admissibleColumns = {
   id: submissions.id,
   kind: submissions.kind,
@@ -548,7 +553,14 @@ export class SqliteSubmissionStore implements SubmissionStore {
 
   /** The WAL checkpointed and emptied after an erasure (D-241): with `secure_delete` on, no page keeps the bytes. */
   async compactAfterErasure(): Promise<boolean> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return checkpointTruncate(this.#sqlite);
+    // The checkpointer thread's own PASSIVE checkpoint, or a read on its connection, makes a TRUNCATE answer busy
+    // at once (SQLite runs one checkpoint at a time): it is tried again for a while before the erasure says so.
+    const deadline = Date.now() + TRUNCATE_PATIENCE_MS;
+    for (;;) {
+      while (this.#gate.busy) await this.#gate.pass();
+      if (checkpointTruncate(this.#sqlite)) return true;
+      if (Date.now() >= deadline) return false;
+      await delay(TRUNCATE_RETRY_MS);
+    }
   }
 }
