@@ -12,6 +12,10 @@ const ON_BOTH_STORES = [
   "test/gateway/webhooks/full-loop.test.ts",
   "test/gateway/webhooks/loopback-targets.test.ts",
   "test/gateway/webhooks/led-webhooks.test.ts",
+  "test/gateway/forwarding/driver-suite.test.ts",
+  "test/gateway/forwarding/tenant-scoping.test.ts",
+  "test/gateway/forwarding/redrive.test.ts",
+  "test/gateway/forwarding/recovery.test.ts",
   // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
   // test/helpers/store-reads.ts): the forwarding driver suite, the fault matrices, the crash tests, the other
   // webhooks and owner suites, the console's browser suite.

@@ -10,6 +10,22 @@ export async function submissionRows(gateway: Pick<Gateway, "ctx">, ids: readonl
   return rows.filter((row): row is SubmissionRow => row !== undefined);
 }
 
+/** One submission through the stores, or undefined when it is not committed. */
+export function submissionRow(gateway: Pick<Gateway, "ctx">, id: string): Promise<SubmissionRow | undefined> {
+  return gateway.ctx.submissions.read(id);
+}
+
+/** All of a company's submissions, newest first: the owner's log, page by page. */
+export async function companySubmissions(gateway: Pick<Gateway, "ctx">, companyId: string): Promise<SubmissionRow[]> {
+  const rows: SubmissionRow[] = [];
+  for (let cursor: string | undefined; ; ) {
+    const page = await gateway.ctx.submissions.listPage(companyId, { limit: 500, ...(cursor ? { cursor } : {}) });
+    rows.push(...page.slice(0, 500));
+    if (page.length <= 500) return rows;
+    cursor = page[499]?.id;
+  }
+}
+
 export async function attemptRows(
   gateway: Pick<Gateway, "ctx">,
   ids: readonly string[],

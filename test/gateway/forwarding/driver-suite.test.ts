@@ -1,10 +1,8 @@
-import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
 import { type DriverName, lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { attemptRows, companySubmissions, submissionRow, submissionRows } from "../../helpers/store-reads.js";
 
 /**
  * One queue interface, two drivers with identical behaviour, one suite run against both — the embedded
@@ -27,10 +25,23 @@ function refereeCount(rig: Rig, company: RigCompany) {
 }
 
 /** The requests the gateway made for these submissions (a send that timed out and was retried counts twice). */
-function sentBy(rig: Rig, rows: { id: string }[]): number {
-  const { db } = sqliteOf(rig.gateway);
-  const ids = rows.map((r) => r.id);
-  return db.select().from(submissionAttempts).where(inArray(submissionAttempts.submissionId, ids)).all().length;
+async function sentBy(rig: Rig, rows: { id: string }[]): Promise<number> {
+  return (
+    await attemptRows(
+      rig.gateway,
+      rows.map((r) => r.id),
+    )
+  ).length;
+}
+
+/** The submission ids of intake's answers (202 bodies, or the header of a sync answer). */
+async function submissionIds(answers: Response[]): Promise<string[]> {
+  return Promise.all(
+    answers.map(
+      async (res) =>
+        res.headers.get("x-submission-id") ?? ((await res.clone().json()) as { submissionId: string }).submissionId,
+    ),
+  );
 }
 
 function suite(driver: DriverName) {
@@ -47,14 +58,11 @@ function suite(driver: DriverName) {
       const posts = Array.from({ length: 8 }, () =>
         postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": solo.vendorKeys[0] ?? "" }),
       );
-      expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(8).fill(202));
-      const { db } = sqliteOf(rig.gateway);
-      const rows = await until(() => {
-        const done = db
-          .select()
-          .from(submissions)
-          .where(eq(submissions.credentialId, solo.credentials[0]?.id ?? ""))
-          .all();
+      const answers = await Promise.all(posts);
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(202));
+      const ids = await submissionIds(answers);
+      const rows = await until(async () => {
+        const done = await submissionRows(rig.gateway, ids);
         return done.length === 8 && done.every((r) => r.status === "forwarded") ? done : undefined;
       });
       const sends = rows
@@ -70,7 +78,7 @@ function suite(driver: DriverName) {
       const first = sends[0]?.sentAt ?? 0;
       for (let i = 5; i < 8; i++) expect((sends[i]?.sentAt ?? 0) - first).toBeGreaterThanOrEqual(1_000 + (i - 5) * 200);
       // Exact by the referee's own count: every request the gateway made admitted, none refused.
-      expect(refereeCount(rig, solo)).toEqual({ admitted: sentBy(rig, rows), limited: 0 });
+      expect(refereeCount(rig, solo)).toEqual({ admitted: await sentBy(rig, rows), limited: 0 });
     });
 
     it("forwards a burst over several credentials and companies without a single 429 at the sandbox", async () => {
@@ -81,10 +89,11 @@ function suite(driver: DriverName) {
         posts.push(postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": big.vendorKeys[i % 3] ?? "" }));
       for (let i = 0; i < 6; i++)
         posts.push(postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": small.vendorKeys[0] ?? "" }));
-      expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(36).fill(202));
-      const { db } = sqliteOf(rig.gateway);
+      const answers = await Promise.all(posts);
+      expect(answers.map((r) => r.status)).toEqual(Array(36).fill(202));
+      const ids = await submissionIds(answers);
       await until(
-        () => db.select().from(submissions).where(eq(submissions.status, "forwarded")).all().length === 36,
+        async () => (await submissionRows(rig.gateway, ids)).filter((r) => r.status === "forwarded").length === 36,
         20_000,
       );
       const stats = rig.sandbox.admin.stats();
@@ -105,9 +114,8 @@ function suite(driver: DriverName) {
       await new Promise((r) => setTimeout(r, 1_200));
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": idle.vendorKeys[0] ?? "" });
       const { submissionId } = (await res.json()) as { submissionId: string };
-      const { db } = sqliteOf(rig.gateway);
-      const row = await until(() => {
-        const r = db.select().from(submissions).where(eq(submissions.id, submissionId)).get();
+      const row = await until(async () => {
+        const r = await submissionRow(rig.gateway, submissionId);
         return r?.firstSentAt ? r : undefined;
       });
       const waited = (row.firstSentAt ?? 0) - Date.parse(row.createdAt);
@@ -150,11 +158,10 @@ function suite(driver: DriverName) {
       // Each went as it was committed (paced 0.9 s apart, the thirtieth would have waited about 26 s). The bound leaves
       // room for a loaded machine: thirty intakes at once keep one process's event loop busy, and with BullMQ the
       // worker in this process picks its jobs up between them.
-      const { db } = sqliteOf(rig.gateway);
-      const rows = db.select().from(submissions).where(eq(submissions.companyId, company.gatewayCompanyId)).all();
+      const rows = await companySubmissions(rig.gateway, company.gatewayCompanyId);
       expect(rows).toHaveLength(30);
       for (const row of rows) expect((row.firstSentAt ?? 0) - Date.parse(row.createdAt)).toBeLessThan(2_000);
-      expect(refereeCount(rig, company)).toEqual({ admitted: sentBy(rig, rows), limited: 0 });
+      expect(refereeCount(rig, company)).toEqual({ admitted: await sentBy(rig, rows), limited: 0 });
     });
   });
 
@@ -165,11 +172,10 @@ function suite(driver: DriverName) {
     });
     afterAll(() => rig.close());
 
-    const attemptsOf = (rig: Rig, id: string) =>
-      sqliteOf(rig.gateway).db.select().from(submissionAttempts).where(eq(submissionAttempts.submissionId, id)).all();
+    const attemptsOf = (rig: Rig, id: string) => attemptRows(rig.gateway, [id]);
     const settled = (rig: Rig, id: string) =>
-      until(() => {
-        const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
+      until(async () => {
+        const row = await submissionRow(rig.gateway, id);
         return row && (row.status === "forwarded" || row.status === "failed") ? row : undefined;
       });
     const submit = async (key: string, body: unknown = lead(), path = "leads") =>
@@ -184,7 +190,7 @@ function suite(driver: DriverName) {
       const row = await settled(rig, await submit(company.vendorKeys[0] ?? ""));
       expect(row).toMatchObject({ status: "forwarded", upstreamStatus: 201, attempts: 1 });
       expect(row.result).toMatchObject({ status: "created", leadId: expect.stringMatching(/^lead_/) });
-      const [attempt] = attemptsOf(rig, row.id);
+      const [attempt] = await attemptsOf(rig, row.id);
       expect(attempt).toMatchObject({ status: 201, counted: true, upstreamApiVersion: "2026-08-26" });
       expect(attempt?.upstreamRequestId).toBeTruthy();
     });
@@ -205,7 +211,7 @@ function suite(driver: DriverName) {
       };
       const row = await settled(rig, await submit(company.vendorKeys[0] ?? "", booking, "appointments"));
       expect(row).toMatchObject({ status: "forwarded", attempts: 3, upstreamStatus: 201 });
-      const attempts = attemptsOf(rig, row.id);
+      const attempts = await attemptsOf(rig, row.id);
       expect(attempts.map((a) => a.status)).toEqual([503, 503, 201]);
       expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
       rig.sandbox.admin.faults.clear();
@@ -220,7 +226,7 @@ function suite(driver: DriverName) {
       const started = Date.now();
       const row = await settled(rig, await submit(company.vendorKeys[0] ?? ""));
       expect(row).toMatchObject({ status: "forwarded", attempts: 1 });
-      const attempts = attemptsOf(rig, row.id);
+      const attempts = await attemptsOf(rig, row.id);
       expect(attempts.map((a) => [a.status, a.counted])).toEqual([
         [429, false],
         [201, true],
@@ -259,15 +265,8 @@ function suite(driver: DriverName) {
       if (!credential) throw new Error("no credential");
       rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
       const ids = [await submit(company.vendorKeys[0] ?? ""), await submit(company.vendorKeys[0] ?? "")];
-      const { db } = sqliteOf(rig.gateway);
-      await until(() =>
-        ids.every((id) => db.select().from(submissions).where(eq(submissions.id, id)).get()?.status === "waiting"),
-      );
-      const waiting = db
-        .select()
-        .from(submissions)
-        .where(eq(submissions.id, ids[0] ?? ""))
-        .get();
+      await until(async () => (await submissionRows(rig.gateway, ids)).every((row) => row.status === "waiting"));
+      const waiting = await submissionRow(rig.gateway, ids[0] ?? "");
       expect(waiting?.waitingReason).toMatch(/^credential paused: upstream 401/);
       expect(waiting?.attempts).toBe(0);
       const fresh = rig.sandbox.admin.createKey({
@@ -294,16 +293,15 @@ function suite(driver: DriverName) {
         const credential = company.credentials[0];
         if (!credential) throw new Error("no credential");
         rig.sandbox.admin.revokeKey(credential.upstreamKey.split(".")[0] ?? "");
-        const { db } = sqliteOf(rig.gateway);
-        const statusOf = (id: string) => db.select().from(submissions).where(eq(submissions.id, id)).get();
+        const statusOf = (id: string) => submissionRow(rig.gateway, id);
         const first = await submit(company.vendorKeys[0] ?? "");
-        await until(() => statusOf(first)?.status === "waiting");
+        await until(async () => (await statusOf(first))?.status === "waiting");
         // What the dispatcher never hears of: a row committed as queued after the credential was paused.
         const second = await submit(company.vendorKeys[0] ?? "");
-        await until(() => statusOf(second)?.status === "waiting");
-        db.update(submissions).set({ status: "queued", waitingReason: null }).where(eq(submissions.id, second)).run();
-        const parked = await until(() => {
-          const row = statusOf(second);
+        await until(async () => (await statusOf(second))?.status === "waiting");
+        await rig.gateway.ctx.submissions.requeue(second, { status: "queued", waitingReason: null });
+        const parked = await until(async () => {
+          const row = await statusOf(second);
           return row?.status === "waiting" ? row : undefined;
         });
         expect(parked.waitingReason).toMatch(/^credential paused: upstream 401/);
@@ -346,14 +344,14 @@ function suite(driver: DriverName) {
       const company = await rig.addCompany("Dedupe", 1);
       const { ctx } = rig.gateway;
       const id = await submit(company.vendorKeys[0] ?? "");
-      const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
+      const row = await submissionRow(rig.gateway, id);
       if (!row) throw new Error("not committed");
       // What a re-enqueue after a crash between commit and enqueue, or an outbox pass, does: tell forwarding again.
       for (let i = 0; i < 20; i++) ctx.forwarding?.notify(row);
       const done = await settled(rig, id);
       for (let i = 0; i < 5; i++) ctx.forwarding?.notify({ ...done, status: "queued" });
       await new Promise((r) => setTimeout(r, 300));
-      expect(attemptsOf(rig, id).map((a) => a.status)).toEqual([201]);
+      expect((await attemptsOf(rig, id)).map((a) => a.status)).toEqual([201]);
       expect(rig.sandbox.admin.stats().traffic.totals.limited).toBe(0);
     });
 

@@ -1,12 +1,10 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submissions } from "../../../src/db/schema/index.js";
 import { Forwarder } from "../../../src/gateway/forwarding/forwarder.js";
 import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { newId } from "../../../src/ids.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { submissionRow as readRow } from "../../helpers/store-reads.js";
 
 describe("crash recovery: appointments waiting for a lead", () => {
   let rig: Rig;
@@ -21,8 +19,8 @@ describe("crash recovery: appointments waiting for a lead", () => {
     const key = company.vendorKeys[0] ?? "";
     const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key });
     const { submissionId: leadSubmission } = (await res.json()) as { submissionId: string };
-    const row = (id: string) => sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
-    await until(() => row(leadSubmission)?.status === "forwarded");
+    const row = (id: string) => readRow(rig.gateway, id);
+    await until(async () => (await row(leadSubmission))?.status === "forwarded");
 
     // What a crash between settling the lead and releasing its appointment used to leave behind.
     const orphan = submissionRow({
@@ -43,12 +41,18 @@ describe("crash recovery: appointments waiting for a lead", () => {
       payloadDigest: "orphan",
       createdAt: new Date().toISOString(),
     });
-    sqliteOf(rig.gateway).db.insert(submissions).values(orphan).run();
+    // Intake's insert writes what an accept has; the hold (forwarding) writes the wait.
+    await ctx.submissions.insert(orphan);
+    await ctx.submissions.settle(orphan.id, Date.now(), { waitingReason: orphan.waitingReason });
+    expect(await row(orphan.id)).toMatchObject({ status: "waiting", waitingReason: orphan.waitingReason });
 
     const restarted = new Forwarder(ctx, { upstreamUrl: rig.sandbox.url });
     await restarted.start();
     try {
-      const sent = await until(() => (row(orphan.id)?.status === "forwarded" ? row(orphan.id) : undefined));
+      const sent = await until(async () => {
+        const r = await row(orphan.id);
+        return r?.status === "forwarded" ? r : undefined;
+      });
       expect(sent?.result).toMatchObject({ appointmentId: expect.stringMatching(/^apt_/) });
     } finally {
       await restarted.close(1_000);

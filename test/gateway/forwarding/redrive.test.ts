@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
 import { updateVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
 import {
   createProfile,
@@ -10,7 +8,7 @@ import {
 import { redriveSubmissions } from "../../../src/gateway/submissions/redrive.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { attemptRows, submissionRow } from "../../helpers/store-reads.js";
 
 describe("dead letter: redrive, re-mapped with another profile version", () => {
   let rig: Rig;
@@ -19,10 +17,10 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
   });
   afterAll(() => rig.close());
 
-  const row = (id: string) => sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
+  const row = (id: string) => submissionRow(rig.gateway, id);
   const settled = (id: string) =>
-    until(() => {
-      const r = row(id);
+    until(async () => {
+      const r = await row(id);
       return r && (r.status === "forwarded" || r.status === "failed") ? r : undefined;
     });
 
@@ -85,13 +83,12 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
       input: { submissionIds: [submissionId], profileVersionId: v2.id },
     });
     expect(result).toEqual({ redriven: 1, remapped: 1, skipped: [] });
-    const forwarded = await until(() => (row(submissionId)?.status === "forwarded" ? row(submissionId) : undefined));
+    const forwarded = await until(async () => {
+      const r = await row(submissionId);
+      return r?.status === "forwarded" ? r : undefined;
+    });
     expect(forwarded).toMatchObject({ profileVersionId: v2.id, upstreamKeyGeneration: 1, attempts: 1 });
-    const keys = sqliteOf(rig.gateway)
-      .db.select()
-      .from(submissionAttempts)
-      .where(eq(submissionAttempts.submissionId, submissionId))
-      .all();
+    const keys = await attemptRows(rig.gateway, [submissionId]);
     expect(keys).toHaveLength(2);
     expect(keys[0]?.idempotencyKey).not.toBe(keys[1]?.idempotencyKey);
   });

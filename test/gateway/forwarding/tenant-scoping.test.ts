@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submissionAttempts, submissions } from "../../../src/db/schema/index.js";
 import { updateVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
 import {
   createProfile,
@@ -12,8 +10,7 @@ import { redriveSubmissions } from "../../../src/gateway/submissions/redrive.js"
 import { newId } from "../../../src/ids.js";
 import { lead, type Rig, type RigCompany, startRig, until } from "../../helpers/forwarding.js";
 import { postJson } from "../../helpers/gateway.js";
-import { seedSubmissions } from "../../helpers/seed-submissions.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
+import { attemptRows, submissionRow as readRow } from "../../helpers/store-reads.js";
 
 /**
  * §5.5 / §7 tenant isolation of appointment chaining (docs/forwarding.md): an appointment's `leadId: "sub_…"` is
@@ -31,27 +28,42 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   });
   afterAll(() => rig.close());
 
-  const row = (id: string) => sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
-  const attempts = (id: string) =>
-    sqliteOf(rig.gateway).db.select().from(submissionAttempts).where(eq(submissionAttempts.submissionId, id)).all();
+  const row = (id: string) => readRow(rig.gateway, id);
+  const attempts = (id: string) => attemptRows(rig.gateway, [id]);
   const keyId = (company: RigCompany) => (company.vendorKeys[0] ?? "").split(".")[0] ?? "";
   const settled = (id: string) =>
-    until(() => {
-      const r = row(id);
+    until(async () => {
+      const r = await row(id);
       return r && (r.status === "forwarded" || r.status === "failed") ? r : undefined;
     });
 
-  /** A lead submission of Rival's, in the state given, written as forwarding would have left it. */
-  const rivalLead = (status: "failed" | "queued") =>
-    seedSubmissions(rig.gateway, [
-      {
-        companyId: rival.gatewayCompanyId,
-        vendorKeyId: keyId(rival),
-        credentialId: rival.credentials[0]?.id ?? "",
-        at: Date.now(),
-        status,
-      },
-    ])[0] ?? "";
+  /**
+   * A lead submission of Rival's, in the state given, written as forwarding would have left it (a queued one is not
+   * handed to forwarding: it stays queued).
+   */
+  const rivalLead = async (status: "failed" | "queued") => {
+    const now = new Date();
+    const lead = submissionRow({
+      id: newId("sub", now.getTime()),
+      companyId: rival.gatewayCompanyId,
+      vendorKeyId: keyId(rival),
+      credentialId: rival.credentials[0]?.id ?? "",
+      kind: "lead",
+      status,
+      rawPayload: JSON.stringify({ n: 1 }),
+      canonicalBody: { fullName: "Seed Person", email: "seed@example.com" },
+      payloadDigest: null,
+      createdAt: now.toISOString(),
+    });
+    const { submissions } = rig.gateway.ctx;
+    await submissions.insert(lead);
+    // Intake's insert writes what an accept has; forwarding's settlement writes the rest.
+    if (status === "failed") {
+      const failed = { attempts: 1, upstreamStatus: 400, lastError: "upstream 400: seeded failure" };
+      await submissions.settle(lead.id, now.getTime(), failed);
+    }
+    return lead.id;
+  };
 
   /** An appointment of Acme's naming `leadId`, committed and handed to forwarding as intake would. */
   const acmeAppointment = async (leadId: string) => {
@@ -81,19 +93,20 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   };
 
   it("fails at forward time an appointment naming another company's failed lead, without its error", async () => {
-    const foreign = rivalLead("failed");
+    const foreign = await rivalLead("failed");
     const id = await acmeAppointment(foreign);
     const failed = await settled(id);
     expect(failed).toMatchObject({ status: "failed", lastError: `leadId: no lead submission ${foreign} of this key` });
     expect(failed.lastError).not.toContain("seeded failure");
-    expect(attempts(id)).toEqual([]);
+    expect((await row(foreign))?.lastError).toContain("seeded failure");
+    expect(await attempts(id)).toEqual([]);
   });
 
   it("does not hold an appointment for another company's unsettled lead", async () => {
-    const foreign = rivalLead("queued");
+    const foreign = await rivalLead("queued");
     const id = await acmeAppointment(foreign);
     expect(await settled(id)).toMatchObject({ status: "failed", waitingReason: null });
-    expect(row(foreign)?.status).toBe("queued");
+    expect((await row(foreign))?.status).toBe("queued");
   });
 
   it("still chains an appointment to its own key's lead (the positive control)", async () => {
@@ -101,13 +114,13 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
     const own = String(((await res.json()) as { submissionId: string }).submissionId);
     const id = await acmeAppointment(own);
     expect(await settled(id)).toMatchObject({ status: "forwarded" });
-    expect(attempts(id)).toHaveLength(1);
+    expect(await attempts(id)).toHaveLength(1);
   });
 
   it("refuses on a redrive's re-map a reference to another company's lead, as intake does", async () => {
     const { ctx } = rig.gateway;
     const companyId = acme.gatewayCompanyId;
-    const foreign = rivalLead("failed");
+    const foreign = await rivalLead("failed");
     // Version 1 maps `ref`; version 2 maps `other`, a field intake never checked.
     const profile = await createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
     const sample = { ref: "lead_x", other: "lead_x", from: "2026-12-01T15:00:00Z", to: "2026-12-01T16:00:00Z" };
@@ -143,6 +156,6 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
       remapped: 0,
       skipped: [{ submissionId: id, reason: "leadId: no such lead submission for this key" }],
     });
-    expect(row(id)).toMatchObject({ status: "failed", profileVersionId: v1.id });
+    expect(await row(id)).toMatchObject({ status: "failed", profileVersionId: v1.id });
   });
 });
