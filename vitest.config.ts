@@ -16,6 +16,9 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/tenant-scoping.test.ts",
   "test/gateway/forwarding/redrive.test.ts",
   "test/gateway/forwarding/recovery.test.ts",
+  "test/gateway/intake.test.ts",
+  "test/gateway/intake-profiles.test.ts",
+  "test/gateway/intake-lead-text.test.ts",
   // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
   // test/helpers/store-reads.ts): the forwarding driver suite, the fault matrices, the crash tests, the other
   // webhooks and owner suites, the console's browser suite.

@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leadSchema } from "../../src/contract/lead.js";
-import { submissions } from "../../src/db/schema/index.js";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
+import { submissionRow } from "../helpers/store-reads.js";
 
 /**
  * docs/decisions.md, "Lead text at intake": after §2.7 validation the gateway refuses a lead whose text carries a
@@ -39,8 +37,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (key: string, body: unknown) => postJson(`${t.url}/api/inbound/leads`, body, { "x-api-key": key });
-const stored = (submissionId: string) =>
-  sqliteOf(t.gateway).db.select().from(submissions).where(eq(submissions.id, submissionId)).get()?.canonicalBody;
+const stored = async (submissionId: string) => (await submissionRow(t.gateway, submissionId))?.canonicalBody;
 
 describe("§2.7 lead text at the gateway's intake", () => {
   it.each([
@@ -72,7 +69,7 @@ describe("§2.7 lead text at the gateway's intake", () => {
       const res = await post(key, body);
       expect(res.status).toBe(202);
       const { submissionId } = await json(res);
-      expect(stored(String(submissionId))).toMatchObject({
+      expect(await stored(String(submissionId))).toMatchObject({
         fullName: "Ada Lovelace\u200f",
         address: "12 Analytical Way  Springfield IL",
       });
@@ -82,7 +79,7 @@ describe("§2.7 lead text at the gateway's intake", () => {
   it("accepts a clean lead unchanged (the positive control)", async () => {
     const res = await post(canonicalKey, lead());
     expect(res.status).toBe(202);
-    expect(stored(String((await json(res)).submissionId))).toEqual(lead());
+    expect(await stored(String((await json(res)).submissionId))).toEqual(lead());
   });
 
   it("leaves the shared §2.7 schema, and so the sandbox, as the spec has it", () => {

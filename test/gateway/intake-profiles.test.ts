@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSubmissionDetail, listMappingFailures } from "../../src/gateway/submissions/list-submissions.js";
 import { purgeExpiredPayloads } from "../../src/gateway/submissions/retention.js";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
 
 // Passes its golden sample (attempt 1) and counts down forever on a vendor's real payload: a guardrail breach.
 const RUNAWAY = `(
@@ -78,7 +77,7 @@ describe("retention", () => {
     const { ctx } = t.gateway;
     const later = { ...ctx, now: () => new Date(Date.now() + 31 * 86_400_000) };
     expect((await purgeExpiredPayloads({ ctx: later })).purged).toBe(0); // still queued: a redrive may need it
-    sqliteOf(t.gateway).sqlite.prepare("update submissions set status = 'forwarded' where id = ?").run(submissionId);
+    await ctx.submissions.settle(String(submissionId), Date.now(), { status: "forwarded" });
     expect((await purgeExpiredPayloads({ ctx: later })).purged).toBeGreaterThanOrEqual(1);
     const detail = await getSubmissionDetail({
       ctx,

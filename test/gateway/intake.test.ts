@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
+import { submissionRow } from "../helpers/store-reads.js";
 
 const MARKETPLACE = `{
   "fullName": $join([contact.first, contact.last], " "),
@@ -194,14 +194,13 @@ describe("§8 idempotency at intake, scoped to the vendor key", () => {
       await postJson(leads(), canonical, { "x-api-key": plain.key, "idempotency-key": "lead-0003" }),
     );
     const keyless = await json(await postJson(leads(), canonical, { "x-api-key": plain.key }));
-    const digestOf = (id: unknown) =>
-      (
-        sqliteOf(t.gateway).sqlite.prepare("SELECT payload_digest FROM submissions WHERE id = ?").get(id) as {
-          payload_digest: string | null;
-        }
-      ).payload_digest;
-    expect(digestOf(keyed.submissionId)).toMatch(/^[0-9a-f]{64}$/);
-    expect(digestOf(keyless.submissionId)).toBeNull();
+    const digestOf = async (id: unknown) => {
+      const row = await submissionRow(t.gateway, String(id));
+      if (!row) throw new Error(`submission ${String(id)} not committed`);
+      return row.payloadDigest;
+    };
+    expect(await digestOf(keyed.submissionId)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await digestOf(keyless.submissionId)).toBeNull();
   });
 
   it("rejects an Idempotency-Key outside §8's alphabet or over 128 characters", async () => {
