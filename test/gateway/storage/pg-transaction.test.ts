@@ -121,11 +121,17 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     await Promise.all(pools.map((p) => p.end()));
   });
 
+  /**
+   * Of this test's database only: pg_locks is the whole server's, where other suites' gateways running beside this one
+   * take the same lock in databases of their own.
+   */
+  const THIS_DATABASE = "database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+
   /** Transactions waiting for the immediate lock, seen from the server. */
   async function waitingForImmediateLock(): Promise<number> {
     const { rows } = await observer.query<{ waiting: number }>(
       `SELECT count(*)::int AS waiting FROM pg_locks
-        WHERE locktype = 'advisory' AND NOT granted
+        WHERE locktype = 'advisory' AND NOT granted AND ${THIS_DATABASE}
           AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
       [IMMEDIATE_LOCK_KEY],
     );
@@ -190,7 +196,7 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     await first.transaction(async () => undefined, "immediate");
     expect(await waitingForImmediateLock()).toBe(0);
     const { rows } = await observer.query<{ held: number }>(
-      "SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted",
+      `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted AND ${THIS_DATABASE}`,
     );
     expect(rows[0]?.held).toBe(0);
   });
@@ -201,5 +207,29 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     const runs = Array.from({ length: 12 }, () => bumpVersion(first, credentialId, "immediate", async () => undefined));
     expect((await Promise.all(runs)).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect((await first.credentials.get(credentialId))?.version).toBe(13);
+  });
+
+  it("a burst of immediate transactions over the pool's size, each also reading on the pool, all commit", async () => {
+    // A pool of 3 that gives up waiting for a connection after 3 s, as the gateway's does after its connect timeout.
+    const pool = new pg.Pool({ connectionString: database.url, max: 3, connectionTimeoutMillis: 3_000 });
+    pool.on("error", () => undefined);
+    const stores = postgresStorage(pool);
+    try {
+      const company = await newCompany(stores);
+      const credentialId = await newCredential(stores, company.id);
+      // The holder of the lock reads on the pool too, as a cache fill does: were the others to take a connection each
+      // before the lock, it would wait for a fourth until the pool gave up on it (D-249).
+      const runs = Array.from({ length: 6 }, () =>
+        bumpVersion(stores, credentialId, "immediate", async () => {
+          await stores.credentials.get(credentialId);
+        }),
+      );
+      const outcomes = await Promise.allSettled(runs);
+      expect(outcomes.filter((o) => o.status === "rejected")).toEqual([]);
+      expect((await stores.credentials.get(credentialId))?.version).toBe(7);
+    } finally {
+      await stores.close();
+      await pool.end();
+    }
   });
 });
