@@ -3,6 +3,7 @@ import { type DriverName, lead, type Rig, type RigCompany, startRig, until } fro
 import { postJson } from "../../helpers/gateway.js";
 import { redisForTests } from "../../helpers/redis.js";
 import { attemptRows, companySubmissions, submissionRow, submissionRows } from "../../helpers/store-reads.js";
+import { TEST_STORE } from "../../helpers/test-store.js";
 
 /**
  * One queue interface, two drivers with identical behaviour, one suite run against both — the embedded
@@ -72,7 +73,10 @@ function suite(driver: DriverName) {
       // BullMQ the time is taken by the worker that picks the send job up, a queue hop later: tens of ms, but seconds
       // on a loaded machine while the eight intakes keep this process's event loop busy; the BullMQ driver's decisive
       // case is the one at 60 a minute below, where pacing would make the thirtieth wait 26 s.
-      for (const { waited } of sends.slice(0, 5)) expect(waited).toBeLessThan(driver === "bullmq" ? 2_000 : 400);
+      // On PostgreSQL each intake commit, claim and outcome is a round trip to a server process competing for the same
+      // cores: 470-630 ms measured on a loaded machine; the decisive case is then the one at 60 a minute too.
+      const prompt = driver === "bullmq" || TEST_STORE === "postgres" ? 2_000 : 400;
+      for (const { waited } of sends.slice(0, 5)) expect(waited).toBeLessThan(prompt);
       // The sixth waits for the first one's slot to have closed a full window (it was answered after it was sent), and
       // the seventh and eighth follow one per W/N: bounds that hold whatever the timers' and the queue's lateness.
       const first = sends[0]?.sentAt ?? 0;
@@ -131,12 +135,15 @@ function suite(driver: DriverName) {
     });
     afterAll(() => rig.close());
 
-    it("sends thirty concurrent Prefer: wait=5 requests at once and answers each with the platform's own answer", async () => {
+    it("sends thirty concurrent Prefer: wait requests at once and answers each with the platform's own answer", async () => {
       const company = await rig.addCompany("Sync burst", 1);
+      // On PostgreSQL the thirty outcomes commit one at a time (immediate transactions, D-249): 25-400 ms each measured
+      // on a loaded machine, so the last is answered up to about 8 s after its accept; pacing would take 26 s.
+      const wait = TEST_STORE === "postgres" ? "wait=15" : "wait=5";
       const posts = Array.from({ length: 30 }, () =>
         postJson(`${rig.url}/api/inbound/leads`, lead(), {
           "x-api-key": company.vendorKeys[0] ?? "",
-          prefer: "wait=5",
+          prefer: wait,
         }),
       );
       const answers = await Promise.all(
@@ -149,7 +156,7 @@ function suite(driver: DriverName) {
       // The platform's own answer: 201 created, or 200 merged when a send outlived the rig's 2 s call timeout on a
       // loaded machine and its retry found the lead the first one had created (§4.2 rule 1).
       for (const answer of answers) {
-        expect(answer).toMatchObject({ applied: "wait=5", body: { leadId: expect.stringMatching(/^lead_/) } });
+        expect(answer).toMatchObject({ applied: wait, body: { leadId: expect.stringMatching(/^lead_/) } });
         expect([
           [201, "created"],
           [200, "merged"],
@@ -160,7 +167,8 @@ function suite(driver: DriverName) {
       // worker in this process picks its jobs up between them.
       const rows = await companySubmissions(rig.gateway, company.gatewayCompanyId);
       expect(rows).toHaveLength(30);
-      for (const row of rows) expect((row.firstSentAt ?? 0) - Date.parse(row.createdAt)).toBeLessThan(2_000);
+      const sentWithin = TEST_STORE === "postgres" ? 4_000 : 2_000;
+      for (const row of rows) expect((row.firstSentAt ?? 0) - Date.parse(row.createdAt)).toBeLessThan(sentWithin);
       expect(refereeCount(rig, company)).toEqual({ admitted: await sentBy(rig, rows), limited: 0 });
     });
   });
