@@ -105,7 +105,9 @@ export class SubmissionAttempt {
     const request = await upstreamRequest(this.#store, row);
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
-      return this.#announce(await this.#ctx.transaction((tx) => this.#finish(tx, row, failed, now), "immediate"));
+      return this.#announce(
+        await this.#ctx.transaction((tx) => this.#finish(tx, row, failed, now), "immediate", row.companyId),
+      );
     }
     const key = await this.#apiKey(row.credentialId);
     if ("paused" in key) {
@@ -145,13 +147,14 @@ export class SubmissionAttempt {
         this.#ctx.log.warn({ err: error.message, credentialId: row.credentialId }, "429 pause not shared");
       });
     }
-    // The attempt, its outcome and what a settled submission is owed commit together, the write lock taken at once
-    // (other processes write too).
+    // The attempt, its outcome and what a settled submission is owed commit together, the company's write lock taken
+    // at once (other processes write too; other companies' outcomes commit beside it, D-273).
     let handled: Handled;
     try {
       handled = await this.#ctx.transaction(
         (tx) => this.#handle(tx, row, response, outcome, pauseUntil, request.idempotencyKey, key.version),
         "immediate",
+        row.companyId,
       );
     } catch (error) {
       // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment

@@ -36,33 +36,40 @@ function postgresStores(handles: PgHandles, shared: Shared): Stores & { vendorKe
 }
 
 /**
+ * The two-key advisory lock space of a company's immediate transactions (`pg_advisory_xact_lock(int, int)`: the
+ * class "pgwc" in ASCII, the second key `hashtext(companyId)`), apart from the bigint keys of the startup lock and
+ * IMMEDIATE_LOCK_KEY (D-273).
+ */
+export const COMPANY_LOCK_CLASS = 0x70677763;
+
+/**
  * The stores of one PostgreSQL pool and its transactions, as the context carries them (D-223): the context's stores
- * run each statement on any free connection of the pool; `transaction(work, mode)` checks a client out, runs BEGIN,
- * hands `work` the stores bound to that client, and COMMITs (ROLLBACK when `work` or the COMMIT throws) before
- * releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of a send,
- * a settlement) also takes a transaction-scoped advisory lock at BEGIN, so immediate transactions of every process run
- * one at a time, as SQLite's BEGIN IMMEDIATE runs them (docs/decisions.md, D-249). `close()` stops the caches' timers
- * and closes the stores that hold resources of their own; the pool stays the caller's to end.
+ * run each statement on any free connection of the pool; `transaction(work, mode, companyId)` checks a client out,
+ * runs BEGIN, hands `work` the stores bound to that client, and COMMITs (ROLLBACK when `work` or the COMMIT throws)
+ * before releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of
+ * a send, a settlement) also takes transaction-scoped advisory locks at BEGIN, as SQLite's BEGIN IMMEDIATE takes its
+ * write lock (D-249): without a company, IMMEDIATE_LOCK_KEY exclusively, so it runs alone; for one company, that key
+ * shared and the company's own key exclusively, so immediate transactions of one company run one at a time in every
+ * process while other companies' run beside them (D-273). `close()` stops the caches' timers and closes the stores
+ * that hold resources of their own; the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transaction; close(): Promise<void> } {
   const shared: Shared = { keys: new PgTableCache(pool, "vendor_keys"), versions: new PgVersionCache() };
   const stores = postgresStores(poolHandles(pool), shared);
+  const queue = new ImmediateQueue(Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
 
-  // Immediate transactions of this process queue here, before taking a connection: else a burst of them holds every
-  // pooled connection waiting on the advisory lock while the one holding it needs another (a cache fill on the pool)
-  // and waits for ever (D-249).
-  let immediateTail: Promise<unknown> = Promise.resolve();
   const transaction: Transaction = <T>(
     work: (tx: Stores) => Promise<T>,
     mode: "deferred" | "immediate" = "deferred",
-  ): Promise<T> => {
-    if (mode === "deferred") return run(work, mode);
-    const result = immediateTail.then(() => run(work, mode));
-    immediateTail = result.catch(() => undefined);
-    return result;
-  };
+    companyId?: string,
+  ): Promise<T> =>
+    mode === "deferred" ? run(work, mode) : queue.enter(companyId ?? "", () => run(work, mode, companyId));
 
-  const run = async <T>(work: (tx: Stores) => Promise<T>, mode: "deferred" | "immediate"): Promise<T> => {
+  const run = async <T>(
+    work: (tx: Stores) => Promise<T>,
+    mode: "deferred" | "immediate",
+    companyId?: string,
+  ): Promise<T> => {
     const client = await pool.connect();
     // A connection whose BEGIN or ROLLBACK failed is broken: the pool drops it rather than hand it out again.
     let broken = false;
@@ -72,11 +79,19 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
         throw error;
       });
       try {
-        if (mode === "immediate") {
+        if (mode === "immediate" && companyId === undefined) {
           await client.query({
             name: "immediate_transaction_lock",
             text: "SELECT pg_advisory_xact_lock($1::bigint)",
             values: [IMMEDIATE_LOCK_KEY],
+          });
+        } else if (mode === "immediate") {
+          // The shared key first (the subquery runs before the outer select): the same order in every transaction.
+          await client.query({
+            name: "company_immediate_transaction_lock",
+            text: `SELECT pg_advisory_xact_lock($2::int, hashtext($3))
+                     FROM (SELECT pg_advisory_xact_lock_shared($1::bigint)) AS every_company_first`,
+            values: [IMMEDIATE_LOCK_KEY, COMPANY_LOCK_CLASS, companyId],
           });
         }
         const tx = postgresStores(transactionHandles(pool, client), shared);
@@ -109,4 +124,50 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
 /** A store holding resources of its own (a timer, a writer on the pool) has a `close`; the others have none. */
 async function closeStore(store: object): Promise<void> {
   if ("close" in store && typeof store.close === "function") await store.close();
+}
+
+/**
+ * Where this process's immediate transactions wait before they take a connection (D-249, D-273): one at a time per
+ * lock key (a company's, or "" for the whole database), and at most `holders` of them holding a connection at once —
+ * half the pool — so that a burst of them waiting on a lock another holds never takes every connection while a holder
+ * needs one more (a cache fill on the pool) and waits for ever.
+ */
+class ImmediateQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+  readonly #waiting: (() => void)[] = [];
+  #holding = 0;
+
+  constructor(private readonly holders: number) {}
+
+  enter<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const result = (this.#tails.get(key) ?? Promise.resolve()).then(async () => {
+      await this.#slot();
+      try {
+        return await run();
+      } finally {
+        this.#release();
+      }
+    });
+    const tail = result.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return result;
+  }
+
+  async #slot(): Promise<void> {
+    if (this.#holding < this.holders) {
+      this.#holding++;
+      return;
+    }
+    // Handed over by #release with the count unchanged.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#holding--;
+  }
 }

@@ -89,16 +89,20 @@ async function scanSubmissions(
   let before: string | undefined = "\uffff";
   while (before !== undefined) {
     const from = before;
-    before = await ctx.transaction(async (tx) => {
-      const step = await tx.submissions.eraseStep(companyId, by, from, nowMs, match);
-      for (const id of step.failed) {
-        const failed = await tx.submissions.read(id);
-        if (failed) found.enqueued.push(...(await recordSettlement(ctx, tx, failed, nowMs)));
-        await tx.submissions.markSettlementRecorded(id, nowMs);
-      }
-      found.submissionIds.push(...step.erased);
-      return step.last;
-    }, "immediate");
+    before = await ctx.transaction(
+      async (tx) => {
+        const step = await tx.submissions.eraseStep(companyId, by, from, nowMs, match);
+        for (const id of step.failed) {
+          const failed = await tx.submissions.read(id);
+          if (failed) found.enqueued.push(...(await recordSettlement(ctx, tx, failed, nowMs)));
+          await tx.submissions.markSettlementRecorded(id, nowMs);
+        }
+        found.submissionIds.push(...step.erased);
+        return step.last;
+      },
+      "immediate",
+      companyId,
+    );
     if (before !== undefined) await new Promise((resolve) => setImmediate(resolve));
   }
 }

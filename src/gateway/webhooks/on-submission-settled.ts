@@ -31,10 +31,14 @@ export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
 export async function onSubmissionSettled(ctx: GatewayContext, submission: Submission): Promise<void> {
   const nowMs = ctx.now().getTime();
   // Immediate: it reads before it writes, and other processes may write the same database (BullMQ driver).
-  const enqueued = await ctx.transaction(async (tx) => {
-    await tx.submissions.markSettlementRecorded(submission.id, nowMs);
-    return recordSettlement(ctx, tx, submission, nowMs);
-  }, "immediate");
+  const enqueued = await ctx.transaction(
+    async (tx) => {
+      await tx.submissions.markSettlementRecorded(submission.id, nowMs);
+      return recordSettlement(ctx, tx, submission, nowMs);
+    },
+    "immediate",
+    submission.companyId,
+  );
   notifyEnqueued(ctx, enqueued, nowMs);
 }
 

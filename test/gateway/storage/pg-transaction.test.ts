@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { IMMEDIATE_LOCK_KEY, postgresStorage } from "../../../src/gateway/storage/postgres.js";
+import { COMPANY_LOCK_CLASS, IMMEDIATE_LOCK_KEY, postgresStorage } from "../../../src/gateway/storage/postgres.js";
 import type { Stores } from "../../../src/gateway/storage/transaction.js";
 import { usePostgresDatabase } from "../../helpers/postgres.js";
 import { BACKENDS, id, newCompany, newCredential, type Opened, pgAvailable, vendorKeyRow } from "./backends.js";
@@ -138,19 +138,34 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     return rows[0]?.waiting ?? 0;
   }
 
+  /** Transactions waiting for a company's immediate lock (D-273), seen from the server. */
+  async function waitingForCompanyLock(): Promise<number> {
+    const { rows } = await observer.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted AND ${THIS_DATABASE} AND objsubid = 2 AND classid = $1::oid`,
+      [COMPANY_LOCK_CLASS],
+    );
+    return rows[0]?.waiting ?? 0;
+  }
+
   /** A read-then-write of a credential's version in one transaction, as a settle reads before it writes. */
   async function bumpVersion(
     stores: ReturnType<typeof postgresStorage>,
     credentialId: string,
     mode: "deferred" | "immediate",
     between: () => Promise<void>,
+    companyId?: string,
   ): Promise<number> {
-    return stores.transaction(async (tx) => {
-      const read = (await tx.credentials.get(credentialId))?.version ?? 0;
-      await between();
-      await tx.credentials.update(credentialId, { version: read + 1 });
-      return read;
-    }, mode);
+    return stores.transaction(
+      async (tx) => {
+        const read = (await tx.credentials.get(credentialId))?.version ?? 0;
+        await between();
+        await tx.credentials.update(credentialId, { version: read + 1 });
+        return read;
+      },
+      mode,
+      companyId,
+    );
   }
 
   it("two read-then-write transactions from two pools run one after the other: no update is lost", async () => {
@@ -183,6 +198,68 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     });
     expect(await Promise.all([one, two])).toEqual([1, 1]);
     expect((await first.credentials.get(credentialId))?.version).toBe(2);
+  });
+
+  it("D-273: one company's immediate transactions run one at a time across processes; another company's beside them", async () => {
+    const acme = await newCompany(first);
+    const acmeCredential = await newCredential(first, acme.id);
+    const globex = await newCompany(first);
+    const globexCredential = await newCredential(first, globex.id);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let acmeRead = false;
+    const one = bumpVersion(
+      first,
+      acmeCredential,
+      "immediate",
+      async () => {
+        acmeRead = true;
+        await held;
+      },
+      acme.id,
+    );
+    await vi.waitFor(() => expect(acmeRead).toBe(true));
+    // Another company's read-then-write, from the other process, commits while Acme's transaction is open.
+    expect(await bumpVersion(second, globexCredential, "immediate", async () => undefined, globex.id)).toBe(1);
+    // The same company's, from the other process, waits on Acme's lock until that commits: no update lost.
+    const two = bumpVersion(second, acmeCredential, "immediate", async () => undefined, acme.id);
+    await vi.waitFor(async () => expect(await waitingForCompanyLock()).toBe(1), { timeout: 5_000, interval: 20 });
+    release();
+    expect(await Promise.all([one, two])).toEqual([1, 2]);
+    expect((await first.credentials.get(acmeCredential))?.version).toBe(3);
+    expect(await waitingForCompanyLock()).toBe(0);
+  });
+
+  it("D-273: an immediate transaction for the whole database waits for a company's, and a company's for it", async () => {
+    const acme = await newCompany(first);
+    const credentialId = await newCredential(first, acme.id);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let acmeRead = false;
+    const company = bumpVersion(
+      first,
+      credentialId,
+      "immediate",
+      async () => {
+        acmeRead = true;
+        await held;
+      },
+      acme.id,
+    );
+    await vi.waitFor(() => expect(acmeRead).toBe(true));
+    let wholeRead = false;
+    const whole = bumpVersion(second, credentialId, "immediate", async () => {
+      wholeRead = true;
+    });
+    await vi.waitFor(async () => expect(await waitingForImmediateLock()).toBe(1), { timeout: 5_000, interval: 20 });
+    expect(wholeRead).toBe(false);
+    release();
+    expect(await Promise.all([company, whole])).toEqual([1, 2]);
+    expect(wholeRead).toBe(true);
   });
 
   it("the lock ends with its transaction, rolled back or committed", async () => {
