@@ -12,6 +12,14 @@ const ON_BOTH_STORES = [
   "test/gateway/webhooks/full-loop.test.ts",
   "test/gateway/webhooks/loopback-targets.test.ts",
   "test/gateway/webhooks/led-webhooks.test.ts",
+  "test/gateway/webhooks/settlement.test.ts",
+  "test/gateway/webhooks/storage.test.ts",
+  "test/gateway/webhooks/platform-receiver.test.ts",
+  "test/gateway/webhooks/retention.test.ts",
+  "test/gateway/webhooks/subscriptions.test.ts",
+  "test/gateway/webhooks/delivery.test.ts",
+  "test/gateway/webhooks/isolation.test.ts",
+  "test/gateway/webhooks/who-gets-what.test.ts",
   // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
   // test/helpers/store-reads.ts): the forwarding driver suite, the fault matrices, the crash tests, the other
   // webhooks and owner suites, the console's browser suite.
