@@ -22,7 +22,7 @@ const ON_BOTH_STORES = [
   "test/gateway/webhooks/who-gets-what.test.ts",
   // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
   // test/helpers/store-reads.ts): the forwarding driver suite, the fault matrices, the crash tests, the other
-  // webhooks and owner suites, the console's browser suite.
+  // owner suites, the console's browser suite.
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

@@ -111,7 +111,6 @@ describe("§6.4 the start-up repair records what an older version settled withou
       companyId: acme.company.id,
       input: { vendorKeyId: key.id, url: receiver.url, events: ["submission.forwarded", "submission.failed"] },
     });
-    const base = { companyId: acme.company.id, vendorKeyId: key.id, credentialId: acme.credential.id };
     const day = 86_400_000;
     // As a version that enqueued webhooks in a second transaction left them after a crash: settled, none recorded.
     const seed = async (at: number, status: "forwarded" | "failed") => {

@@ -131,7 +131,7 @@ export class WebhookDispatcher {
    * Stops sending; requests in flight are abandoned and their deliveries left pending for the next start. A pump
    * reading the queues is waited for (it launches nothing once closed), and so is a group commit under way: the
    * database may close right after, and a request sent then would have no outcome recorded (a second delivery at
-   * the next start).
+   * the next start; D-267).
    */
   async close(): Promise<void> {
     this.#closed = true;
