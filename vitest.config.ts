@@ -19,9 +19,17 @@ const ON_BOTH_STORES = [
   "test/gateway/intake.test.ts",
   "test/gateway/intake-profiles.test.ts",
   "test/gateway/intake-lead-text.test.ts",
+  "test/gateway/webhooks/settlement.test.ts",
+  "test/gateway/webhooks/storage.test.ts",
+  "test/gateway/webhooks/platform-receiver.test.ts",
+  "test/gateway/webhooks/retention.test.ts",
+  "test/gateway/webhooks/subscriptions.test.ts",
+  "test/gateway/webhooks/delivery.test.ts",
+  "test/gateway/webhooks/isolation.test.ts",
+  "test/gateway/webhooks/who-gets-what.test.ts",
   // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
-  // test/helpers/store-reads.ts): the fault matrices, the crash tests, the other webhooks and owner suites, the
-  // console's browser suite.
+  // test/helpers/store-reads.ts): the fault matrices, the crash tests, the other owner suites, the console's browser
+  // suite.
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

@@ -430,6 +430,9 @@ function contractCases(harness: () => Harness) {
       });
       expect(await replay.isEventProcessed("evt_p1")).toBe(true);
       expect(await store().replayStore("co_b").isEventProcessed("evt_p1")).toBe(false);
+      // The raw body as stored, for that company only.
+      expect(await store().platformEvents.bodyOf("co_a", "evt_p1")).toBe(platformEvent("evt_p1", T0).body);
+      expect(await store().platformEvents.bodyOf("co_b", "evt_p1")).toBeUndefined();
     });
 
     it("refuses a delivery id seen twice within its window, per company; forgets it once expired", async () => {

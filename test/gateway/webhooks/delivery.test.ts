@@ -2,19 +2,17 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { webhookDeliveries } from "../../../src/db/schema/index.js";
 import {
   createProfile,
   publishProfileVersion,
   saveProfileVersion,
 } from "../../../src/gateway/profiles-admin/profiles.js";
 import { createWebhookVerifier, readJson } from "../../../src/receiver/index.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
 import {
   bearer,
   type Company,
+  deliveriesOf,
   ownerApi,
   type Receiver,
   seedCompany,
@@ -310,7 +308,7 @@ describe("§6 webhooks: deliveries are durable; a restart resumes them", () => {
       const company = await seedCompany(first.gateway, "Durable");
       const key = await company.issueKey({ partnerType: "lead_source" });
       const owner = ownerApi(first.url, await bearer(first.url, company.email));
-      await owner("POST", "/subscriptions", {
+      const subscribed = await owner("POST", "/subscriptions", {
         vendorKeyId: key.id,
         url: endpoint.url,
         events: ["submission.forwarded"],
@@ -328,14 +326,12 @@ describe("§6 webhooks: deliveries are durable; a restart resumes them", () => {
       await waitFor(() => endpoint.received.length === 3, 3_000, "first attempts");
       // The process stops sending, leaving what a crash leaves: one row claimed mid-attempt, the others pending.
       await first.gateway.webhooks.close();
-      const db = sqliteOf(first.gateway).db;
-      const rows = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).all();
+      const { deliveries } = first.gateway.ctx.webhooks;
+      const rows = await deliveriesOf(first.gateway, String(subscribed.body.id));
       expect(rows).toHaveLength(3);
-      db.update(webhookDeliveries).set({ status: "pending", nextAttemptAt: Date.now() }).run();
-      db.update(webhookDeliveries)
-        .set({ status: "delivering" })
-        .where(eq(webhookDeliveries.id, rows[0]?.id ?? ""))
-        .run();
+      for (const [i, row] of rows.entries()) {
+        await deliveries.update(row.id, { status: i === 0 ? "delivering" : "pending", nextAttemptAt: Date.now() });
+      }
       await first.close();
 
       endpoint.answer((_r, res) => res.writeHead(200).end());
@@ -373,5 +369,77 @@ describe("§6 webhooks: deleting a subscription while a delivery is in flight", 
     }
     expect(delivered).toHaveLength(1);
     expect(doomed.endpoint.received).toHaveLength(1);
+  });
+});
+
+describe("§6 webhooks: closing the dispatcher", () => {
+  it("waits for a pump that is reading a delivery, and sends nothing once closed", async () => {
+    const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0 } });
+    try {
+      const company = await seedCompany(own.gateway, "Closing");
+      const key = await company.issueKey({ partnerType: "lead_source" });
+      const endpoint = await startReceiver();
+      receivers.push(endpoint);
+      const owner = ownerApi(own.url, await bearer(own.url, company.email));
+      const created = await owner("POST", "/subscriptions", {
+        vendorKeyId: key.id,
+        url: endpoint.url,
+        events: ["submission.forwarded"],
+      });
+      const lead = (leadId: string) =>
+        settle(
+          own.gateway,
+          settledSubmission(company.company.id, key.id, {
+            kind: "lead",
+            status: "forwarded",
+            result: { status: "created", leadId },
+          }),
+        );
+      // Positive control: while open, a delivery goes out.
+      await lead("lead_open");
+      await waitFor(() => endpoint.received.length === 1, 5_000, "the first delivery");
+
+      // The pump's next read of a delivery is held until the close has begun.
+      const store = own.gateway.ctx.webhooks;
+      const read = store.delivery.bind(store);
+      let entered: () => void = () => undefined;
+      let release: () => void = () => undefined;
+      const reading = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let readDone: Promise<unknown> = Promise.resolve();
+      store.delivery = (id) => {
+        entered();
+        readDone = held.then(() => read(id));
+        return readDone as ReturnType<typeof read>;
+      };
+      await lead("lead_closing");
+      await reading;
+
+      let closed = false;
+      const closing = own.gateway.webhooks.close().then(() => {
+        closed = true;
+      });
+      // Two turns of the event loop: a close that does not wait for the pump has resolved by then.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+      expect(closed).toBe(false);
+      release();
+      await closing;
+      await readDone;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(own.gateway.webhooks.dispatcher?.stats().inFlight).toBe(0);
+      expect(endpoint.received).toHaveLength(1);
+      // Left pending, unsent, for the next start.
+      const rows = await deliveriesOf(own.gateway, String(created.body.id));
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+        ["pending", 0],
+        ["delivered", 1],
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeExpiredPayloads } from "../../../src/gateway/submissions/retention.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
 import {
   bearer,
   type Company,
+  deliveriesOf,
   ownerApi,
   type Receiver,
+  rowCount,
   seedCompany,
   settle,
   settledSubmission,
@@ -63,24 +64,37 @@ async function forwarded(keyId: string): Promise<string> {
   ).id;
 }
 
-function platformEvent(id: string, receivedAt: string) {
-  sqliteOf(t.gateway)
-    .sqlite.prepare(
-      `INSERT INTO platform_events (company_id, id, event, resource_type, resource_id, resource_version, occurred_at,
-         body, delivery_id, fanned_out, received_at) VALUES (?, ?, 'quote.viewed', 'lead', 'lead_1', 1, ?, '{}', ?, 0, ?)`,
-    )
-    .run(acme.company.id, id, receivedAt, `dlv_${id}`, receivedAt);
+async function platformEvent(id: string, receivedAt: string) {
+  await t.gateway.ctx.webhooks.platformEvents.insert({
+    companyId: acme.company.id,
+    id,
+    event: "quote.viewed",
+    resourceType: "lead",
+    resourceId: "lead_1",
+    resourceVersion: 1,
+    occurredAt: receivedAt,
+    body: "{}",
+    deliveryId: `dlv_${id}`,
+    fannedOut: 0,
+    receivedAt,
+  });
 }
 
 describe("retention: webhook history older than retentionDays is purged; what may still be sent is kept", () => {
   it("drops finished deliveries with their attempts and events, and old platform events; keeps pending ones", async () => {
     const ok = await subscribed(200);
     const failing = await subscribed(500);
-    const sqlite = sqliteOf(t.gateway).sqlite;
-    const deliveryOf = (submissionId: string) =>
-      sqlite
-        .prepare("SELECT id, event_id AS eventId, status FROM webhook_deliveries WHERE dedupe_key LIKE ?")
-        .get(`submission:${submissionId}:%`) as { id: string; eventId: string; status: string };
+    const { webhooks } = t.gateway.ctx;
+    const allDeliveries = async () => [
+      ...(await deliveriesOf(t.gateway, ok.id)),
+      ...(await deliveriesOf(t.gateway, failing.id)),
+    ];
+    const deliveryOf = async (submissionId: string) => {
+      const found = (await allDeliveries()).find((d) => d.dedupeKey.startsWith(`submission:${submissionId}:`));
+      if (!found) throw new Error(`no delivery of ${submissionId}`);
+      return found;
+    };
+    const statusOf = async (submissionId: string) => (await deliveryOf(submissionId)).status;
 
     // 40 days ago: one delivered, one dead-lettered, one still pending behind a failing endpoint.
     clock = Date.now() - 40 * DAY_MS;
@@ -88,31 +102,40 @@ describe("retention: webhook history older than retentionDays is purged; what ma
     const dead = await forwarded(ok.key.id);
     const pending = await forwarded(failing.key.id);
     await waitFor(() => ok.endpoint.received.length === 2 && failing.endpoint.received.length === 1);
-    await waitFor(() => deliveryOf(delivered).status === "delivered" && deliveryOf(dead).status === "delivered");
-    sqlite.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE id = ?").run(deliveryOf(dead).id);
-    platformEvent("evt_old", new Date(clock).toISOString());
+    await expect.poll(() => statusOf(delivered)).toBe("delivered");
+    await expect.poll(() => statusOf(dead)).toBe("delivered");
+    await webhooks.deliveries.update((await deliveryOf(dead)).id, { status: "failed" });
+    await platformEvent("evt_old", new Date(clock).toISOString());
 
     // Today: one delivered, one platform event.
     clock = Date.now();
     const recent = await forwarded(ok.key.id);
     await waitFor(() => ok.endpoint.received.length === 3);
-    await waitFor(() => deliveryOf(recent).status === "delivered");
-    platformEvent("evt_new", new Date(clock).toISOString());
+    await expect.poll(() => statusOf(recent)).toBe("delivered");
+    await platformEvent("evt_new", new Date(clock).toISOString());
 
-    const old = { delivered: deliveryOf(delivered), dead: deliveryOf(dead), pending: deliveryOf(pending) };
+    const old = {
+      delivered: await deliveryOf(delivered),
+      dead: await deliveryOf(dead),
+      pending: await deliveryOf(pending),
+    };
+    const kept = [old.pending, await deliveryOf(recent)];
     expect(old.pending.status).toBe("pending");
+    // Positive controls: what the purge should remove is there before it.
+    expect(await webhooks.deliveries.attemptsOf(old.delivered.id)).toHaveLength(1);
+    expect(await webhooks.deliveries.envelopeOf(old.dead.eventId)).toEqual(expect.any(String));
     const result = await purgeExpiredPayloads({ ctx: t.gateway.ctx });
     expect(result).toMatchObject({ webhookDeliveries: 2, webhookEvents: 2, platformEvents: 1 });
 
-    const ids = (sql: string) => (sqlite.prepare(sql).all() as Array<{ id: string }>).map((r) => r.id).sort();
-    expect(ids("SELECT id FROM webhook_deliveries")).toEqual([old.pending.id, deliveryOf(recent).id].sort());
-    expect(ids("SELECT id FROM webhook_events")).toEqual([old.pending.eventId, deliveryOf(recent).eventId].sort());
-    expect(
-      sqlite
-        .prepare("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_row_id IN (?, ?)")
-        .get(old.delivered.id, old.dead.id),
-    ).toEqual({ n: 0 });
-    expect(ids("SELECT id FROM platform_events")).toEqual(["evt_new"]);
+    const sorted = (ids: string[]) => [...ids].sort();
+    expect(sorted((await allDeliveries()).map((d) => d.id))).toEqual(sorted(kept.map((d) => d.id)));
+    expect(await rowCount(t.gateway, "webhook_deliveries")).toBe(2);
+    for (const d of [old.delivered, old.dead]) expect(await webhooks.deliveries.envelopeOf(d.eventId)).toBeUndefined();
+    for (const d of kept) expect(await webhooks.deliveries.envelopeOf(d.eventId)).toEqual(expect.any(String));
+    expect(await rowCount(t.gateway, "webhook_events")).toBe(2);
+    expect(await webhooks.deliveries.attemptsOf(old.delivered.id)).toEqual([]);
+    expect(await webhooks.deliveries.attemptsOf(old.dead.id)).toEqual([]);
+    expect((await webhooks.platformEvents.list(acme.company.id, 100)).map((e) => e.id)).toEqual(["evt_new"]);
 
     // Nothing left to purge.
     expect(await purgeExpiredPayloads({ ctx: t.gateway.ctx })).toMatchObject({

@@ -1,12 +1,9 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSubscriptions } from "../../../src/db/schema/index.js";
 import { createUpstreamCredential } from "../../../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../../src/gateway/tenants/create-owner.js";
 import { OWNER_PASSWORD } from "../../helpers/gateway.js";
-import { sqliteOf } from "../../helpers/sqlite-of.js";
 import { bearer, ownerApi, seedCompany, startGateway, type WebhookGateway } from "./support.js";
 
 interface Company {
@@ -122,11 +119,8 @@ describe("§4.3/§6.5 subscription secrets: shown once, sealed at rest, two-phas
       pendingVersion: null,
       versions: [{ version: 1, notAfter: null }],
     });
-    const row = sqliteOf(sandbox.gateway)
-      .db.select()
-      .from(webhookSubscriptions)
-      .where(eq(webhookSubscriptions.id, id))
-      .get();
+    const row = await sandbox.gateway.ctx.webhooks.subscriptions.getOfCompany(id, sandboxCo.company.id);
+    expect(row?.sealedSecrets).toEqual(expect.any(String));
     expect(row?.sealedSecrets).not.toContain(secret);
     expect(sandbox.logText()).not.toContain(secret);
   });

@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/signing.js";
 import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
 import type { submissions } from "../../../src/db/schema/index.js";
+import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../src/db/schema/webhook-deliveries.js";
 import type { Gateway } from "../../../src/gateway/create-gateway.js";
+import type { StorageHandles } from "../../../src/gateway/storage/open-storage.js";
 import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
 import { onSubmissionSettled, type WebhookOptions } from "../../../src/gateway/webhooks/index.js";
 import { newId } from "../../../src/ids.js";
@@ -176,4 +178,117 @@ export async function settle(gateway: Gateway, row: SubmissionRow): Promise<Subm
   await gateway.ctx.submissions.insert(row);
   await onSubmissionSettled(gateway.ctx, row);
   return row;
+}
+
+const STATUSES: readonly WebhookDeliveryStatus[] = ["pending", "delivering", "delivered", "failed"];
+
+/**
+ * Every delivery of a subscription whatever its status, newest first, read through the webhooks store (the owner's
+ * log, one status at a time), so that a suite runs on either store (D-259). The reads of the statuses are not one
+ * snapshot: a delivery the dispatcher moves between two of them could be seen twice or not at all, so the rows are
+ * read again until two reads in a row agree.
+ */
+export async function deliveriesOf(
+  gateway: Pick<Gateway, "ctx">,
+  subscriptionId: string,
+): Promise<WebhookDeliveryRow[]> {
+  const { deliveries } = gateway.ctx.webhooks;
+  const read = async () => {
+    const rows: WebhookDeliveryRow[] = [];
+    for (const status of STATUSES) rows.push(...(await deliveries.pageOf(subscriptionId, status, undefined, 10_000)));
+    return rows.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  };
+  const shape = (rows: WebhookDeliveryRow[]) => JSON.stringify(rows.map((r) => [r.id, r.status, r.attempts]));
+  let last = await read();
+  for (let tries = 0; tries < 200; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const next = await read();
+    if (shape(next) === shape(last) && new Set(next.map((r) => r.id)).size === next.length) return next;
+    last = next;
+  }
+  throw new Error(`the deliveries of ${subscriptionId} never held still`);
+}
+
+type Opened = { database: StorageHandles };
+
+/**
+ * What a test asks of the database itself rather than of a store (a table's columns, a table's whole row count):
+ * SQLite's handle or PostgreSQL's pool, whichever the gateway opened. `sql` uses `$1…` placeholders; on SQLite they
+ * are bound in order.
+ */
+async function query<Row>(opened: Opened, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  const { database } = opened;
+  if (database.dialect === "postgres") return (await database.database.pool.query(sql, [...params])).rows as Row[];
+  return database.database.sqlite.prepare(sql.replace(/\$\d+/g, "?")).all(...params) as Row[];
+}
+
+/** The number of rows of a table, all companies together. */
+export async function rowCount(opened: Opened, table: string): Promise<number> {
+  const [row] = await query<{ n: number | string }>(opened, `SELECT count(*) AS n FROM ${table}`);
+  return Number(row?.n);
+}
+
+/** The columns of a table, as the database has them. */
+export async function columnsOf(opened: Opened, table: string): Promise<string[]> {
+  if (opened.database.dialect === "postgres") {
+    const rows = await query<{ name: string }>(
+      opened,
+      "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+      [table],
+    );
+    return rows.map((r) => r.name);
+  }
+  return (await query<{ name: string }>(opened, `PRAGMA table_info(${table})`)).map((r) => r.name);
+}
+
+/**
+ * A database fault for one statement, as a full disk or a lost lock would make it: an insert into `table` fails
+ * (`once`: only the first, on whichever connection makes it). A trigger on either store; on SQLite it calls a
+ * function of the test's, so every connection that may insert gets the function (`also`: a worker's).
+ */
+export async function failInserts(
+  opened: Opened,
+  table: string,
+  options: { once: boolean; also?: readonly Opened[] },
+): Promise<{ fired: () => Promise<boolean>; remove: () => Promise<void> }> {
+  const name = `test_fault_${table}`;
+  const { database } = opened;
+  if (database.dialect === "postgres") {
+    const { pool } = database.database;
+    await pool.query(`CREATE SEQUENCE ${name}_seq`);
+    await pool.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        -- nextval is not rolled back with the failed statement: it counts every insert tried.
+        IF nextval('${name}_seq') ${options.once ? "= 1" : ">= 1"} THEN
+          RAISE EXCEPTION 'injected fault: disk I/O error';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await pool.query(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+    return {
+      fired: async () => (await pool.query(`SELECT is_called FROM ${name}_seq`)).rows[0]?.is_called === true,
+      remove: async () => {
+        await pool.query(`DROP TRIGGER ${name} ON ${table}`);
+        await pool.query(`DROP FUNCTION ${name}()`);
+        await pool.query(`DROP SEQUENCE ${name}_seq`);
+      },
+    };
+  }
+  let tried = 0;
+  for (const each of [opened, ...(options.also ?? [])]) {
+    if (each.database.dialect !== "sqlite") throw new Error("failInserts: every connection on the same store");
+    each.database.database.sqlite.function(name, () => {
+      tried++;
+      return options.once && tried > 1 ? 0 : 1;
+    });
+  }
+  const { sqlite } = database.database;
+  sqlite.exec(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table}
+    WHEN ${name}() = 1 BEGIN SELECT RAISE(ABORT, 'injected fault: disk I/O error'); END`);
+  return {
+    fired: async () => tried > 0,
+    remove: async () => {
+      sqlite.exec(`DROP TRIGGER ${name}`);
+    },
+  };
 }

@@ -73,6 +73,15 @@ export class SqlitePlatformEventStore implements PlatformEventStore {
       .all();
   }
 
+  async bodyOf(companyId: string, eventId: string): Promise<string | undefined> {
+    while (this.#gate.busy) await this.#gate.pass();
+    return this.#handles.db
+      .select({ body: platformEvents.body })
+      .from(platformEvents)
+      .where(and(eq(platformEvents.companyId, companyId), eq(platformEvents.id, eventId)))
+      .get()?.body;
+  }
+
   /**
    * An erasure's pass over a company's received events, newest first on the (company, received_at) index, `perStep`
    * rows per immediate transaction with the event loop's turn between steps: `redact` gives a row's new body, or

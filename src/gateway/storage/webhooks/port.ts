@@ -140,6 +140,8 @@ export interface PlatformEventStore {
   insert(event: NewPlatformEvent): Promise<boolean>;
   setFannedOut(companyId: string, eventId: string, fannedOut: number): Promise<void>;
   list(companyId: string, limit: number): Promise<PlatformEventSummary[]>;
+  /** The raw body of a received event as stored (§6.4.1), if the company has it. */
+  bodyOf(companyId: string, eventId: string): Promise<string | undefined>;
   rewriteBodies(
     companyId: string,
     perStep: number,

@@ -76,6 +76,9 @@ export class WebhookDispatcher {
   /** A pump is reading the queues (asynchronous): another one asked meanwhile runs right after it. */
   #pumping = false;
   #pumpAgain = false;
+  /** The pump and the group commit running now, if any: a close waits for them before the database closes. */
+  #pumpRun: Promise<void> | undefined;
+  #flushRun: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
@@ -124,13 +127,20 @@ export class WebhookDispatcher {
     this.#schedulePump();
   }
 
-  /** Stops sending; requests in flight are abandoned and their deliveries left pending for the next start. */
+  /**
+   * Stops sending; requests in flight are abandoned and their deliveries left pending for the next start. A pump
+   * reading the queues is waited for (it launches nothing once closed), and so is a group commit under way: the
+   * database may close right after, and a request sent then would have no outcome recorded (a second delivery at
+   * the next start; D-267).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
     this.#fetch.close();
+    await this.#pumpRun;
     await Promise.allSettled([...this.#active]);
+    await this.#flushRun;
     await this.#flush();
   }
 
@@ -179,16 +189,20 @@ export class WebhookDispatcher {
       return;
     }
     this.#pumping = true;
-    try {
-      do {
-        this.#pumpAgain = false;
-        await this.#pump();
-      } while (this.#pumpAgain && !this.#closed);
-    } catch (error) {
-      this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed");
-    } finally {
-      this.#pumping = false;
-    }
+    const run = (async () => {
+      try {
+        do {
+          this.#pumpAgain = false;
+          await this.#pump();
+        } while (this.#pumpAgain && !this.#closed);
+      } catch (error) {
+        this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed");
+      } finally {
+        this.#pumping = false;
+      }
+    })();
+    this.#pumpRun = run;
+    await run;
   }
 
   async #pump(): Promise<void> {
@@ -248,6 +262,8 @@ export class WebhookDispatcher {
     lane.nextDue = rest?.nextAttemptAt;
     for (const { id } of picked) {
       const row = await this.#ctx.webhooks.delivery(id);
+      // Closed while reading: nothing more is sent (close waits for this pump, then the database may close).
+      if (this.#closed) break;
       if (row?.status === "pending") this.#launch(subscription, lane, row, probe);
     }
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
@@ -285,7 +301,9 @@ export class WebhookDispatcher {
     this.#completed.push(done);
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    setImmediate(() => void this.#flush()); // never rejects
+    setImmediate(() => {
+      this.#flushRun = this.#flush(); // never rejects
+    });
   }
 
   async #flush(): Promise<void> {

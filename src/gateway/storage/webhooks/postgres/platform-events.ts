@@ -60,6 +60,14 @@ export class PostgresPlatformEventStore implements PlatformEventStore {
       .limit(limit);
   }
 
+  async bodyOf(companyId: string, eventId: string): Promise<string | undefined> {
+    const [row] = await this.#handles.db
+      .select({ body: platformEvents.body })
+      .from(platformEvents)
+      .where(and(eq(platformEvents.companyId, companyId), eq(platformEvents.id, eventId)));
+    return row?.body;
+  }
+
   /**
    * An erasure's pass over a company's received events, newest first, `perStep` rows per transaction (the rows locked
    * while rewritten, as SQLite's immediate transaction held the writer). The table has no rowid: the keyset is
