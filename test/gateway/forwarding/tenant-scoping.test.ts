@@ -42,16 +42,18 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
     });
 
   /** A lead submission of Rival's, in the state given, written as forwarding would have left it. */
-  const rivalLead = (status: "failed" | "queued") =>
-    seedSubmissions(rig.gateway, [
-      {
-        companyId: rival.gatewayCompanyId,
-        vendorKeyId: keyId(rival),
-        credentialId: rival.credentials[0]?.id ?? "",
-        at: Date.now(),
-        status,
-      },
-    ])[0] ?? "";
+  const rivalLead = async (status: "failed" | "queued") =>
+    (
+      await seedSubmissions(rig.gateway, [
+        {
+          companyId: rival.gatewayCompanyId,
+          vendorKeyId: keyId(rival),
+          credentialId: rival.credentials[0]?.id ?? "",
+          at: Date.now(),
+          status,
+        },
+      ])
+    )[0] ?? "";
 
   /** An appointment of Acme's naming `leadId`, committed and handed to forwarding as intake would. */
   const acmeAppointment = async (leadId: string) => {
@@ -81,7 +83,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   };
 
   it("fails at forward time an appointment naming another company's failed lead, without its error", async () => {
-    const foreign = rivalLead("failed");
+    const foreign = await rivalLead("failed");
     const id = await acmeAppointment(foreign);
     const failed = await settled(id);
     expect(failed).toMatchObject({ status: "failed", lastError: `leadId: no lead submission ${foreign} of this key` });
@@ -90,7 +92,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   });
 
   it("does not hold an appointment for another company's unsettled lead", async () => {
-    const foreign = rivalLead("queued");
+    const foreign = await rivalLead("queued");
     const id = await acmeAppointment(foreign);
     expect(await settled(id)).toMatchObject({ status: "failed", waitingReason: null });
     expect(row(foreign)?.status).toBe("queued");
@@ -107,7 +109,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
   it("refuses on a redrive's re-map a reference to another company's lead, as intake does", async () => {
     const { ctx } = rig.gateway;
     const companyId = acme.gatewayCompanyId;
-    const foreign = rivalLead("failed");
+    const foreign = await rivalLead("failed");
     // Version 1 maps `ref`; version 2 maps `other`, a field intake never checked.
     const profile = await createProfile({ ctx, companyId, input: { name: "booking", kind: "appointment" } });
     const sample = { ref: "lead_x", other: "lead_x", from: "2026-12-01T15:00:00Z", to: "2026-12-01T16:00:00Z" };

@@ -140,7 +140,7 @@ describe("§6.4 the start-up repair records what an older version settled withou
     const base = { companyId: acme.company.id, vendorKeyId: key.id, credentialId: acme.credential.id };
     const day = 86_400_000;
     // As a version that enqueued webhooks in a second transaction left them after a crash: settled, none recorded.
-    const [forwarded, failed, beforeSubscribing, tooOld] = seedSubmissions(first, [
+    const [forwarded, failed, beforeSubscribing, tooOld] = await seedSubmissions(first, [
       { ...base, at: subscribedAt + 1_000, status: "forwarded" },
       { ...base, at: subscribedAt + 2_000, status: "failed" },
       { ...base, at: subscribedAt - 60_000, status: "forwarded" },
