@@ -24,8 +24,8 @@ const ON_BOTH_STORES = [
   // test/helpers/store-reads.ts): the forwarding driver suite, the fault matrices, the crash tests, the other
   // webhooks suites. The console's browser suite reads through the stores already, but on PostgreSQL its §8 burst
   // check (a p95 under 1 s for thirty sends at once) measured 1.1-4 s in 6 of 7 runs on a loaded machine (load 8-18 on
-  // 2 cores; SQLite passed beside it): the thirty outcomes commit
-  // one at a time under D-249's lock, each a handful of round trips.
+  // 2 cores; SQLite passed beside it): the thirty outcomes commit one at a time under D-249's lock, each a handful of
+  // round trips.
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
