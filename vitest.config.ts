@@ -9,6 +9,14 @@ const ON_BOTH_STORES = [
   "test/gateway/owner-api.test.ts",
   "test/gateway/owner-tooling.test.ts",
   "test/gateway/owner-limits.test.ts",
+  "test/gateway/owner-contract/*.test.ts",
+  "test/gateway/owner-sign-in.test.ts",
+  "test/gateway/owner-insights.test.ts",
+  "test/gateway/credential-resume.test.ts",
+  "test/gateway/submission-stream.test.ts",
+  "test/gateway/queue-dashboard.test.ts",
+  "test/gateway/ops-endpoints.test.ts",
+  "test/gateway/erasure.test.ts",
   "test/gateway/webhooks/full-loop.test.ts",
   "test/gateway/webhooks/loopback-targets.test.ts",
   "test/gateway/webhooks/led-webhooks.test.ts",
@@ -28,8 +36,7 @@ const ON_BOTH_STORES = [
   "test/gateway/webhooks/isolation.test.ts",
   "test/gateway/webhooks/who-gets-what.test.ts",
   // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
-  // test/helpers/store-reads.ts): the fault matrices, the crash tests, the other owner suites, the console's browser
-  // suite.
+  // test/helpers/store-reads.ts): the BullMQ fault matrix and the crash tests; the console's browser suite.
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

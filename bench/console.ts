@@ -80,7 +80,7 @@ async function tenant(name: string, count: number) {
       };
     }
   }
-  const ids = seedSubmissions(gateway, specs());
+  const ids = await seedSubmissions(gateway, specs());
   const seededMs = performance.now() - started;
   // Ids are newest-last here; a cursor 90 % of the way back in the history (the log pages newest first).
   const deepCursor = ids[Math.floor(count * 0.1)] ?? "";

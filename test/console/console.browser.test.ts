@@ -1,15 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submissions } from "../../src/db/schema/index.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
 import { browserAvailability, launchChromium, screenshot } from "../helpers/browser.js";
 import { lead, type Rig, type RigCompany, startRig, until } from "../helpers/forwarding.js";
 import { seedSubmissions } from "../helpers/seed-submissions.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
+import { countWithStatus } from "../helpers/store-reads.js";
 
 const availability = browserAvailability();
 const PASSWORD = "console test password";
@@ -91,7 +89,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     });
     // Another company with a submission the console must never show.
     const rival = await rig.addCompany("Rival");
-    [rivalSubmission = ""] = seedSubmissions(rig.gateway, [
+    [rivalSubmission = ""] = await seedSubmissions(rig.gateway, [
       {
         companyId: rival.gatewayCompanyId,
         vendorKeyId: rival.vendorKeys[0]?.split(".")[0] ?? "",
@@ -274,16 +272,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
       input: { companyId: quiet.gatewayCompanyId, email, name: "Burst admin", role: "admin", password: PASSWORD },
     });
     await Promise.all(Array.from({ length: 30 }, () => intake(quiet.vendorKeys[0] ?? "", lead())));
-    const { db } = sqliteOf(rig.gateway);
-    await until(
-      () =>
-        db
-          .select()
-          .from(submissions)
-          .where(and(eq(submissions.companyId, quiet.gatewayCompanyId), eq(submissions.status, "forwarded")))
-          .all().length === 30,
-      30_000,
-    );
+    await until(async () => (await countWithStatus(rig.gateway, quiet.gatewayCompanyId, "forwarded")) === 30, 30_000);
     const owner = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(owner, email);
     await owner.locator("figure.chart svg").first().waitFor();

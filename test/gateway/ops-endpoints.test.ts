@@ -6,6 +6,7 @@ import { HttpMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/log.js";
 import { browserAvailability, launchChromium } from "../helpers/browser.js";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.js";
+import { testStorage } from "../helpers/test-store.js";
 
 /**
  * §4.1 rule 9 leaves health and version paths open (docs/decisions.md); docs/configuration.md, "Operational
@@ -19,7 +20,8 @@ afterEach(async () => {
 });
 const open = async (ops?: { token?: string; separate?: boolean }) => {
   const gateway = await createGateway({
-    databasePath: ":memory:",
+    // TEST_STORE=postgres: a database of its own (test-store.ts).
+    ...(await testStorage(":memory:")),
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),
     engine: { poolSize: 1 },

@@ -35,13 +35,13 @@ beforeAll(async () => {
   rivalToken = await bearer(rival.email);
   const now = Date.now();
   const base = { companyId: acme.company.id, vendorKeyId: acmeKey, credentialId: acme.credential.id };
-  seedSubmissions(t.gateway, [
+  await seedSubmissions(t.gateway, [
     { ...base, at: now - 10_000, status: "forwarded", latencyMs: 100, attempts: 1, payload: { who: "first" } },
     { ...base, at: now - 9_000, status: "forwarded", latencyMs: 300, attempts: 2, payload: { who: "second" } },
     { ...base, at: now - 8_000, status: "failed", attempts: 1 },
     { ...base, at: now - 2 * 86_400_000, status: "forwarded" },
   ]);
-  seedSubmissions(t.gateway, [
+  await seedSubmissions(t.gateway, [
     { companyId: rival.company.id, vendorKeyId: rivalKey, credentialId: rival.credential.id, at: now, attempts: 5 },
   ]);
 });

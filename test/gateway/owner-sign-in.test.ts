@@ -1,12 +1,9 @@
-import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { owners } from "../../src/db/schema/index.js";
 import { defaultSettings } from "../../src/gateway/context.js";
 import { OWASP_SCRYPT, PasswordHasher } from "../../src/gateway/security/passwords.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
 
 /**
  * §4.3 and §5.7: console endpoints need an owner session. How the gateway's owners sign in, and how their sessions
@@ -46,12 +43,13 @@ describe("§5.7 owner passwords: scrypt at OWASP's cost", () => {
     const t = await start();
     const acme = await seedCompany(t.gateway);
     const weak = await new PasswordHasher({ N: 2 ** 9, r: 8, p: 1 }).hash(OWNER_PASSWORD);
-    const stored = () =>
-      sqliteOf(t.gateway).db.select().from(owners).where(eq(owners.email, acme.email)).get()?.passwordHash ?? "";
-    sqliteOf(t.gateway).db.update(owners).set({ passwordHash: weak }).where(eq(owners.email, acme.email)).run();
+    const { tenants } = t.gateway.ctx;
+    const stored = async () => (await tenants.ownerByEmail(acme.email))?.passwordHash ?? "";
+    await tenants.updateOwner((await tenants.ownerByEmail(acme.email))?.id ?? "", { passwordHash: weak });
+    expect(await stored()).toBe(weak);
     expect((await signIn(t, acme.email)).status).toBe(200);
-    expect(stored()).toMatch(/^scrypt\$1024\$8\$1\$/);
-    expect(stored()).not.toBe(weak);
+    expect(await stored()).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await stored()).not.toBe(weak);
     expect((await signIn(t, acme.email)).status).toBe(200);
   });
 

@@ -7,6 +7,7 @@ import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
 import { OWNER_PASSWORD, postJson, TEST_PASSWORD_COST } from "../helpers/gateway.js";
 import { redisForTests, SHARED_REDIS_URL } from "../helpers/redis.js";
+import { testStorage } from "../helpers/test-store.js";
 
 const available = await redisForTests();
 
@@ -26,7 +27,8 @@ describe.skipIf(!available)("queue dashboard (bull-board) in Redis mode", () => 
   beforeAll(async () => {
     const prefix = `test-dash-${randomBytes(4).toString("hex")}`;
     gateway = await createGateway({
-      databasePath: ":memory:",
+      // TEST_STORE=postgres: a database of its own (test-store.ts).
+      ...(await testStorage(":memory:")),
       log: createLogger({ level: "silent" }),
       masterKey: randomBytes(32).toString("hex"),
       forwarding: {

@@ -11,6 +11,7 @@ import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type Tes
 import { seedSubmissions } from "../helpers/seed-submissions.js";
 import { sqliteOf } from "../helpers/sqlite-of.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
+import { TEST_STORE } from "../helpers/test-store.js";
 
 /**
  * The live submission log (docs/decisions.md D-235, D-237): GET /owner/v1/streams/submissions carries the company's
@@ -104,7 +105,7 @@ describe("the live submission log (D-235)", () => {
   it("carries what another process wrote to the shared database", async () => {
     const { cookie } = await session(acme.email);
     const mine = await stream(cookie);
-    const [id = ""] = seedSubmissions(other.gateway, [
+    const [id = ""] = await seedSubmissions(other.gateway, [
       {
         companyId: acme.company.id,
         vendorKeyId: acmeKey.split(".")[0] ?? "",
@@ -116,17 +117,49 @@ describe("the live submission log (D-235)", () => {
     await expect.poll(() => submissionIds(mine).map((s) => s.submissionId)).toContain(id);
   });
 
-  it("reads a company's changes by one seek on submissions_company_updated_idx, without a sort", () => {
-    const plan = sqliteOf(t.gateway)
-      .sqlite.prepare(
-        `EXPLAIN QUERY PLAN SELECT * FROM submissions WHERE company_id = ? AND (updated_at, id) > (?, ?)
+  // SQLite's query planner: PostgreSQL's has its own case below.
+  it.skipIf(TEST_STORE === "postgres")(
+    "reads a company's changes by one seek on submissions_company_updated_idx, without a sort",
+    () => {
+      const plan = sqliteOf(t.gateway)
+        .sqlite.prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM submissions WHERE company_id = ? AND (updated_at, id) > (?, ?)
          ORDER BY updated_at, id LIMIT 500`,
-      )
-      .all("co", "2026-01-01T00:00:00.000Z", "") as { detail: string }[];
-    expect(plan.map((p) => p.detail)).toEqual([
-      "SEARCH submissions USING INDEX submissions_company_updated_idx (company_id=? AND (updated_at,id)>(?,?))",
-    ]);
-  });
+        )
+        .all("co", "2026-01-01T00:00:00.000Z", "") as { detail: string }[];
+      expect(plan.map((p) => p.detail)).toEqual([
+        "SEARCH submissions USING INDEX submissions_company_updated_idx (company_id=? AND (updated_at,id)>(?,?))",
+      ]);
+    },
+  );
+
+  it.skipIf(TEST_STORE === "sqlite")(
+    "reads a company's changes by an index scan of submissions_company_updated_idx, without a sort (PostgreSQL)",
+    async () => {
+      const { database } = t.gateway;
+      if (database.dialect !== "postgres") throw new Error("this test asks PostgreSQL's planner");
+      const client = await database.database.pool.connect();
+      try {
+        // The suite's few rows would make a sequential scan cheapest; the plan asked is the one of a large table.
+        await client.query("BEGIN; SET LOCAL enable_seqscan = off");
+        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+          `EXPLAIN (FORMAT JSON) SELECT * FROM submissions WHERE company_id = $1 AND (updated_at, id) > ($2, $3)
+           ORDER BY updated_at, id LIMIT 500`,
+          ["co", "2026-01-01T00:00:00.000Z", ""],
+        );
+        await client.query("ROLLBACK");
+        const nodes = flatten(rows[0]?.["QUERY PLAN"][0].Plan);
+        expect(nodes.map((n) => n["Node Type"])).toEqual(["Limit", "Index Scan"]);
+        expect(nodes[1]).toMatchObject({
+          "Index Name": "submissions_company_updated_idx",
+          "Index Cond": expect.stringContaining("company_id = 'co'"),
+        });
+        expect(nodes[1]?.["Index Cond"]).toContain("ROW(updated_at, id) > ROW(");
+      } finally {
+        client.release();
+      }
+    },
+  );
 
   it("narrows to a key and a kind when asked (attributes a submission never changes)", async () => {
     const { cookie } = await session(acme.email);
@@ -208,3 +241,15 @@ describe("stream caps and the session's end (D-237)", () => {
     expect((await openSse(`${t.url}/owner/v1/streams/submissions`, { cookie })).status).toBe(401);
   });
 });
+
+interface PlanNode {
+  "Node Type": string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PlanNode[];
+}
+
+/** A plan's nodes, top first. */
+function flatten(node: PlanNode | undefined): PlanNode[] {
+  return node ? [node, ...(node.Plans ?? []).flatMap(flatten)] : [];
+}

@@ -1,9 +1,9 @@
 import type { GatewayDb } from "../../src/db/client.js";
 import { submissionAttempts, submissions } from "../../src/db/schema/index.js";
+import * as pgSchema from "../../src/db/schema-pg/index.js";
 import type { StorageHandles } from "../../src/gateway/storage/open-storage.js";
 import { type SubmissionRow, submissionRow } from "../../src/gateway/storage/submissions/index.js";
 import { newId } from "../../src/ids.js";
-import { sqliteOf } from "./sqlite-of.js";
 
 export interface SeedSpec {
   companyId: string;
@@ -17,28 +17,65 @@ export interface SeedSpec {
   payload?: unknown;
   /** Record this many upstream attempts, at `at`. */
   attempts?: number;
+  /** The person's contact, as intake records it for erasure (§5.9). */
+  contactEmail?: string;
+  contactPhone?: string;
+}
+
+type AttemptInsert = typeof submissionAttempts.$inferInsert;
+/** One multi-row insert of each table. */
+interface Batch {
+  rows: SubmissionRow[];
+  attempts: AttemptInsert[];
 }
 
 /**
- * Writes submissions straight into the database in one transaction through the submission-row builder: fast enough
- * for 100,000 rows, and the rows are what intake and forwarding would have written.
+ * Writes submissions straight into the database in one transaction through the submission-row builder, on either
+ * store (D-259): fast enough for 100,000 rows, and the rows are what intake and forwarding would have written.
  */
-export function seedSubmissions(gateway: { database: StorageHandles }, specs: Iterable<SeedSpec>): string[] {
+export async function seedSubmissions(
+  gateway: { database: StorageHandles },
+  specs: Iterable<SeedSpec>,
+): Promise<string[]> {
   const ids: string[] = [];
-  const rows: SubmissionRow[] = [];
-  const attempts: (typeof submissionAttempts.$inferInsert)[] = [];
-  // Multi-row inserts of a few hundred rows each: SQLite's bound-parameter limit, and far less per-statement cost.
-  const flush = (tx: Pick<GatewayDb, "insert">) => {
-    if (rows.length) tx.insert(submissions).values(rows.splice(0)).run();
-    if (attempts.length) tx.insert(submissionAttempts).values(attempts.splice(0)).run();
-  };
-  sqliteOf(gateway).db.transaction((tx) => {
-    for (const spec of specs) {
-      const id = newId("sub", spec.at);
-      const createdAt = new Date(spec.at).toISOString();
-      const status = spec.status ?? "forwarded";
-      const forwardedAt = status === "forwarded" ? new Date(spec.at + (spec.latencyMs ?? 150)).toISOString() : null;
-      const row = submissionRow({
+  const batches = inBatches(specs, ids);
+  const { database } = gateway;
+  if (database.dialect === "sqlite") {
+    seedSqlite(database.database.db, batches);
+  } else {
+    await database.database.db.transaction(async (tx) => {
+      for (const { rows, attempts } of batches) {
+        if (rows.length) await tx.insert(pgSchema.submissions).values(rows);
+        if (attempts.length) await tx.insert(pgSchema.submissionAttempts).values(attempts);
+      }
+    });
+  }
+  return ids;
+}
+
+/** SQLite's transaction is synchronous: the whole seed in one. */
+function seedSqlite(db: GatewayDb, batches: Iterable<Batch>): void {
+  db.transaction((tx) => {
+    for (const { rows, attempts } of batches) {
+      if (rows.length) tx.insert(submissions).values(rows).run();
+      if (attempts.length) tx.insert(submissionAttempts).values(attempts).run();
+    }
+  });
+}
+
+/**
+ * The rows of `specs` in multi-row inserts of a few hundred rows each (the bound-parameter limits, and far less
+ * per-statement cost), made as they are inserted; each submission's id pushed to `ids`.
+ */
+function* inBatches(specs: Iterable<SeedSpec>, ids: string[]): Generator<Batch> {
+  let batch: Batch = { rows: [], attempts: [] };
+  for (const spec of specs) {
+    const id = newId("sub", spec.at);
+    const createdAt = new Date(spec.at).toISOString();
+    const status = spec.status ?? "forwarded";
+    const forwardedAt = status === "forwarded" ? new Date(spec.at + (spec.latencyMs ?? 150)).toISOString() : null;
+    batch.rows.push(
+      submissionRow({
         id,
         companyId: spec.companyId,
         vendorKeyId: spec.vendorKeyId,
@@ -49,28 +86,31 @@ export function seedSubmissions(gateway: { database: StorageHandles }, specs: It
         createdAt,
         rawPayload: JSON.stringify(spec.payload ?? { n: ids.length }),
         canonicalBody: { fullName: "Seed Person", email: "seed@example.com" },
+        contactEmail: spec.contactEmail ?? null,
+        contactPhone: spec.contactPhone ?? null,
         forwardedAt,
         attempts: spec.attempts ?? (status === "queued" ? 0 : 1),
         upstreamStatus: status === "forwarded" ? 201 : status === "failed" ? 400 : null,
         lastError: status === "failed" ? "upstream 400: seeded failure" : null,
         updatedAt: forwardedAt ?? createdAt,
+      }),
+    );
+    for (let attempt = 1; attempt <= (spec.attempts ?? 0); attempt++) {
+      batch.attempts.push({
+        id: newId("att", spec.at),
+        submissionId: id,
+        attempt,
+        counted: true,
+        startedAt: createdAt,
+        status: 201,
+        latencyMs: 20,
       });
-      rows.push(row);
-      for (let attempt = 1; attempt <= (spec.attempts ?? 0); attempt++) {
-        attempts.push({
-          id: newId("att", spec.at),
-          submissionId: id,
-          attempt,
-          counted: true,
-          startedAt: createdAt,
-          status: 201,
-          latencyMs: 20,
-        });
-      }
-      ids.push(id);
-      if (rows.length >= 500) flush(tx);
     }
-    flush(tx);
-  });
-  return ids;
+    ids.push(id);
+    if (batch.rows.length >= 500) {
+      yield batch;
+      batch = { rows: [], attempts: [] };
+    }
+  }
+  yield batch;
 }

@@ -32,3 +32,24 @@ export async function attemptRows(
 ): Promise<SubmissionAttemptRow[]> {
   return (await Promise.all(ids.map((id) => gateway.ctx.submissions.attemptsOf(id)))).flat();
 }
+
+// The owner suites' reads (owner API, console).
+
+/** How many of a company's submissions are in `status` now, read through the owner log's own query. */
+export async function countWithStatus(
+  gateway: Pick<Gateway, "ctx">,
+  companyId: string,
+  status: SubmissionRow["status"],
+): Promise<number> {
+  let count = 0;
+  for (let cursor: string | undefined; ; ) {
+    const page = await gateway.ctx.submissions.listPage(companyId, {
+      status,
+      limit: 500,
+      ...(cursor ? { cursor } : {}),
+    });
+    count += Math.min(page.length, 500);
+    if (page.length <= 500) return count;
+    cursor = page[499]?.id;
+  }
+}

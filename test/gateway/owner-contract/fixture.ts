@@ -97,7 +97,7 @@ export async function startContractGateway() {
   });
   // Paused, as forwarding leaves a credential the upstream refused: it can be resumed.
   await ctx.credentials.update(spareCredential.id, { status: "paused", pausedReason: "upstream answered 401" });
-  const [failedSubmissionId = ""] = seedSubmissions(t.gateway, [
+  const [failedSubmissionId = ""] = await seedSubmissions(t.gateway, [
     {
       companyId: acme.company.id,
       vendorKeyId: key.id,
