@@ -35,8 +35,10 @@ const ON_BOTH_STORES = [
   "test/gateway/webhooks/delivery.test.ts",
   "test/gateway/webhooks/isolation.test.ts",
   "test/gateway/webhooks/who-gets-what.test.ts",
-  // Still to join (their checks read the SQLite file directly, `sqliteOf`; they need store-neutral reads first,
-  // test/helpers/store-reads.ts): the BullMQ fault matrix and the crash tests; the console's browser suite.
+  "test/gateway/forwarding/faults.test.ts",
+  "test/gateway/forwarding/crash/crash.test.ts",
+  "test/gateway/forwarding/bullmq-faults.test.ts",
+  // Still to join: the BullMQ fault matrix and the console's browser suite (both read through the stores already).
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
