@@ -38,7 +38,9 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/faults.test.ts",
   "test/gateway/forwarding/crash/crash.test.ts",
   "test/gateway/forwarding/bullmq-faults.test.ts",
-  // Still to join: the BullMQ fault matrix and the console's browser suite (both read through the stores already).
+  "test/gateway/forwarding/bullmq-fault-matrix.test.ts",
+  "test/console/console.browser.test.ts",
+  "test/gateway/forwarding/attempt-backoff.test.ts",
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

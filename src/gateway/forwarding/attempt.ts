@@ -152,7 +152,13 @@ export class SubmissionAttempt {
     let handled: Handled;
     try {
       handled = await this.#ctx.transaction(
-        (tx) => this.#handle(tx, row, response, outcome, pauseUntil, request.idempotencyKey, key.version),
+        (tx) =>
+          this.#handle(tx, row, response, outcome, {
+            pauseUntil,
+            idempotencyKey: request.idempotencyKey,
+            keyVersion: key.version,
+            answeredAt: answer.at ?? Date.now(),
+          }),
         "immediate",
         row.companyId,
       );
@@ -202,21 +208,23 @@ export class SubmissionAttempt {
     return true;
   }
 
+  /**
+   * The outcome of one send, in its transaction. A retry's backoff counts from `answeredAt`, when the failure came,
+   * not from this commit, which may have waited for the company's lock (D-273): the wait is not added to the backoff.
+   */
   async #handle(
     tx: Stores,
     row: SubmissionRow,
     response: UpstreamResponse,
     outcome: Outcome,
-    pauseUntil: number | undefined,
-    idempotencyKey: string | null,
-    keyVersion: number,
+    sent: { pauseUntil: number | undefined; idempotencyKey: string | null; keyVersion: number; answeredAt: number },
   ): Promise<Handled> {
     const now = Date.now();
     await tx.submissions.recordAttempt(
       row,
       response,
       outcome.kind !== "rate_limited" && outcome.kind !== "credential_rejected",
-      idempotencyKey,
+      sent.idempotencyKey,
     );
     if (response.apiVersion)
       this.#ctx.log.debug({ submissionId: row.id, apiVersion: response.apiVersion }, "upstream version");
@@ -239,11 +247,11 @@ export class SubmissionAttempt {
         // A 429 that still arrives: the credential pauses (see run); no attempt consumed.
         await tx.submissions.settle(row.id, now, { status: "queued", lastError: response.error, upstreamStatus: 429 });
         this.#ctx.log.warn({ submissionId: row.id, credentialId: row.credentialId }, "upstream answered 429");
-        return { verdict: { kind: "rate_limited", until: pauseUntil ?? now + outcome.retryAfterMs } };
+        return { verdict: { kind: "rate_limited", until: sent.pauseUntil ?? now + outcome.retryAfterMs } };
       }
       case "credential_rejected": {
         const reason = response.error ?? `upstream ${response.status}`;
-        if (!(await this.#pauseCredential(tx, row.credentialId, reason, now, keyVersion))) {
+        if (!(await this.#pauseCredential(tx, row.credentialId, reason, now, sent.keyVersion))) {
           // Rotated while this request was in flight (the owner put the new key in, then revoked the old one): the
           // new key was not refused, so the submission goes again with it; no attempt consumed.
           await tx.submissions.settle(row.id, now, {
@@ -261,7 +269,7 @@ export class SubmissionAttempt {
       }
       case "retryable": {
         const attempts = row.attempts + 1;
-        const at = nextSendAt(this.#retry, attempts, row.firstSentAt ?? now, now, this.#random);
+        const at = nextSendAt(this.#retry, attempts, row.firstSentAt ?? sent.answeredAt, sent.answeredAt, this.#random);
         if (at === null) {
           return this.#finish(
             tx,
