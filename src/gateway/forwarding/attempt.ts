@@ -2,7 +2,7 @@ import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
-import type { Stores } from "../storage/transaction.js";
+import type { Stores, TransactionScope } from "../storage/transaction.js";
 import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
@@ -106,7 +106,7 @@ export class SubmissionAttempt {
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
       return this.#announce(
-        await this.#ctx.transaction((tx) => this.#finish(tx, row, failed, now), "immediate", row.companyId),
+        await this.#ctx.transaction((tx) => this.#finish(tx, row, failed, now), "immediate", outcomeScope(row)),
       );
     }
     const key = await this.#apiKey(row.credentialId);
@@ -147,8 +147,8 @@ export class SubmissionAttempt {
         this.#ctx.log.warn({ err: error.message, credentialId: row.credentialId }, "429 pause not shared");
       });
     }
-    // The attempt, its outcome and what a settled submission is owed commit together, the company's write lock taken
-    // at once (other processes write too; other companies' outcomes commit beside it, D-273).
+    // The attempt, its outcome and what a settled submission is owed commit together, the credential's write lock taken
+    // at once (other processes write too; other credentials' outcomes commit beside it, D-273).
     let handled: Handled;
     try {
       handled = await this.#ctx.transaction(
@@ -160,7 +160,7 @@ export class SubmissionAttempt {
             answeredAt: answer.at ?? Date.now(),
           }),
         "immediate",
-        row.companyId,
+        outcomeScope(row),
       );
     } catch (error) {
       // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment
@@ -210,7 +210,7 @@ export class SubmissionAttempt {
 
   /**
    * The outcome of one send, in its transaction. A retry's backoff counts from `answeredAt`, when the failure came,
-   * not from this commit, which may have waited for the company's lock (D-273): the wait is not added to the backoff.
+   * not from this commit, which may have waited for its credential's lock (D-273): the wait is not added to the backoff.
    */
   async #handle(
     tx: Stores,
@@ -309,4 +309,9 @@ export class SubmissionAttempt {
     const afterCommit = settled && recorder ? await recorder.record(tx, settled) : undefined;
     return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
   }
+}
+
+/** What a send's outcome touches (D-273): its submission, its credential and that credential's submissions. */
+function outcomeScope(row: SubmissionRow): TransactionScope {
+  return { companyId: row.companyId, credentialId: row.credentialId };
 }

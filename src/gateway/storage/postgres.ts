@@ -6,7 +6,7 @@ import { PgVersionCache } from "./profiles/pg-version-cache.js";
 import { PostgresProfileStore } from "./profiles/postgres.js";
 import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
 import { PostgresTenantStore } from "./tenants/postgres.js";
-import type { Stores, Transaction } from "./transaction.js";
+import type { Stores, Transaction, TransactionScope } from "./transaction.js";
 import type { VendorKeyRow } from "./vendor-keys/index.js";
 import { PostgresVendorKeyStore } from "./vendor-keys/postgres.js";
 import { PostgresWebhookStore } from "./webhooks/postgres/store.js";
@@ -36,22 +36,57 @@ function postgresStores(handles: PgHandles, shared: Shared): Stores & { vendorKe
 }
 
 /**
- * The two-key advisory lock space of a company's immediate transactions (`pg_advisory_xact_lock(int, int)`: the
- * class "pgwc" in ASCII, the second key `hashtext(companyId)`), apart from the bigint keys of the startup lock and
- * IMMEDIATE_LOCK_KEY (D-273).
+ * The two-key advisory lock spaces of scoped immediate transactions (`pg_advisory_xact_lock(int, int)`, the second key
+ * `hashtext(id)`): a company's (the class "pgwc" in ASCII) and a credential's ("pgwk"), apart from the bigint keys of
+ * the startup lock and IMMEDIATE_LOCK_KEY (D-273).
  */
 export const COMPANY_LOCK_CLASS = 0x70677763;
+export const CREDENTIAL_LOCK_CLASS = 0x7067776b;
+
+/**
+ * The locks an immediate transaction takes right after BEGIN, by scope (D-249, D-273), always from the widest down,
+ * so that no two transactions wait on each other: the database's key exclusively without a scope; for a company,
+ * the database's key shared, then the company's exclusively; for one credential's outcome, both shared, then the
+ * credential's exclusively. Each nested subquery runs before the select around it.
+ */
+function immediateLocks(scope: TransactionScope | undefined): pg.QueryConfig {
+  if (!scope)
+    return {
+      name: "immediate_transaction_lock",
+      text: "SELECT pg_advisory_xact_lock($1::bigint)",
+      values: [IMMEDIATE_LOCK_KEY],
+    };
+  if (scope.credentialId === undefined)
+    return {
+      name: "company_immediate_transaction_lock",
+      text: `SELECT pg_advisory_xact_lock($2::int, hashtext($3))
+               FROM (SELECT pg_advisory_xact_lock_shared($1::bigint)) AS database_first`,
+      values: [IMMEDIATE_LOCK_KEY, COMPANY_LOCK_CLASS, scope.companyId],
+    };
+  return {
+    name: "credential_immediate_transaction_lock",
+    text: `SELECT pg_advisory_xact_lock($4::int, hashtext($5))
+             FROM (SELECT pg_advisory_xact_lock_shared($2::int, hashtext($3))
+                     FROM (SELECT pg_advisory_xact_lock_shared($1::bigint)) AS database_first) AS company_next`,
+    values: [IMMEDIATE_LOCK_KEY, COMPANY_LOCK_CLASS, scope.companyId, CREDENTIAL_LOCK_CLASS, scope.credentialId],
+  };
+}
+
+/** Where an immediate transaction of `scope` queues in the process (ImmediateQueue): one at a time per key. */
+function queueKey(scope: TransactionScope | undefined): string {
+  if (!scope) return "";
+  return scope.credentialId === undefined ? `company:${scope.companyId}` : `credential:${scope.credentialId}`;
+}
 
 /**
  * The stores of one PostgreSQL pool and its transactions, as the context carries them (D-223): the context's stores
- * run each statement on any free connection of the pool; `transaction(work, mode, companyId)` checks a client out,
- * runs BEGIN, hands `work` the stores bound to that client, and COMMITs (ROLLBACK when `work` or the COMMIT throws)
- * before releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of
- * a send, a settlement) also takes transaction-scoped advisory locks at BEGIN, as SQLite's BEGIN IMMEDIATE takes its
- * write lock (D-249): without a company, IMMEDIATE_LOCK_KEY exclusively, so it runs alone; for one company, that key
- * shared and the company's own key exclusively, so immediate transactions of one company run one at a time in every
- * process while other companies' run beside them (D-273). `close()` stops the caches' timers and closes the stores
- * that hold resources of their own; the pool stays the caller's to end.
+ * run each statement on any free connection of the pool; `transaction(work, mode, scope)` checks a client out, runs
+ * BEGIN, hands `work` the stores bound to that client, and COMMITs (ROLLBACK when `work` or the COMMIT throws) before
+ * releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of a send,
+ * a settlement) also takes transaction-scoped advisory locks at BEGIN, as SQLite's BEGIN IMMEDIATE takes its write
+ * lock (D-249), but only over what its scope covers (immediateLocks): one credential's outcomes run one at a time in
+ * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers
+ * and closes the stores that hold resources of their own; the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transaction; close(): Promise<void> } {
   const shared: Shared = { keys: new PgTableCache(pool, "vendor_keys"), versions: new PgVersionCache() };
@@ -61,15 +96,11 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
   const transaction: Transaction = <T>(
     work: (tx: Stores) => Promise<T>,
     mode: "deferred" | "immediate" = "deferred",
-    companyId?: string,
+    scope?: TransactionScope,
   ): Promise<T> =>
-    mode === "deferred" ? run(work, mode) : queue.enter(companyId ?? "", () => run(work, mode, companyId));
+    mode === "deferred" ? run(work, undefined) : queue.enter(queueKey(scope), () => run(work, immediateLocks(scope)));
 
-  const run = async <T>(
-    work: (tx: Stores) => Promise<T>,
-    mode: "deferred" | "immediate",
-    companyId?: string,
-  ): Promise<T> => {
+  const run = async <T>(work: (tx: Stores) => Promise<T>, locks: pg.QueryConfig | undefined): Promise<T> => {
     const client = await pool.connect();
     // A connection whose BEGIN or ROLLBACK failed is broken: the pool drops it rather than hand it out again.
     let broken = false;
@@ -79,21 +110,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
         throw error;
       });
       try {
-        if (mode === "immediate" && companyId === undefined) {
-          await client.query({
-            name: "immediate_transaction_lock",
-            text: "SELECT pg_advisory_xact_lock($1::bigint)",
-            values: [IMMEDIATE_LOCK_KEY],
-          });
-        } else if (mode === "immediate") {
-          // The shared key first (the subquery runs before the outer select): the same order in every transaction.
-          await client.query({
-            name: "company_immediate_transaction_lock",
-            text: `SELECT pg_advisory_xact_lock($2::int, hashtext($3))
-                     FROM (SELECT pg_advisory_xact_lock_shared($1::bigint)) AS every_company_first`,
-            values: [IMMEDIATE_LOCK_KEY, COMPANY_LOCK_CLASS, companyId],
-          });
-        }
+        if (locks) await client.query(locks);
         const tx = postgresStores(transactionHandles(pool, client), shared);
         const result = await work(tx);
         await client.query("COMMIT");
@@ -128,7 +145,7 @@ async function closeStore(store: object): Promise<void> {
 
 /**
  * Where this process's immediate transactions wait before they take a connection (D-249, D-273): one at a time per
- * lock key (a company's, or "" for the whole database), and at most `holders` of them holding a connection at once —
+ * lock key (a credential's, a company's, or "" for the whole database), and at most `holders` of them holding a connection at once —
  * half the pool — so that a burst of them waiting on a lock another holds never takes every connection while a holder
  * needs one more (a cache fill on the pool) and waits for ever.
  */

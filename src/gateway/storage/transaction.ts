@@ -22,17 +22,25 @@ export interface Stores {
  * One transaction across records' storage modules (D-222, D-223): what `work` does through `tx` — the stores bound
  * to the transaction — commits together (an outcome and the webhooks it owes; a platform event and its fan-out), or
  * nothing does when it throws. `immediate` takes the write lock at the start, for work that reads before it writes
- * while other processes may write; with `companyId` the work reads and writes that company's rows only, and on
- * PostgreSQL it is then ordered with that company's immediate transactions alone (D-273; SQLite's single writer
- * orders them all). Work inside must use `tx`, never the context's stores (they wait for the transaction to end) nor
- * another `ctx.transaction` (the same: pass `tx` down instead). On PostgreSQL `tx` is bound to the transaction's
+ * while other processes may write. Its `scope` says what the work touches: without one, anything (it then runs alone
+ * on PostgreSQL); `{ companyId }`, that company's rows only; `{ companyId, credentialId }`, the rows of one send's
+ * outcome under that credential only (its submission, the credential and its submissions, keyed upserts). On
+ * PostgreSQL an immediate transaction is ordered only with those whose scope overlaps its own (D-273); SQLite's single
+ * writer orders them all. Work inside must use `tx`, never the context's stores (they wait for the transaction to end)
+ * nor another `ctx.transaction` (the same: pass `tx` down instead). On PostgreSQL `tx` is bound to the transaction's
  * client.
  */
 export type Transaction = <T>(
   work: (tx: Stores) => Promise<T>,
   mode?: "deferred" | "immediate",
-  companyId?: string,
+  scope?: TransactionScope,
 ) => Promise<T>;
+
+/** What an immediate transaction's work reads and writes (see Transaction): a company's rows, or one credential's. */
+export interface TransactionScope {
+  companyId: string;
+  credentialId?: string;
+}
 
 /** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
 export function sqliteStores(handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView }): Stores {

@@ -101,7 +101,7 @@ async function scanSubmissions(
         return step.last;
       },
       "immediate",
-      companyId,
+      { companyId },
     );
     if (before !== undefined) await new Promise((resolve) => setImmediate(resolve));
   }

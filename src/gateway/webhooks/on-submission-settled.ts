@@ -37,7 +37,7 @@ export async function onSubmissionSettled(ctx: GatewayContext, submission: Submi
       return recordSettlement(ctx, tx, submission, nowMs);
     },
     "immediate",
-    submission.companyId,
+    { companyId: submission.companyId },
   );
   notifyEnqueued(ctx, enqueued, nowMs);
 }

@@ -1,7 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { COMPANY_LOCK_CLASS, IMMEDIATE_LOCK_KEY, postgresStorage } from "../../../src/gateway/storage/postgres.js";
-import type { Stores } from "../../../src/gateway/storage/transaction.js";
+import {
+  COMPANY_LOCK_CLASS,
+  CREDENTIAL_LOCK_CLASS,
+  IMMEDIATE_LOCK_KEY,
+  postgresStorage,
+} from "../../../src/gateway/storage/postgres.js";
+import type { Stores, TransactionScope } from "../../../src/gateway/storage/transaction.js";
 import { usePostgresDatabase } from "../../helpers/postgres.js";
 import { BACKENDS, id, newCompany, newCredential, type Opened, pgAvailable, vendorKeyRow } from "./backends.js";
 
@@ -106,7 +111,8 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
   let observer: pg.Pool;
   beforeAll(() => {
     const pool = () => {
-      const opened = new pg.Pool({ connectionString: database.url, max: 3 });
+      // Four connections: two immediate transactions of a process may hold one each at once (half the pool, D-273).
+      const opened = new pg.Pool({ connectionString: database.url, max: 4 });
       opened.on("error", () => undefined);
       pools.push(opened);
       return opened;
@@ -138,12 +144,12 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     return rows[0]?.waiting ?? 0;
   }
 
-  /** Transactions waiting for a company's immediate lock (D-273), seen from the server. */
-  async function waitingForCompanyLock(): Promise<number> {
+  /** Transactions waiting for a company's (or a credential's) immediate lock (D-273), seen from the server. */
+  async function waitingForCompanyLock(lockClass = COMPANY_LOCK_CLASS): Promise<number> {
     const { rows } = await observer.query<{ waiting: number }>(
       `SELECT count(*)::int AS waiting FROM pg_locks
         WHERE locktype = 'advisory' AND NOT granted AND ${THIS_DATABASE} AND objsubid = 2 AND classid = $1::oid`,
-      [COMPANY_LOCK_CLASS],
+      [lockClass],
     );
     return rows[0]?.waiting ?? 0;
   }
@@ -154,7 +160,7 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     credentialId: string,
     mode: "deferred" | "immediate",
     between: () => Promise<void>,
-    companyId?: string,
+    scope?: TransactionScope,
   ): Promise<number> {
     return stores.transaction(
       async (tx) => {
@@ -164,7 +170,7 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
         return read;
       },
       mode,
-      companyId,
+      scope,
     );
   }
 
@@ -218,18 +224,61 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
         acmeRead = true;
         await held;
       },
-      acme.id,
+      { companyId: acme.id },
     );
     await vi.waitFor(() => expect(acmeRead).toBe(true));
     // Another company's read-then-write, from the other process, commits while Acme's transaction is open.
-    expect(await bumpVersion(second, globexCredential, "immediate", async () => undefined, globex.id)).toBe(1);
+    expect(
+      await bumpVersion(second, globexCredential, "immediate", async () => undefined, { companyId: globex.id }),
+    ).toBe(1);
     // The same company's, from the other process, waits on Acme's lock until that commits: no update lost.
-    const two = bumpVersion(second, acmeCredential, "immediate", async () => undefined, acme.id);
+    const two = bumpVersion(second, acmeCredential, "immediate", async () => undefined, { companyId: acme.id });
     await vi.waitFor(async () => expect(await waitingForCompanyLock()).toBe(1), { timeout: 5_000, interval: 20 });
     release();
     expect(await Promise.all([one, two])).toEqual([1, 2]);
     expect((await first.credentials.get(acmeCredential))?.version).toBe(3);
     expect(await waitingForCompanyLock()).toBe(0);
+  });
+
+  it("D-273: one credential's outcomes run one at a time; another credential's beside them; its company's waits", async () => {
+    const acme = await newCompany(first);
+    const general = await newCredential(first, acme.id);
+    const other = await newCredential(first, acme.id);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let generalRead = false;
+    const one = bumpVersion(
+      first,
+      general,
+      "immediate",
+      async () => {
+        generalRead = true;
+        await held;
+      },
+      { companyId: acme.id, credentialId: general },
+    );
+    await vi.waitFor(() => expect(generalRead).toBe(true));
+    // The company's other credential, from the other process, commits while the first outcome is open.
+    expect(
+      await bumpVersion(second, other, "immediate", async () => undefined, { companyId: acme.id, credentialId: other }),
+    ).toBe(1);
+    // The same credential's waits on its lock; a transaction of the whole company waits too (it holds the company's
+    // key exclusively, the outcome holds it shared).
+    const two = bumpVersion(second, general, "immediate", async () => undefined, {
+      companyId: acme.id,
+      credentialId: general,
+    });
+    await vi.waitFor(async () => expect(await waitingForCompanyLock(CREDENTIAL_LOCK_CLASS)).toBe(1), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    const company = bumpVersion(first, general, "immediate", async () => undefined, { companyId: acme.id });
+    await vi.waitFor(async () => expect(await waitingForCompanyLock()).toBe(1), { timeout: 5_000, interval: 20 });
+    release();
+    expect((await Promise.all([one, two, company])).sort()).toEqual([1, 2, 3]);
+    expect((await first.credentials.get(general))?.version).toBe(4);
   });
 
   it("D-273: an immediate transaction for the whole database waits for a company's, and a company's for it", async () => {
@@ -248,7 +297,7 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
         acmeRead = true;
         await held;
       },
-      acme.id,
+      { companyId: acme.id },
     );
     await vi.waitFor(() => expect(acmeRead).toBe(true));
     let wholeRead = false;
