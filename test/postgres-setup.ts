@@ -4,11 +4,15 @@ import { postgresAvailable } from "./helpers/postgres.js";
 import { admin, databasePrefix, templateName } from "./helpers/test-store.js";
 
 /**
- * The `postgres` project's global setup (vitest.config.ts): one migrated template database for the run, which every
+ * The PostgreSQL projects' global setup (vitest.config.ts): one migrated template database for the run, which every
  * fixture's database is copied from (test/helpers/test-store.ts); at the end, the template and every database of the
  * run are dropped, whatever a test left open.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  // Both PostgreSQL projects (the files run two at a time, and those run alone) share the run's template: the second
+  // project's setup finds it made.
+  const made = process.env.PGW_TEST_RUN;
+  if (made && (await templateExists(templateName(made)))) return async () => undefined;
   // Under CI=true an unreachable PostgreSQL throws here: the run fails rather than skipping.
   if (!(await postgresAvailable())) throw new Error("PostgreSQL is unreachable (vitest.config.ts should have skipped)");
   const run = `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
@@ -28,4 +32,9 @@ export default async function setup(): Promise<() => Promise<void>> {
       for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     });
   };
+}
+
+async function templateExists(name: string): Promise<boolean> {
+  const { rows } = await admin((client) => client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]));
+  return rows.length > 0;
 }
