@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { openPostgres } from "../src/db/postgres.js";
-import { postgresAvailable } from "./helpers/postgres.js";
-import { admin, databasePrefix, templateName } from "./helpers/test-store.js";
+import { admin, postgresAvailable } from "./helpers/postgres.js";
+import { databasePrefix, templateName } from "./helpers/test-store.js";
 
 /**
  * The PostgreSQL projects' global setup (vitest.config.ts): one migrated template database for the run, which every

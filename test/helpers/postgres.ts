@@ -69,7 +69,8 @@ export function usePostgresDatabase(options: { migrate?: boolean } = {}): TestPo
   };
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection of its own to the server's admin database (CREATE and DROP DATABASE), then closes it. */
+export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   client.on("error", () => undefined);
   await client.connect();

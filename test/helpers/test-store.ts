@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import pg from "pg";
-import { POSTGRES_ADMIN_URL } from "./postgres.js";
+import { admin, POSTGRES_ADMIN_URL } from "./postgres.js";
 
 /**
  * Which store the gateway fixtures build on: SQLite by default, PostgreSQL under `TEST_STORE=postgres` (the
@@ -53,16 +52,5 @@ async function createFromTemplate(name: string, template: string): Promise<void>
       }
       throw error;
     }
-  }
-}
-
-export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
   }
 }

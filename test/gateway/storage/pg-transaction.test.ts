@@ -174,6 +174,38 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     );
   }
 
+  /**
+   * An immediate read-then-write of `scope` left open once it has read (it holds its locks): `done` is its result once
+   * `release()` lets it write and commit.
+   */
+  async function heldOpen(
+    stores: ReturnType<typeof postgresStorage>,
+    credentialId: string,
+    scope: TransactionScope,
+  ): Promise<{ done: Promise<number>; release: () => void }> {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let read = false;
+    const done = bumpVersion(
+      stores,
+      credentialId,
+      "immediate",
+      async () => {
+        read = true;
+        await held;
+      },
+      scope,
+    );
+    await vi.waitFor(() => expect(read).toBe(true));
+    return { done, release };
+  }
+
+  /** Waits until `count` (a server-side count of waiting transactions) reads 1. */
+  const untilOneWaits = (count: () => Promise<number>) =>
+    vi.waitFor(async () => expect(await count()).toBe(1), { timeout: 5_000, interval: 20 });
+
   it("two read-then-write transactions from two pools run one after the other: no update is lost", async () => {
     const company = await newCompany(first);
     const credentialId = await newCredential(first, company.id);
@@ -211,31 +243,16 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     const acmeCredential = await newCredential(first, acme.id);
     const globex = await newCompany(first);
     const globexCredential = await newCredential(first, globex.id);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let acmeRead = false;
-    const one = bumpVersion(
-      first,
-      acmeCredential,
-      "immediate",
-      async () => {
-        acmeRead = true;
-        await held;
-      },
-      { companyId: acme.id },
-    );
-    await vi.waitFor(() => expect(acmeRead).toBe(true));
+    const one = await heldOpen(first, acmeCredential, { companyId: acme.id });
     // Another company's read-then-write, from the other process, commits while Acme's transaction is open.
     expect(
       await bumpVersion(second, globexCredential, "immediate", async () => undefined, { companyId: globex.id }),
     ).toBe(1);
     // The same company's, from the other process, waits on Acme's lock until that commits: no update lost.
     const two = bumpVersion(second, acmeCredential, "immediate", async () => undefined, { companyId: acme.id });
-    await vi.waitFor(async () => expect(await waitingForCompanyLock()).toBe(1), { timeout: 5_000, interval: 20 });
-    release();
-    expect(await Promise.all([one, two])).toEqual([1, 2]);
+    await untilOneWaits(waitingForCompanyLock);
+    one.release();
+    expect(await Promise.all([one.done, two])).toEqual([1, 2]);
     expect((await first.credentials.get(acmeCredential))?.version).toBe(3);
     expect(await waitingForCompanyLock()).toBe(0);
   });
@@ -244,22 +261,7 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
     const acme = await newCompany(first);
     const general = await newCredential(first, acme.id);
     const other = await newCredential(first, acme.id);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let generalRead = false;
-    const one = bumpVersion(
-      first,
-      general,
-      "immediate",
-      async () => {
-        generalRead = true;
-        await held;
-      },
-      { companyId: acme.id, credentialId: general },
-    );
-    await vi.waitFor(() => expect(generalRead).toBe(true));
+    const one = await heldOpen(first, general, { companyId: acme.id, credentialId: general });
     // The company's other credential, from the other process, commits while the first outcome is open.
     expect(
       await bumpVersion(second, other, "immediate", async () => undefined, { companyId: acme.id, credentialId: other }),
@@ -270,44 +272,26 @@ describe.skipIf(!pgAvailable)("immediate transactions on PostgreSQL (D-249)", ()
       companyId: acme.id,
       credentialId: general,
     });
-    await vi.waitFor(async () => expect(await waitingForCompanyLock(CREDENTIAL_LOCK_CLASS)).toBe(1), {
-      timeout: 5_000,
-      interval: 20,
-    });
+    await untilOneWaits(() => waitingForCompanyLock(CREDENTIAL_LOCK_CLASS));
     const company = bumpVersion(first, general, "immediate", async () => undefined, { companyId: acme.id });
-    await vi.waitFor(async () => expect(await waitingForCompanyLock()).toBe(1), { timeout: 5_000, interval: 20 });
-    release();
-    expect((await Promise.all([one, two, company])).sort()).toEqual([1, 2, 3]);
+    await untilOneWaits(waitingForCompanyLock);
+    one.release();
+    expect((await Promise.all([one.done, two, company])).sort()).toEqual([1, 2, 3]);
     expect((await first.credentials.get(general))?.version).toBe(4);
   });
 
   it("D-273: an immediate transaction for the whole database waits for a company's, and a company's for it", async () => {
     const acme = await newCompany(first);
     const credentialId = await newCredential(first, acme.id);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let acmeRead = false;
-    const company = bumpVersion(
-      first,
-      credentialId,
-      "immediate",
-      async () => {
-        acmeRead = true;
-        await held;
-      },
-      { companyId: acme.id },
-    );
-    await vi.waitFor(() => expect(acmeRead).toBe(true));
+    const company = await heldOpen(first, credentialId, { companyId: acme.id });
     let wholeRead = false;
     const whole = bumpVersion(second, credentialId, "immediate", async () => {
       wholeRead = true;
     });
-    await vi.waitFor(async () => expect(await waitingForImmediateLock()).toBe(1), { timeout: 5_000, interval: 20 });
+    await untilOneWaits(waitingForImmediateLock);
     expect(wholeRead).toBe(false);
-    release();
-    expect(await Promise.all([company, whole])).toEqual([1, 2]);
+    company.release();
+    expect(await Promise.all([company.done, whole])).toEqual([1, 2]);
     expect(wholeRead).toBe(true);
   });
 
