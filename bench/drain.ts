@@ -24,7 +24,8 @@
  * and its two worker processes on PostgreSQL (`store=postgres`; BENCH_POSTGRES_URL, default the local server; a
  * scratch database made for the run and dropped after it). Without a reachable PostgreSQL (or Redis) the bench
  * says so and skips it. Each case prints a `RESULT` line naming its driver and store; the last line printed is the
- * PostgreSQL drain's (or, without it, the last SQLite case's).
+ * PostgreSQL drain's (or, without it, the last SQLite case's). `BENCH_STORES=postgres` (or `sqlite`) runs one store's
+ * cases only, to repeat one figure.
  */
 import { burstCase } from "./burst.js";
 import { maxMinShares, windowedFairness } from "./lib/fairness.js";
@@ -44,17 +45,20 @@ const share = [0.8, 0.05, 0.05, 0.05, 0.05];
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WORKERS = 2;
 
-const drivers: Driver[] = ["embedded"];
+const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres").split(",");
+
+const drivers: Driver[] = STORES.includes("sqlite") ? ["embedded"] : [];
 const redis = await redisReachable(REDIS_URL);
-if (redis) drivers.push("bullmq");
-else console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
+if (redis && STORES.includes("sqlite")) drivers.push("bullmq");
+else if (!redis) console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
 for (const driver of drivers) {
   await drain(driver);
   for (const load of ["idle", "saturated"] as const)
     await burstCase({ driver, load, redisUrl: REDIS_URL, workers: WORKERS });
 }
 const postgresMissing = await postgresUnreachable();
-if (!redis) console.log("driver=bullmq store=postgres not run: it needs Redis");
+if (!STORES.includes("postgres")) console.log("store=postgres not run: BENCH_STORES leaves it out");
+else if (!redis) console.log("driver=bullmq store=postgres not run: it needs Redis");
 else if (postgresMissing) console.log(`driver=bullmq store=postgres not run: ${postgresMissing}`);
 else {
   const database = await scratchDatabase();
