@@ -10,7 +10,14 @@ import type { ForwardingDriver } from "../driver.js";
 import type { ForwarderOptions } from "../forwarder.js";
 import type { LimiterHistory } from "../hierarchy.js";
 import { SettlementWaiters } from "../waiters.js";
-import { DEFAULT_PREFIX, type ForwardingKeys, forwardingKeys, webhookDueMessage } from "./keys.js";
+import {
+  acceptedMessage,
+  DEFAULT_PREFIX,
+  type ForwardingKeys,
+  forwardingKeys,
+  parseAccepted,
+  webhookDueMessage,
+} from "./keys.js";
 import { LimiterMirror } from "./limiter-mirror.js";
 import { SendQueueProducer, startSendWorker } from "./send-queue.js";
 
@@ -48,9 +55,10 @@ interface Term {
 /**
  * The BullMQ driver: any number of API and worker processes share one queue and one set of limits.
  *
- * - Intake commits a submission to the database (the source of truth), then publishes its id. Nothing lives only in
- *   Redis: the dispatcher re-reads the database for whatever is queued and unknown to it (at takeover, every
- *   `reconcileMs`, after Redis comes back), so a lost notice, a flush or a Redis restart only delays a submission.
+ * - Intake commits a submission to the database (the source of truth), then publishes what admitting it takes
+ *   (acceptedMessage). Nothing lives only in Redis: the dispatcher re-reads the database for whatever is queued and
+ *   unknown to it (at takeover, every `reconcileMs`, after Redis comes back), so a lost notice, a flush or a Redis
+ *   restart only delays a submission.
  * - One dispatcher at a time, elected by a Redis lock held by any worker process, runs the same fair scheduler and
  *   exact limiter as the embedded driver, mirroring the limiter's history into Redis so that a successor resumes
  *   from the real sends. It hands each allowed send to the BullMQ "send" queue.
@@ -125,8 +133,8 @@ export class BullmqForwarding implements ForwardingDriver {
 
   async #start(): Promise<void> {
     const { redis } = this.options;
-    this.#subscriber.on("message", (channel: string, id: string) => {
-      this.#message(channel, id).catch((error: unknown) => {
+    this.#subscriber.on("message", (channel: string, message: string) => {
+      this.#message(channel, message).catch((error: unknown) => {
         // A lost notice: the reconciler finds the submission in the database.
         this.#ctx.log.error({ err: error, channel }, "redis notice not handled");
       });
@@ -196,7 +204,7 @@ export class BullmqForwarding implements ForwardingDriver {
   notify(row: SubmissionRow): void {
     if (row.status !== "queued") return;
     if (this.#term) this.#term.dispatcher.notify(row);
-    else this.#publish(this.#keys.accepted, row.id);
+    else this.#publish(this.#keys.accepted, acceptedMessage(row));
   }
 
   async credentialRotated(credentialId: string): Promise<void> {
@@ -247,17 +255,20 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#publish(this.#keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt));
   }
 
-  async #message(channel: string, id: string): Promise<void> {
+  async #message(channel: string, message: string): Promise<void> {
     if (channel === this.#keys.settled) {
-      if (this.#waiters.has(id)) {
-        const row = await this.#store.get(id);
+      if (this.#waiters.has(message)) {
+        const row = await this.#store.get(message);
         if (row) this.#waiters.settled(row);
       }
       return;
     }
     if (!this.#term) return;
-    if (channel === this.#keys.accepted) await this.#term.dispatcher.notifyId(id);
-    else if (channel === this.#keys.rotated) await this.#reconcile();
+    if (channel === this.#keys.accepted) {
+      const accepted = parseAccepted(message);
+      if (typeof accepted === "string") await this.#term.dispatcher.notifyId(accepted);
+      else this.#term.dispatcher.notify(accepted);
+    } else if (channel === this.#keys.rotated) await this.#reconcile();
   }
 
   /**
