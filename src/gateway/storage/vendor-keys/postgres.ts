@@ -7,12 +7,27 @@ import type { VendorKeyStore } from "./port.js";
 import type { VendorKeyChange, VendorKeyRow } from "./store.js";
 
 /** Intake's key lookup on a miss, and webhook fan-out's read per settled submission: one named prepared statement. */
-function byId(db: GatewayPgDb) {
+/**
+ * The prepared read by id, built once per drizzle instance (the pool's, or a pooled client's, which lives as long as
+ * its connection): building it per transaction cost a settlement, which reads its key, CPU for every send.
+ */
+const byIdOf = new WeakMap<GatewayPgDb, ReturnType<typeof prepareById>>();
+
+function prepareById(db: GatewayPgDb) {
   return db
     .select()
     .from(vendorKeys)
     .where(eq(vendorKeys.id, sql.placeholder("id")))
     .prepare("vendor_keys_by_id");
+}
+
+function byId(db: GatewayPgDb): ReturnType<typeof prepareById> {
+  let prepared = byIdOf.get(db);
+  if (!prepared) {
+    prepared = prepareById(db);
+    byIdOf.set(db, prepared);
+  }
+  return prepared;
 }
 
 /**
@@ -29,7 +44,6 @@ export class PostgresVendorKeyStore implements VendorKeyStore {
   readonly #handles: PgHandles;
   readonly #db: GatewayPgDb;
   readonly #cache: PgTableCache<VendorKeyRow> | undefined;
-  #byId: ReturnType<typeof byId> | undefined;
   /** Bound to a transaction: it wrote the table (the cache is emptied when it commits). */
   #wrote = false;
   readonly #load = (id: string) => this.get(id);
@@ -52,8 +66,7 @@ export class PostgresVendorKeyStore implements VendorKeyStore {
 
   /** A key read now, uncached. */
   async get(id: string): Promise<VendorKeyRow | undefined> {
-    this.#byId ??= byId(this.#db);
-    const [row] = await this.#byId.execute({ id });
+    const [row] = await byId(this.#db).execute({ id });
     return row;
   }
 
