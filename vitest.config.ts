@@ -41,9 +41,7 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/bullmq-faults.test.ts",
   "test/gateway/forwarding/bullmq-fault-matrix.test.ts",
   "test/gateway/forwarding/attempt-backoff.test.ts",
-  // Still to join: the console's browser suite. It reads through the stores and passes on PostgreSQL alone, but in runs
-  // with other files its dead-letter case (a lead forced to fail twice, expected on the dead-letter page within 20 s)
-  // timed out in 2 of 8 runs, and the cases after it with it; the cause is not found yet.
+  "test/console/console.browser.test.ts",
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

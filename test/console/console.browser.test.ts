@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
@@ -205,12 +205,21 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     const fault = rig.sandbox.admin.faults.add(
       faultSpecSchema.parse({ route: "POST /api/inbound/leads", errorRate: 1, errorStatus: 503 }),
     );
+    // A failed case must not leave every later send refused (the cases after it would fail for this one's reason).
+    onTestFinished(() => {
+      rig.sandbox.admin.faults.remove(fault.id);
+    });
     const id = await intake(vendorKey, { ...NATIVE, addr: "14 Analytical Way, Austin, TX 78701" });
     await page.getByRole("link", { name: "Dead letter" }).click();
+    const heading = page.getByRole("heading", { name: "Dead letter", level: 1 });
     await expect
       .poll(
         async () => {
           await page.reload();
+          // The reload resolves at the load event, before the page has fetched and drawn its rows: counted then, the
+          // row is missing whenever the owner API answers slower than the count comes (PostgreSQL, a loaded machine).
+          // The heading is drawn with the rows, in one mount.
+          await heading.waitFor();
           return page.locator(`tr:has(a:text("${id}"))`).count();
         },
         { timeout: 20_000 },
