@@ -90,15 +90,19 @@ export class SubmissionAttempt {
   /**
    * Sends the submission once if it is due, and records the outcome. `answeredAt`: when the upstream's answer (or the
    * failure) came, before the outcome's commit — the latest the request can have reached the upstream, which is what
-   * the limiter's slots hold (docs/forwarding.md); without a send, when it was decided.
+   * the limiter's slots hold (docs/forwarding.md); without a send, when it was decided. `onAnswered` hears that time
+   * as soon as the answer came, before the commit, unless the answer was a 429 or a refused key.
    */
-  async run(submissionId: string): Promise<{ verdict: Verdict; answeredAt: number }> {
-    const answer: { at?: number } = {};
+  async run(
+    submissionId: string,
+    onAnswered?: (answeredAt: number) => void,
+  ): Promise<{ verdict: Verdict; answeredAt: number }> {
+    const answer: { at?: number; early?: (answeredAt: number) => void } = { early: onAnswered };
     const verdict = await this.#run(submissionId, answer);
     return { verdict, answeredAt: answer.at ?? Date.now() };
   }
 
-  async #run(submissionId: string, answer: { at?: number }): Promise<Verdict> {
+  async #run(submissionId: string, answer: { at?: number; early?: (answeredAt: number) => void }): Promise<Verdict> {
     const now = Date.now();
     const row = await this.#store.get(submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
@@ -136,6 +140,10 @@ export class SubmissionAttempt {
     });
     answer.at = Date.now();
     const outcome = classify(response.status, response.retryAfter);
+    // The upstream is done with it: its slots may close before the outcome commits, which may wait for the database
+    // (docs/forwarding.md, "Answered before committed"). Not for a 429 or a refused key, whose verdict changes the
+    // limiter itself (a pause, a probe) and must reach it first.
+    if (outcome.kind !== "rate_limited" && outcome.kind !== "credential_rejected") answer.early?.(answer.at);
     // A 429 pauses the credential for retry-after plus jitter. Shared before the commit, which may wait for the
     // database, so that other workers hold their sends as soon as possible.
     const pauseUntil =

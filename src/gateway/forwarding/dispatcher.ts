@@ -24,9 +24,12 @@ export interface SendResult {
   answeredAt: number;
 }
 
-/** Where reserved sends go: an attempt in this process (embedded), or a job for any worker process (BullMQ). */
+/**
+ * Where reserved sends go: an attempt in this process (embedded), or a job for any worker process (BullMQ).
+ * `answered` may be told when the upstream's answer came before the result is in (its outcome still committing).
+ */
 export interface SendTransport {
-  send(send: ReservedSend): Promise<SendResult>;
+  send(send: ReservedSend, answered: (at: number) => void): Promise<SendResult>;
 }
 
 /** A limiter node a send passed: its name (`nodesOf`) and rule. */
@@ -46,7 +49,10 @@ export interface LimiterObserver {
 export interface DispatcherOptions {
   transport: SendTransport;
   limits?: ForwardingLimits;
-  /** Sends in flight at once. */
+  /**
+   * Sends at the upstream at once (reserved, their answer not in). Sends answered whose outcome is still committing
+   * count apart, up to `UNSETTLED_PER_IN_FLIGHT` times as many.
+   */
   maxInFlight?: number;
   /** How long after its reservation a send can still reach the upstream (pick-up + timeout). */
   sendBoundMs: number;
@@ -56,6 +62,13 @@ export interface DispatcherOptions {
   /** Whether this dispatcher may reserve sends now (the BullMQ driver's fence: its lock was renewed lately). */
   mayDispatch?: () => boolean;
 }
+
+/**
+ * Sends answered but not yet settled (their outcome committing) per send the upstream may hold at once: when commits
+ * slow down (a burst being accepted beside them), the upstream's answers keep freeing room for the next sends instead
+ * of every slot waiting for the database, within a bound. A queue worker takes this many jobs at once (send-queue.ts).
+ */
+export const UNSETTLED_PER_IN_FLIGHT = 4;
 
 /**
  * Decides what is sent when, for either driver: holds the ids of queued submissions, asks the fair scheduler and the
@@ -71,7 +84,10 @@ export class Dispatcher {
   readonly #scheduler: FairScheduler;
   readonly #maxInFlight: number;
   readonly #delayed: { at: number; ready: Ready }[] = [];
+  /** Sends reserved and not yet settled (their verdict not applied), by submission. */
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** Of those, the sends whose upstream answer has not come: what `maxInFlight` bounds. */
+  #awaitingAnswer = 0;
   readonly #known = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
@@ -110,7 +126,6 @@ export class Dispatcher {
     return [...this.#inFlight.keys()];
   }
 
-  /** Admits every queued submission of the database not yet known (start, takeover, a lost notice). */
   /**
    * Submissions still queued on a paused credential wait with the others (`credentialId`: that one only, else all).
    * Intake queues whatever it accepts, so a submission accepted while the pause was being committed, or whose notice
@@ -118,6 +133,10 @@ export class Dispatcher {
    * transaction: a rotation committed meanwhile cannot leave its submissions parked after it resumed them.
    */
   async #parkOnPausedCredentials(now: number, credentialId?: string): Promise<void> {
+    // Most passes find no paused credential: then no transaction, whose database-wide lock on PostgreSQL would wait for
+    // every outcome committing and hold the next ones (D-273). One paused after this read is parked by its own outcome
+    // (the pause commits with its submissions waiting), its verdict's pass, or the next reconcile.
+    if ((await this.#credentials.inactive(credentialId)).length === 0) return;
     await this.#transaction(async (tx) => {
       for (const paused of await tx.credentials.inactive(credentialId)) {
         await tx.submissions.parkOnCredential(paused.id, paused.reason, now);
@@ -125,6 +144,7 @@ export class Dispatcher {
     }, "immediate");
   }
 
+  /** Admits every queued submission of the database not yet known (start, takeover, a lost notice). */
   async reconcile(now = Date.now()): Promise<void> {
     if (this.#closing) return;
     await this.#store.releaseOrphanedDependents(now);
@@ -233,7 +253,10 @@ export class Dispatcher {
       if (due) this.#scheduler.enqueue(due.ready);
     }
     let wakeAt = this.#delayed[0]?.at ?? Number.POSITIVE_INFINITY;
-    while (this.#inFlight.size < this.#maxInFlight) {
+    while (
+      this.#awaitingAnswer < this.#maxInFlight &&
+      this.#inFlight.size < this.#maxInFlight * UNSETTLED_PER_IN_FLIGHT
+    ) {
       const take = this.#scheduler.take(now);
       if ("ready" in take) {
         const { submissionId } = take.ready;
@@ -279,14 +302,29 @@ export class Dispatcher {
       windowMs: logs[i]?.windowMs ?? 0,
     }));
     this.options.observer?.reserved(nodes, send);
-    const result = await this.options.transport.send(send).catch((error: unknown): SendResult => {
-      this.#log.error({ err: error, submissionId: ready.submissionId }, "forwarding send failed");
-      return { verdict: null, answeredAt: send.bound };
-    });
-    // Whether or not a request went out, the upstream has counted it (if at all) by now.
-    const at = Math.min(result.answeredAt, send.bound);
-    answered(at);
-    this.options.observer?.answered(nodes, send, at);
+    this.#awaitingAnswer++;
+    let open = true;
+    // The send's slots close at its answer (whether or not a request went out, the upstream has counted it, if at all,
+    // by then), heard early from the transport or with the result; the room it frees is looked at once.
+    const close = (answeredAt: number) => {
+      if (!open) return;
+      open = false;
+      this.#awaitingAnswer--;
+      const at = Math.min(answeredAt, send.bound);
+      answered(at);
+      this.options.observer?.answered(nodes, send, at);
+    };
+    const result = await this.options.transport
+      .send(send, (at) => {
+        close(at);
+        // Not from inside the pump that is making this send (a transport may answer at once).
+        queueMicrotask(() => this.#pump());
+      })
+      .catch((error: unknown): SendResult => {
+        this.#log.error({ err: error, submissionId: ready.submissionId }, "forwarding send failed");
+        return { verdict: null, answeredAt: send.bound };
+      });
+    close(result.answeredAt);
     this.#apply(ready, result.verdict);
   }
 

@@ -38,7 +38,7 @@ export class Forwarder implements ForwardingDriver {
       maxInFlight: options.maxInFlight,
       sendBoundMs: attempt.timeoutMs,
       transport: {
-        send: ({ ready }) => attempt.run(ready.submissionId),
+        send: ({ ready }, answered) => attempt.run(ready.submissionId, answered),
       },
     });
   }

@@ -3,11 +3,14 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { Logger } from "../../../log.js";
 import type { SubmissionAttempt } from "../attempt.js";
-import type { ReservedSend, SendResult, SendTransport } from "../dispatcher.js";
+import { type ReservedSend, type SendResult, type SendTransport, UNSETTLED_PER_IN_FLIGHT } from "../dispatcher.js";
 
 /** A send job carries the submission id only: the database has everything else (and every secret stays there). */
 const sendJobSchema = z.object({ submissionId: z.string().startsWith("sub_") });
 type SendJob = z.infer<typeof sendJobSchema>;
+
+/** A send job's progress: when the upstream answered, before the outcome commits (SendTransport's `answered`). */
+const answeredSchema = z.object({ answeredAt: z.number() });
 
 /**
  * One config for the send queue (STYLE: one per queue). No BullMQ retries: §7's retries live in the database and go
@@ -26,6 +29,7 @@ export class SendQueueProducer implements SendTransport {
   readonly #queue: Queue;
   readonly #events: QueueEvents;
   readonly #pending = new Map<string, (result: SendResult) => void>();
+  readonly #answered = new Map<string, (at: number) => void>();
 
   constructor(
     options: { producer: Redis; events: Redis; prefix: string; name: string },
@@ -35,6 +39,10 @@ export class SendQueueProducer implements SendTransport {
     this.#events = new QueueEvents(options.name, { connection: options.events, prefix: options.prefix });
     this.#queue.on("error", (error) => log.debug({ error: error.message }, "send queue error"));
     this.#events.on("error", (error) => log.debug({ error: error.message }, "send queue events error"));
+    this.#events.on("progress", ({ jobId, data }) => {
+      const answered = answeredSchema.safeParse(data);
+      if (answered.success) this.#answered.get(jobId)?.(answered.data.answeredAt);
+    });
     this.#events.on("completed", ({ jobId, returnvalue }) => {
       this.#pending.get(jobId)?.(returnvalue as unknown as SendResult);
     });
@@ -46,11 +54,12 @@ export class SendQueueProducer implements SendTransport {
     return this.#events.waitUntilReady().then(() => undefined);
   }
 
-  send(send: ReservedSend): Promise<SendResult> {
+  send(send: ReservedSend, answered: (at: number) => void): Promise<SendResult> {
     return new Promise((resolve) => {
       const finish = (result: SendResult) => {
         clearTimeout(timer);
         this.#pending.delete(send.sendId);
+        this.#answered.delete(send.sendId);
         resolve(result);
       };
       const timer = setTimeout(
@@ -58,6 +67,7 @@ export class SendQueueProducer implements SendTransport {
         Math.max(0, send.bound - Date.now() + 50),
       );
       this.#pending.set(send.sendId, finish);
+      this.#answered.set(send.sendId, answered);
       const job: SendJob = { submissionId: send.ready.submissionId };
       this.#queue
         .add("send", job, { ...SEND_JOB_OPTIONS, jobId: send.sendId, timestamp: send.reservedAt })
@@ -95,9 +105,18 @@ export function startSendWorker(options: {
     async (job: Job<SendJob, SendResult>) => {
       const { submissionId } = sendJobSchema.parse(job.data);
       if (Date.now() > job.timestamp + options.pickupMs) return { verdict: null, answeredAt: Date.now() };
-      return options.attempt.run(submissionId);
+      return options.attempt.run(submissionId, (answeredAt) => {
+        // Lost, the dispatcher hears the time with the verdict, as it did before.
+        job.updateProgress({ answeredAt }).catch(() => undefined);
+      });
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency },
+    // As many jobs as the dispatcher hands out at most: sends at the upstream, and those answered whose outcome is
+    // still committing (UNSETTLED_PER_IN_FLIGHT, dispatcher.ts).
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency * UNSETTLED_PER_IN_FLIGHT,
+    },
   );
   worker.on("error", (error) => options.log.warn({ error: error.message }, "send worker error"));
   return worker;
