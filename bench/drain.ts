@@ -191,6 +191,12 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
   const totals = await rig.upstreamTotals();
   const failed = rows.filter((r) => r.status === "failed").length;
   const latencies = attempts.map((a) => a.l).sort((a, b) => a - b);
+  const perSecond: number[] = [];
+  for (const s of sends) {
+    const i = Math.floor((s.at - firstSend) / 1000);
+    perSecond[i] = (perSecond[i] ?? 0) + 1;
+  }
+  console.log(`sends per second from the first: ${Array.from(perSecond, (n) => n ?? 0).join(" ")}`);
   const slow = attempts.filter((a) => a.l > 200 && a.c !== warmupCompanyId);
   console.log(
     `slow attempts (>200 ms): ${slow.length}, statuses ${JSON.stringify([...new Set(slow.map((a) => a.st))])}, at +${slow
