@@ -71,7 +71,8 @@ export function attemptsOf({ db }: StorageHandles, submissionId: string) {
     .select()
     .from(submissionAttempts)
     .where(eq(submissionAttempts.submissionId, submissionId))
-    .orderBy(submissionAttempts.id)
+    // In the order they were sent: two ids of one millisecond are in random order (ids.ts).
+    .orderBy(submissionAttempts.startedAt, submissionAttempts.id)
     .all();
 }
 

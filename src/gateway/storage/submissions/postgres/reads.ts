@@ -52,7 +52,7 @@ export async function changedSince(
 /** A submission's sends, oldest first. */
 export async function attemptsOf(client: PgQueryable, submissionId: string): Promise<SubmissionAttemptRow[]> {
   const { rows } = await client.query<SubmissionAttemptRow>(
-    `SELECT ${ATTEMPT_ROW} FROM submission_attempts WHERE submission_id = $1 ORDER BY id`,
+    `SELECT ${ATTEMPT_ROW} FROM submission_attempts WHERE submission_id = $1 ORDER BY started_at, id`,
     [submissionId],
   );
   return rows;
