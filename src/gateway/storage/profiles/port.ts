@@ -1,4 +1,4 @@
-import type { Sync } from "../maybe.js";
+import type { MaybePromise } from "../maybe.js";
 import type { ProfileRow, ProfileVersionRow } from "./store.js";
 
 /**
@@ -6,7 +6,7 @@ import type { ProfileRow, ProfileVersionRow } from "./store.js";
  * delivery: a hit is answered synchronously, a miss may be a promise; another company's version throws a 404.
  */
 export interface ProfileStore {
-  expressionOf(companyId: string, versionId: string): Sync<{ expression: string }>;
+  expressionOf(companyId: string, versionId: string): MaybePromise<{ expression: string }>;
   getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined>;
   profileByName(companyId: string, name: string): Promise<ProfileRow | undefined>;
   profilesOf(companyId: string): Promise<ProfileRow[]>;

@@ -1,4 +1,4 @@
-import type { Sync } from "../maybe.js";
+import type { MaybePromise } from "../maybe.js";
 import type { VendorKeyChange, VendorKeyRow } from "./store.js";
 
 /**
@@ -7,7 +7,7 @@ import type { VendorKeyChange, VendorKeyRow } from "./store.js";
  */
 export interface VendorKeyStore {
   /** The key of an intake request: cached, valid until this process or another changes the table. */
-  find(id: string): Sync<VendorKeyRow | undefined>;
+  find(id: string): MaybePromise<VendorKeyRow | undefined>;
   /** A key read now, uncached. */
   get(id: string): Promise<VendorKeyRow | undefined>;
   getOfCompany(id: string, companyId: string): Promise<VendorKeyRow | undefined>;
