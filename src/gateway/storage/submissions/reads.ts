@@ -65,13 +65,12 @@ export function changedSince(
     .all();
 }
 
-/** A submission's sends, oldest first. */
+/** A submission's sends, in the order they were sent (two ids of one millisecond are in random order, ids.ts). */
 export function attemptsOf({ db }: StorageHandles, submissionId: string) {
   return db
     .select()
     .from(submissionAttempts)
     .where(eq(submissionAttempts.submissionId, submissionId))
-    // In the order they were sent: two ids of one millisecond are in random order (ids.ts).
     .orderBy(submissionAttempts.startedAt, submissionAttempts.id)
     .all();
 }

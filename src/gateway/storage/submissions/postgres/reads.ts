@@ -49,7 +49,7 @@ export async function changedSince(
   return rows;
 }
 
-/** A submission's sends, oldest first. */
+/** A submission's sends, in the order they were sent (two ids of one millisecond are in random order, ids.ts). */
 export async function attemptsOf(client: PgQueryable, submissionId: string): Promise<SubmissionAttemptRow[]> {
   const { rows } = await client.query<SubmissionAttemptRow>(
     `SELECT ${ATTEMPT_ROW} FROM submission_attempts WHERE submission_id = $1 ORDER BY started_at, id`,
