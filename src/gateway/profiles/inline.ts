@@ -104,13 +104,17 @@ export class InlineEvaluator {
   /**
    * After an inline run out of time, the evaluator's run of the same payload says whose fault it was: half as much CPU
    * there (or a guardrail), the profile's, and the version is demoted; less, a garbage collection or a preemption that
-   * paused this thread, forgiven up to LIMITS.inlineStrikes times per demotion period.
+   * paused this thread, forgiven up to LIMITS.inlineStrikes times per demotion period. A measure taken while the
+   * evaluator itself got under half a core (its run's wall time over twice its CPU time) is no evidence either way: on
+   * an overloaded virtual machine a stolen slice counts as the thread's CPU, and a small payload measured 7.6 ms of CPU
+   * in 23 ms there. It counts as a strike.
    */
   judge(versionId: string, evaluated: MappingOutcome, cpuMs: number | undefined): void {
     const version = this.versions.get(versionId);
     if (!version) return;
     const guardrail = !evaluated.ok && evaluated.kind === "guardrail";
-    const slow = guardrail || cpuMs === undefined || cpuMs >= LIMITS.inlineWallMs / 2;
+    const paused = cpuMs !== undefined && evaluated.elapsedMs > 2 * cpuMs;
+    const slow = guardrail || cpuMs === undefined || (cpuMs >= LIMITS.inlineWallMs / 2 && !paused);
     version.strikes++;
     if (slow || version.strikes >= LIMITS.inlineStrikes) this.demote(version);
   }

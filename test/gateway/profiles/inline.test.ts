@@ -173,9 +173,16 @@ describe("inline evaluation of trusted compiled versions", () => {
         expect(syncCpuMs).toBeLessThan(8);
         expect(engine.stats().inline).toMatchObject({ demotions: 1 });
 
-        // Demoted: its next payloads, small or not, go to the evaluators for a while.
+        // Demoted: its next payloads, small or not, go to the evaluators for a while. The runaway made the version a
+        // suspect, whose payloads run on the niced lane under its tight time limit: on a machine loaded enough to stop
+        // that lane for the limit, a small payload may end on the time guardrail; tried again, it maps.
         const inlineSoFar = engine.stats().inline?.evaluations;
-        expect(await engine.map(input(versionId, expression, { ...lead, items: ["1"] }))).toMatchObject({ ok: true });
+        let after = await engine.map(input(versionId, expression, { ...lead, items: ["1"] }));
+        for (let tries = 1; !after.ok && tries < 5; tries++) {
+          expect(after).toMatchObject({ ok: false, kind: "guardrail", limit: "time" });
+          after = await engine.map(input(versionId, expression, { ...lead, items: ["1"] }));
+        }
+        expect(after).toMatchObject({ ok: true });
         expect(engine.stats().inline?.evaluations).toBe(inlineSoFar);
       });
     }
