@@ -97,12 +97,16 @@ export class SubmissionAttempt {
     submissionId: string,
     onAnswered?: (answeredAt: number) => void,
   ): Promise<{ verdict: Verdict; answeredAt: number }> {
-    const answer: { at?: number; early?: (answeredAt: number) => void } = { early: onAnswered };
-    const verdict = await this.#run(submissionId, answer);
+    const answer: { at?: number } = {};
+    const verdict = await this.#run(submissionId, answer, onAnswered);
     return { verdict, answeredAt: answer.at ?? Date.now() };
   }
 
-  async #run(submissionId: string, answer: { at?: number; early?: (answeredAt: number) => void }): Promise<Verdict> {
+  async #run(
+    submissionId: string,
+    answer: { at?: number },
+    onAnswered: ((answeredAt: number) => void) | undefined,
+  ): Promise<Verdict> {
     const now = Date.now();
     const row = await this.#store.get(submissionId);
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
@@ -143,7 +147,7 @@ export class SubmissionAttempt {
     // The upstream is done with it: its slots may close before the outcome commits, which may wait for the database
     // (docs/forwarding.md, "Answered before committed"). Not for a 429 or a refused key, whose verdict changes the
     // limiter itself (a pause, a probe) and must reach it first.
-    if (outcome.kind !== "rate_limited" && outcome.kind !== "credential_rejected") answer.early?.(answer.at);
+    if (outcome.kind !== "rate_limited" && outcome.kind !== "credential_rejected") onAnswered?.(answer.at);
     // A 429 pauses the credential for retry-after plus jitter. Shared before the commit, which may wait for the
     // database, so that other workers hold their sends as soon as possible.
     const pauseUntil =

@@ -34,6 +34,28 @@ export function poolHandles(pool: pg.Pool): PgHandles {
  */
 const clientDbs = new WeakMap<pg.PoolClient, GatewayPgDb>();
 
+/** Prepared statements built on each drizzle instance, by their builder (preparedOn). */
+const preparedByDb = new WeakMap<GatewayPgDb, Map<(db: GatewayPgDb) => unknown, unknown>>();
+
+/**
+ * The statement `build` prepares on `db`, built once per drizzle instance (the pool's, or a pooled client's, which lives
+ * as long as its connection) however many stores ask for it: a store bound to a transaction is made per transaction,
+ * and building the statement there cost every send's outcome CPU for the same query each time.
+ */
+export function preparedOn<T>(db: GatewayPgDb, build: (db: GatewayPgDb) => T): T {
+  let prepared = preparedByDb.get(db);
+  if (!prepared) {
+    prepared = new Map();
+    preparedByDb.set(db, prepared);
+  }
+  let statement = prepared.get(build) as T | undefined;
+  if (statement === undefined) {
+    statement = build(db);
+    prepared.set(build, statement);
+  }
+  return statement;
+}
+
 /** The handles of one transaction's client. */
 export function transactionHandles(pool: pg.Pool, client: pg.PoolClient): PgHandles {
   let db = clientDbs.get(client);

@@ -28,8 +28,8 @@ const SEND_JOB_OPTIONS = { attempts: 1, removeOnComplete: true, removeOnFail: { 
 export class SendQueueProducer implements SendTransport {
   readonly #queue: Queue;
   readonly #events: QueueEvents;
-  readonly #pending = new Map<string, (result: SendResult) => void>();
-  readonly #answered = new Map<string, (at: number) => void>();
+  /** Sends queued and not yet finished, by send id: where their answer time and their result go. */
+  readonly #pending = new Map<string, { answered: (at: number) => void; finish: (result: SendResult) => void }>();
 
   constructor(
     options: { producer: Redis; events: Redis; prefix: string; name: string },
@@ -41,13 +41,15 @@ export class SendQueueProducer implements SendTransport {
     this.#events.on("error", (error) => log.debug({ error: error.message }, "send queue events error"));
     this.#events.on("progress", ({ jobId, data }) => {
       const answered = answeredSchema.safeParse(data);
-      if (answered.success) this.#answered.get(jobId)?.(answered.data.answeredAt);
+      if (answered.success) this.#pending.get(jobId)?.answered(answered.data.answeredAt);
     });
     this.#events.on("completed", ({ jobId, returnvalue }) => {
-      this.#pending.get(jobId)?.(returnvalue as unknown as SendResult);
+      this.#pending.get(jobId)?.finish(returnvalue as unknown as SendResult);
     });
     // The processor threw: whether it sent is unknown, but it is over by now.
-    this.#events.on("failed", ({ jobId }) => this.#pending.get(jobId)?.({ verdict: null, answeredAt: Date.now() }));
+    this.#events.on("failed", ({ jobId }) =>
+      this.#pending.get(jobId)?.finish({ verdict: null, answeredAt: Date.now() }),
+    );
   }
 
   ready(): Promise<void> {
@@ -59,15 +61,13 @@ export class SendQueueProducer implements SendTransport {
       const finish = (result: SendResult) => {
         clearTimeout(timer);
         this.#pending.delete(send.sendId);
-        this.#answered.delete(send.sendId);
         resolve(result);
       };
       const timer = setTimeout(
         () => finish({ verdict: null, answeredAt: send.bound }),
         Math.max(0, send.bound - Date.now() + 50),
       );
-      this.#pending.set(send.sendId, finish);
-      this.#answered.set(send.sendId, answered);
+      this.#pending.set(send.sendId, { answered, finish });
       const job: SendJob = { submissionId: send.ready.submissionId };
       this.#queue
         .add("send", job, { ...SEND_JOB_OPTIONS, jobId: send.sendId, timestamp: send.reservedAt })
@@ -80,7 +80,7 @@ export class SendQueueProducer implements SendTransport {
   }
 
   async close(): Promise<void> {
-    for (const finish of this.#pending.values()) finish({ verdict: null, answeredAt: Date.now() });
+    for (const { finish } of this.#pending.values()) finish({ verdict: null, answeredAt: Date.now() });
     await this.#events.close();
     await this.#queue.close();
   }

@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { GatewayPgDb } from "../../../db/postgres.js";
 import { upstreamCredentials } from "../../../db/schema-pg/index.js";
-import type { PgHandles } from "../pg-handles.js";
+import { type PgHandles, preparedOn } from "../pg-handles.js";
 import type { UpstreamCredentialStore } from "./port.js";
 import type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./store.js";
 
@@ -24,15 +24,13 @@ const CREATED = [asc(upstreamCredentials.createdAt), sql`${upstreamCredentials.i
  */
 export class PostgresUpstreamCredentialStore implements UpstreamCredentialStore {
   readonly #db: GatewayPgDb;
-  #byId: ReturnType<typeof byId> | undefined;
 
   constructor(handles: PgHandles) {
     this.#db = handles.db;
   }
 
   async get(id: string): Promise<UpstreamCredentialRow | undefined> {
-    this.#byId ??= byId(this.#db);
-    const [row] = await this.#byId.execute({ id });
+    const [row] = await preparedOn(this.#db, byId).execute({ id });
     return row;
   }
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { GatewayPgDb } from "../../../db/postgres.js";
 import { profiles, profileVersions } from "../../../db/schema-pg/index.js";
-import { type PgHandles, pgTransaction } from "../pg-handles.js";
+import { type PgHandles, pgTransaction, preparedOn } from "../pg-handles.js";
 import { PgVersionCache, versionExpression } from "./pg-version-cache.js";
 import type { ProfileStore } from "./port.js";
 import type { ProfileRow, ProfileVersionRow } from "./store.js";
@@ -15,10 +15,8 @@ export class PostgresProfileStore implements ProfileStore {
   readonly #handles: PgHandles;
   readonly #db: GatewayPgDb;
   readonly #versions: PgVersionCache;
-  #expression: ReturnType<typeof versionExpression> | undefined;
   readonly #load = async (versionId: string) => {
-    this.#expression ??= versionExpression(this.#db);
-    const [row] = await this.#expression.execute({ id: versionId });
+    const [row] = await preparedOn(this.#db, versionExpression).execute({ id: versionId });
     return row;
   };
 

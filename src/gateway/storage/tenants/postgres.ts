@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { GatewayPgDb } from "../../../db/postgres.js";
 import { companies, owners, ownerTokens } from "../../../db/schema-pg/index.js";
-import { type PgHandles, pgTransaction } from "../pg-handles.js";
+import { type PgHandles, pgTransaction, preparedOn } from "../pg-handles.js";
 import type { OwnerTokenSummary, TenantStore } from "./port.js";
 import type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./store.js";
 
@@ -32,8 +32,6 @@ function limitsOf(db: GatewayPgDb) {
 export class PostgresTenantStore implements TenantStore {
   readonly #handles: PgHandles;
   readonly #db: GatewayPgDb;
-  #byDigest: ReturnType<typeof byDigest> | undefined;
-  #limitsOf: ReturnType<typeof limitsOf> | undefined;
 
   constructor(handles: PgHandles) {
     this.#handles = handles;
@@ -61,8 +59,7 @@ export class PostgresTenantStore implements TenantStore {
 
   /** A company's own upstream limits (§8 levels it set lower), or null. */
   async companyLimits(id: string): Promise<CompanyRow["limits"] | null> {
-    this.#limitsOf ??= limitsOf(this.#db);
-    const [row] = await this.#limitsOf.execute({ id });
+    const [row] = await preparedOn(this.#db, limitsOf).execute({ id });
     return row?.limits ?? null;
   }
 
@@ -108,8 +105,7 @@ export class PostgresTenantStore implements TenantStore {
 
   /** The session or token with this digest, and its owner: read now, on every request (D-250). */
   async tokenWithOwner(tokenDigest: string): Promise<{ token: OwnerTokenRow; owner: OwnerRow } | undefined> {
-    this.#byDigest ??= byDigest(this.#db);
-    const [row] = await this.#byDigest.execute({ digest: tokenDigest });
+    const [row] = await preparedOn(this.#db, byDigest).execute({ digest: tokenDigest });
     return row;
   }
 

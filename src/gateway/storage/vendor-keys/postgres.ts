@@ -2,32 +2,17 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { PgTableCache } from "../../../db/pg-table-cache.js";
 import type { GatewayPgDb } from "../../../db/postgres.js";
 import { vendorKeys } from "../../../db/schema-pg/index.js";
-import type { PgHandles } from "../pg-handles.js";
+import { type PgHandles, preparedOn } from "../pg-handles.js";
 import type { VendorKeyStore } from "./port.js";
 import type { VendorKeyChange, VendorKeyRow } from "./store.js";
 
 /** Intake's key lookup on a miss, and webhook fan-out's read per settled submission: one named prepared statement. */
-/**
- * The prepared read by id, built once per drizzle instance (the pool's, or a pooled client's, which lives as long as
- * its connection): building it per transaction cost a settlement, which reads its key, CPU for every send.
- */
-const byIdOf = new WeakMap<GatewayPgDb, ReturnType<typeof prepareById>>();
-
-function prepareById(db: GatewayPgDb) {
+function byId(db: GatewayPgDb) {
   return db
     .select()
     .from(vendorKeys)
     .where(eq(vendorKeys.id, sql.placeholder("id")))
     .prepare("vendor_keys_by_id");
-}
-
-function byId(db: GatewayPgDb): ReturnType<typeof prepareById> {
-  let prepared = byIdOf.get(db);
-  if (!prepared) {
-    prepared = prepareById(db);
-    byIdOf.set(db, prepared);
-  }
-  return prepared;
 }
 
 /**
@@ -66,7 +51,7 @@ export class PostgresVendorKeyStore implements VendorKeyStore {
 
   /** A key read now, uncached. */
   async get(id: string): Promise<VendorKeyRow | undefined> {
-    const [row] = await byId(this.#db).execute({ id });
+    const [row] = await preparedOn(this.#db, byId).execute({ id });
     return row;
   }
 
