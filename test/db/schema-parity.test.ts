@@ -57,7 +57,8 @@ function describeColumns(columns: Column[]): Described["columns"] {
         hasDefault: column.hasDefault,
         default: column.default,
         // drizzle's abstract type: string, number, boolean, json — what a row carries, whatever the SQL type.
-        dataType: column.dataType,
+        // epochMs, the schema's custom type, is a number in both (db/schema/epoch-ms.ts).
+        dataType: column.dataType === "custom" ? "number" : column.dataType,
         enumValues: column.enumValues,
       },
     ]),

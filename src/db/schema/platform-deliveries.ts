@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { epochMs } from "./epoch-ms.js";
 
 /**
  * §6.3.2 "de-duplicate": delivery ids of the platform's deliveries, kept until their copies would fail the timestamp
@@ -9,7 +10,7 @@ export const platformDeliveries = sqliteTable(
   {
     companyId: text("company_id").notNull(),
     deliveryId: text("delivery_id").notNull(),
-    keepUntil: integer("keep_until").notNull(),
+    keepUntil: epochMs("keep_until").notNull(),
   },
   (t) => [
     // The insert that reports whether a delivery id is new (the primary key).

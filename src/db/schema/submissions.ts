@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
+import { epochMs } from "./epoch-ms.js";
 import { vendorKeys } from "./vendor-keys.js";
 
 export type SubmissionStatus = "queued" | "waiting" | "forwarding" | "forwarded" | "failed";
@@ -40,13 +41,13 @@ export const submissions = sqliteTable(
     contactPhone: text("contact_phone"),
     attempts: integer("attempts").notNull().default(0),
     /** A worker holds the submission until this time (ms); after a crash the lease expires and work resumes. */
-    leaseUntil: integer("lease_until"),
+    leaseUntil: epochMs("lease_until"),
     /** Bumped by a redrive whose canonical body changed, deriving a new upstream idempotency key. */
     upstreamKeyGeneration: integer("upstream_key_generation").notNull().default(0),
     /** Earliest time (ms) of the first send, for latency figures. */
-    firstSentAt: integer("first_sent_at"),
+    firstSentAt: epochMs("first_sent_at"),
     forwardedAt: text("forwarded_at"),
-    nextAttemptAt: integer("next_attempt_at"),
+    nextAttemptAt: epochMs("next_attempt_at"),
     waitingReason: text("waiting_reason"),
     lastError: text("last_error"),
     upstreamStatus: integer("upstream_status"),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { epochMs } from "./epoch-ms.js";
 import { webhookSubscriptions } from "./webhook-subscriptions.js";
 
 export type WebhookDeliveryStatus = "pending" | "delivering" | "delivered" | "failed";
@@ -32,12 +33,12 @@ export const webhookDeliveries = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     /** Position in the retry schedule; a redelivery starts a new round at 0. */
     retryIndex: integer("retry_index").notNull().default(0),
-    nextAttemptAt: integer("next_attempt_at").notNull(),
+    nextAttemptAt: epochMs("next_attempt_at").notNull(),
     lastStatus: integer("last_status"),
     lastError: text("last_error"),
     createdAt: text("created_at").notNull(),
     /** Milliseconds at enqueue, for event-to-delivery latency. */
-    createdAtMs: integer("created_at_ms").notNull(),
+    createdAtMs: epochMs("created_at_ms").notNull(),
     deliveredAt: text("delivered_at"),
     failedAt: text("failed_at"),
   },

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
+import { epochMs } from "./epoch-ms.js";
 import { profileVersions } from "./profile-versions.js";
 import { vendorKeys } from "./vendor-keys.js";
 
@@ -31,9 +32,9 @@ export const webhookSubscriptions = sqliteTable(
     /** Failed attempts since the last success; while above 0 the endpoint gets one request at a time. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     /** When the current run of failures began (ms); sustained failure past a limit disables the subscription. */
-    failingSince: integer("failing_since"),
+    failingSince: epochMs("failing_since"),
     /** No attempt before this time (ms): the endpoint's Retry-After. */
-    pausedUntil: integer("paused_until"),
+    pausedUntil: epochMs("paused_until"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -1,9 +1,12 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
-import { PostgresUpstreamCredentialStore } from "./credentials/postgres.js";
+import { UpstreamCredentialStoreOnSql } from "./credentials/index.js";
 import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
 import { PgVersionCache } from "./profiles/pg-version-cache.js";
 import { PostgresProfileStore } from "./profiles/postgres.js";
+import type { Sql } from "./sql/database.js";
+import { postgresSql, postgresSqlOn } from "./sql/postgres.js";
+import type { StoreSql } from "./sql/store-sql.js";
 import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
 import { PostgresTenantStore } from "./tenants/postgres.js";
 import type { Stores, Transaction, TransactionScope } from "./transaction.js";
@@ -24,12 +27,16 @@ interface Shared {
 }
 
 /** The PostgreSQL stores on `handles`: the pool's, or one transaction's (built per transaction: no I/O). */
-function postgresStores(handles: PgHandles, shared: Shared): Stores & { vendorKeys: PostgresVendorKeyStore } {
+function postgresStores(
+  handles: PgHandles,
+  sql: StoreSql,
+  shared: Shared,
+): Stores & { vendorKeys: PostgresVendorKeyStore } {
   return {
     submissions: new PostgresSubmissionStore(handles),
     vendorKeys: new PostgresVendorKeyStore(handles, shared.keys),
     tenants: new PostgresTenantStore(handles),
-    credentials: new PostgresUpstreamCredentialStore(handles),
+    credentials: new UpstreamCredentialStoreOnSql(sql),
     profiles: new PostgresProfileStore(handles, shared.versions),
     webhooks: new PostgresWebhookStore(handles),
   };
@@ -90,7 +97,14 @@ function queueKey(scope: TransactionScope | undefined): string {
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transaction; close(): Promise<void> } {
   const shared: Shared = { keys: new PgTableCache(pool, "vendor_keys"), versions: new PgVersionCache() };
-  const stores = postgresStores(poolHandles(pool), shared);
+  const poolSql: StoreSql = {
+    db: postgresSql(pool),
+    dialect: "postgres",
+    inTransaction: false,
+    // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
+    atomically: <T>(work: (db: Sql) => Promise<T>) => run((tx) => work(tx.sql), undefined),
+  };
+  const stores = postgresStores(poolHandles(pool), poolSql, shared);
   const queue = new ImmediateQueue(Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
 
   const transaction: Transaction = <T>(
@@ -100,7 +114,10 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
   ): Promise<T> =>
     mode === "deferred" ? run(work, undefined) : queue.enter(queueKey(scope), () => run(work, immediateLocks(scope)));
 
-  const run = async <T>(work: (tx: Stores) => Promise<T>, locks: pg.QueryConfig | undefined): Promise<T> => {
+  const run = async <T>(
+    work: (tx: Stores & { sql: Sql }) => Promise<T>,
+    locks: pg.QueryConfig | undefined,
+  ): Promise<T> => {
     const client = await pool.connect();
     // A connection whose BEGIN or ROLLBACK failed is broken: the pool drops it rather than hand it out again.
     let broken = false;
@@ -111,7 +128,14 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
       });
       try {
         if (locks) await client.query(locks);
-        const tx = postgresStores(transactionHandles(pool, client), shared);
+        const sql = postgresSqlOn(client);
+        const txSql: StoreSql = {
+          db: sql,
+          dialect: "postgres",
+          inTransaction: true,
+          atomically: (inner) => inner(sql),
+        };
+        const tx = { ...postgresStores(transactionHandles(pool, client), txSql, shared), sql };
         const result = await work(tx);
         await client.query("COMMIT");
         tx.vendorKeys.afterCommit();

@@ -1,29 +1,16 @@
 /**
- * What a store on the shared SQLite connection checks before each statement (docs/decisions.md, D-222): `busy` while
- * an asynchronous transaction holds the connection for someone else, and `pass()` to wait until it is free. One
- * boolean read when no transaction is open, so intake pays nothing for the gate.
+ * The async gate of the one SQLite connection (docs/decisions.md, D-222). better-sqlite3 runs each statement on the
+ * calling thread, and its own transaction() cannot span an await, so an asynchronous transaction runs BEGIN … COMMIT
+ * by hand; while it is open every statement on the connection would join it. The gate keeps them out: a statement
+ * from outside waits until the transaction ends, and transactions queue, one at a time (SQLite has a single writer
+ * anyway). One boolean read when no transaction is open, so a statement pays nothing for it.
  */
-export interface GateView {
-  readonly busy: boolean;
-  /** Resolves once no transaction holds the connection (check `busy` again: another may have begun meanwhile). */
-  pass(): Promise<void>;
-}
-
-/** The view of the stores bound to an open transaction: they run inside it, and never wait. */
-export const INSIDE: GateView = { busy: false, pass: () => Promise.resolve() };
-
-/**
- * The async gate of one SQLite connection. better-sqlite3's transaction() is synchronous and cannot span an await, so
- * an asynchronous transaction runs BEGIN … COMMIT by hand; while it is open every statement on the connection would
- * join it. The gate keeps them out: a call from outside waits until the transaction ends, and transactions queue,
- * one at a time (SQLite has a single writer anyway).
- */
-export class SqliteGate implements GateView {
-  /** A transaction is running: outside calls wait. */
+export class SqliteGate {
+  /** A transaction is running: outside statements wait. */
   #open = false;
   /** A transaction runs or was handed the connection: transactions queue. */
   #held = false;
-  /** Outside calls waiting for the open transaction to end. */
+  /** Outside statements waiting for the open transaction to end. */
   #waiting: (() => void)[] = [];
   /** Transactions waiting for their turn, in order. */
   #queued: (() => void)[] = [];
@@ -32,6 +19,7 @@ export class SqliteGate implements GateView {
     return this.#open;
   }
 
+  /** Resolves once no transaction holds the connection (check `busy` again: another may have begun meanwhile). */
   pass(): Promise<void> {
     if (!this.#open) return Promise.resolve();
     return new Promise((resolve) => this.#waiting.push(resolve));
@@ -51,8 +39,8 @@ export class SqliteGate implements GateView {
 
   #release(): void {
     this.#open = false;
-    // The calls that waited go first (each resumes and runs its statements in its own turn, before the next
-    // transaction's continuation: promise reactions run in the order they were resolved), then the next transaction.
+    // The statements that waited go first (each resumes and runs in its own turn, before the next transaction's
+    // continuation: promise reactions run in the order they were resolved), then the next transaction.
     for (const resolve of this.#waiting.splice(0)) resolve();
     const next = this.#queued.shift();
     // Handed over: a transaction arriving before the next one's continuation runs queues behind it.
@@ -60,3 +48,12 @@ export class SqliteGate implements GateView {
     else this.#held = false;
   }
 }
+
+/** What the drizzle stores not yet on the one query builder check (D-222): removed once every record moved (D-275). */
+export interface GateView {
+  readonly busy: boolean;
+  pass(): Promise<void>;
+}
+
+/** The view of the stores bound to an open transaction: they run inside it, and never wait. */
+export const INSIDE: GateView = { busy: false, pass: () => Promise.resolve() };

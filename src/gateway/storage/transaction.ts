@@ -1,7 +1,10 @@
 import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
-import { SqliteUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
+import { type UpstreamCredentialStore, UpstreamCredentialStoreOnSql } from "./credentials/index.js";
 import { type ProfileStore, SqliteProfileStore } from "./profiles/index.js";
+import type { Sql } from "./sql/database.js";
+import { sqliteSql } from "./sql/sqlite.js";
+import type { StoreSql } from "./sql/store-sql.js";
 import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
 import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqliteTenantStore, type TenantStore } from "./tenants/index.js";
@@ -43,12 +46,15 @@ export interface TransactionScope {
 }
 
 /** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
-export function sqliteStores(handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView }): Stores {
+export function sqliteStores(
+  handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView },
+  sql: StoreSql,
+): Stores {
   return {
     submissions: new SqliteSubmissionStore(handles),
     vendorKeys: new SqliteVendorKeyStore(handles),
     tenants: new SqliteTenantStore(handles),
-    credentials: new SqliteUpstreamCredentialStore(handles),
+    credentials: new UpstreamCredentialStoreOnSql(sql),
     profiles: new SqliteProfileStore(handles),
     webhooks: new SqliteWebhookStore(handles),
   };
@@ -56,17 +62,15 @@ export function sqliteStores(handles: { db: GatewayDb; sqlite: SqliteDatabase; g
 
 /**
  * Transactions on SQLite across awaits (D-222). better-sqlite3's own transaction() is synchronous, so BEGIN (or BEGIN
- * IMMEDIATE) … COMMIT / ROLLBACK run by hand while the gate is held: every store call from outside waits for it,
- * transactions queue one at a time, and `tx` — stores built once on the same connection with the INSIDE view — run
- * in it without waiting. A store's own transaction inside (settleReleasing, holdForLead…) becomes a savepoint, as
- * better-sqlite3 nests them.
+ * IMMEDIATE) … COMMIT / ROLLBACK run by hand while the gate is held: every statement from outside waits for it,
+ * transactions queue one at a time, and the work runs on `inside`, the query builder that never waits.
  */
-export function sqliteTransaction(sqlite: SqliteDatabase, gate: SqliteGate, tx: Stores): Transaction {
-  return <T>(work: (tx: Stores) => Promise<T>, mode: "deferred" | "immediate" = "deferred") =>
+function sqliteTransactionOf(sqlite: SqliteDatabase, gate: SqliteGate) {
+  return <T>(work: () => Promise<T>, mode: "deferred" | "immediate" = "deferred"): Promise<T> =>
     gate.hold(async () => {
       sqlite.exec(mode === "immediate" ? "BEGIN IMMEDIATE" : "BEGIN");
       try {
-        const result = await work(tx);
+        const result = await work();
         sqlite.exec("COMMIT");
         return result;
       } catch (error) {
@@ -83,9 +87,24 @@ export function sqliteStorage(handles: {
   sqlite: SqliteDatabase;
 }): Stores & { transaction: Transaction } {
   const gate = new SqliteGate();
-  const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE });
+  const builders = sqliteSql(handles.sqlite, gate);
+  const inTransaction = sqliteTransactionOf(handles.sqlite, gate);
+  const insideSql: StoreSql = {
+    db: builders.inside,
+    dialect: "sqlite",
+    inTransaction: true,
+    atomically: (work) => work(builders.inside),
+  };
+  const outsideSql: StoreSql = {
+    db: builders.outside,
+    dialect: "sqlite",
+    inTransaction: false,
+    atomically: <T>(work: (db: Sql) => Promise<T>, mode?: "deferred" | "immediate") =>
+      inTransaction(() => work(builders.inside), mode),
+  };
+  const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE }, insideSql);
   return {
-    ...sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate }),
-    transaction: sqliteTransaction(handles.sqlite, gate, inside),
+    ...sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate }, outsideSql),
+    transaction: (work, mode) => inTransaction(() => work(inside), mode),
   };
 }

@@ -1,7 +1,3 @@
 export type { UpstreamCredentialStore } from "./port.js";
-export {
-  type CredentialChange,
-  type NewUpstreamCredential,
-  SqliteUpstreamCredentialStore,
-  type UpstreamCredentialRow,
-} from "./store.js";
+export type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./row.js";
+export { UpstreamCredentialStoreOnSql } from "./store.js";

@@ -1,4 +1,4 @@
-import type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./store.js";
+import type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./row.js";
 
 /** The upstream credentials record as the capabilities use it (D-221). */
 export interface UpstreamCredentialStore {

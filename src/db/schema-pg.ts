@@ -1,0 +1,168 @@
+import { getTableName, is, SQL } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  json,
+  type PgColumnBuilderBase,
+  type PgTableWithColumns,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { getTableConfig, type SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as sqliteSchema from "./schema/index.js";
+
+/**
+ * The gateway's schema on PostgreSQL (DATABASE_URL), derived from the one written in `schema/` (docs/decisions.md,
+ * D-275): the same tables, columns, keys and indexes, each column in the PostgreSQL type that reads back the same row —
+ * `json` for SQLite's JSON text, `boolean` for its 0/1, `bigint` for epoch milliseconds (`epochMs`, SQLite's
+ * `integer`). drizzle-kit reads this module for the PostgreSQL migrations (drizzle.gateway-pg.config.ts); the stores
+ * never see it: they query through the one typed schema of storage/sql.ts.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: drizzle's table type over columns only known at run time
+type DerivedTable = PgTableWithColumns<any>;
+
+/** The PostgreSQL builder of one SQLite column, by its type and mode. */
+function columnOf(column: SQLiteColumn): PgColumnBuilderBase {
+  const name = column.name;
+  switch (column.columnType) {
+    case "SQLiteText":
+      return column.enumValues?.length ? text(name, { enum: column.enumValues as [string, ...string[]] }) : text(name);
+    case "SQLiteTextJson":
+      return json(name);
+    case "SQLiteInteger":
+      return integer(name);
+    case "SQLiteBoolean":
+      return boolean(name);
+    case "SQLiteCustomColumn":
+      // epochMs (schema/epoch-ms.ts), the schema's only custom type.
+      return bigint(name, { mode: "number" });
+    default:
+      throw new Error(`schema-pg: ${getTableName(column.table)}.${name} has a column type with no PostgreSQL twin`);
+  }
+}
+
+/** A column's constraints and default, carried over. */
+function withConstraints(builder: PgColumnBuilderBase, column: SQLiteColumn): PgColumnBuilderBase {
+  // drizzle's builders are chainable and typed per column; here the column is only known at run time.
+  let b = builder as unknown as {
+    notNull(): typeof b;
+    primaryKey(): typeof b;
+    default(value: unknown): typeof b;
+  };
+  if (column.primary) b = b.primaryKey();
+  else if (column.notNull) b = b.notNull();
+  if (column.default !== undefined) b = b.default(column.default);
+  return b as unknown as PgColumnBuilderBase;
+}
+
+/** Derives every table of the SQLite schema, in the order of its foreign keys (a table after those it references). */
+function derive(tables: readonly SQLiteTable[]): Map<SQLiteTable, DerivedTable> {
+  const derived = new Map<SQLiteTable, DerivedTable>();
+  const pgColumn = (column: SQLiteColumn): AnyPgColumn => {
+    const table = derived.get(column.table);
+    const key = table && Object.keys(table).find((k) => (table[k] as { name?: unknown })?.name === column.name);
+    if (!table || !key)
+      throw new Error(`schema-pg: ${getTableName(column.table)} must be derived before its referrers`);
+    return table[key] as AnyPgColumn;
+  };
+  const pending = [...tables];
+  while (pending.length > 0) {
+    const ready = pending.findIndex((t) =>
+      getTableConfig(t).foreignKeys.every((fk) => {
+        const target = fk.reference().foreignTable;
+        return target === t || derived.has(target);
+      }),
+    );
+    if (ready < 0) throw new Error("schema-pg: the schema's foreign keys form a cycle");
+    const [table] = pending.splice(ready, 1);
+    if (table) derived.set(table, deriveTable(table, pgColumn));
+  }
+  return derived;
+}
+
+function deriveTable(table: SQLiteTable, pgColumn: (column: SQLiteColumn) => AnyPgColumn): DerivedTable {
+  const config = getTableConfig(table);
+  const keys = Object.entries(table).filter(([, value]) => config.columns.includes(value as SQLiteColumn));
+  const columns = Object.fromEntries(
+    keys.map(([key, column]) => [key, withConstraints(columnOf(column as SQLiteColumn), column as SQLiteColumn)]),
+  );
+  return pgTable(config.name, columns, (t) => {
+    const own = (column: SQLiteColumn) => {
+      const key = keys.find(([, c]) => c === column)?.[0];
+      if (key === undefined) throw new Error(`schema-pg: ${config.name}.${column.name} is not its own column`);
+      return (t as Record<string, AnyPgColumn>)[key] as AnyPgColumn;
+    };
+    const extras: unknown[] = [];
+    for (const pk of config.primaryKeys) {
+      extras.push(primaryKey({ columns: pk.columns.map(own) as [AnyPgColumn, ...AnyPgColumn[]] }));
+    }
+    for (const fk of config.foreignKeys) {
+      const ref = fk.reference();
+      const builder = foreignKey({
+        columns: ref.columns.map(own) as [AnyPgColumn, ...AnyPgColumn[]],
+        foreignColumns: ref.foreignColumns.map((c) => (c.table === table ? own(c) : pgColumn(c))) as [
+          AnyPgColumn,
+          ...AnyPgColumn[],
+        ],
+      });
+      if (fk.onDelete) builder.onDelete(fk.onDelete);
+      if (fk.onUpdate) builder.onUpdate(fk.onUpdate);
+      extras.push(builder);
+    }
+    for (const ix of config.indexes) {
+      const on = ix.config.columns.map((c) => (is(c, SQL) ? c : own(c))) as [AnyPgColumn, ...AnyPgColumn[]];
+      const built = (ix.config.unique ? uniqueIndex(ix.config.name) : index(ix.config.name)).on(...on);
+      extras.push(ix.config.where ? built.where(ix.config.where) : built);
+    }
+    return extras as never;
+  }) as DerivedTable;
+}
+
+const derived = derive(
+  Object.values(sqliteSchema as Record<string, unknown>).filter((value) => is(value, SQLiteTable)),
+);
+
+function pg(table: SQLiteTable): DerivedTable {
+  const found = derived.get(table);
+  if (!found) throw new Error(`schema-pg: ${getTableName(table)} was not derived`);
+  return found;
+}
+
+export const bookedAppointments = pg(sqliteSchema.bookedAppointments);
+export const companies = pg(sqliteSchema.companies);
+export const mappingFailures = pg(sqliteSchema.mappingFailures);
+export const ownerTokens = pg(sqliteSchema.ownerTokens);
+export const owners = pg(sqliteSchema.owners);
+export const platformDeliveries = pg(sqliteSchema.platformDeliveries);
+export const platformEvents = pg(sqliteSchema.platformEvents);
+export const platformWebhookSecrets = pg(sqliteSchema.platformWebhookSecrets);
+export const profileVersions = pg(sqliteSchema.profileVersions);
+export const profiles = pg(sqliteSchema.profiles);
+export const sourcedLeads = pg(sqliteSchema.sourcedLeads);
+export const submissionAttempts = pg(sqliteSchema.submissionAttempts);
+export const submissions = pg(sqliteSchema.submissions);
+export const upstreamCredentials = pg(sqliteSchema.upstreamCredentials);
+export const vendorKeys = pg(sqliteSchema.vendorKeys);
+export const webhookAttempts = pg(sqliteSchema.webhookAttempts);
+export const webhookDeliveries = pg(sqliteSchema.webhookDeliveries);
+export const webhookEvents = pg(sqliteSchema.webhookEvents);
+export const webhookSubscriptions = pg(sqliteSchema.webhookSubscriptions);
+
+/**
+ * PostgreSQL only (no SQLite twin: there `PRAGMA data_version` and a temporary trigger tell a cache that a table
+ * changed, db/table-cache.ts): a change counter per cached table, bumped by a statement trigger on that table in the
+ * transaction of the change, and read by each process's cache every 250 ms (docs/decisions.md, D-247).
+ */
+export const tableVersions = pgTable("table_versions", {
+  /** The cached table's name (`vendor_keys`). */
+  name: text("name").primaryKey(),
+  /** Bumped by every statement that inserts, updates, deletes or truncates the table's rows. */
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});

@@ -1,0 +1,109 @@
+import {
+  CamelCasePlugin,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+import type { SqliteDatabase } from "../../../db/sqlite.js";
+import type { SqliteGate } from "../sqlite-gate.js";
+import type { Database, Sql } from "./database.js";
+import { fromSqliteRow, toSqliteParameter } from "./values.js";
+
+/** Prepared statements kept per connection, by their text: the stores' statements are few and fixed in shape. */
+const MAX_STATEMENTS = 500;
+
+/**
+ * The statements of the one SQLite connection, prepared once each (better-sqlite3 compiles a statement on prepare;
+ * the stores run the same few hundred texts over and over) and run on the calling thread.
+ */
+class SqliteStatements {
+  readonly #prepared = new Map<string, ReturnType<SqliteDatabase["prepare"]>>();
+
+  constructor(readonly sqlite: SqliteDatabase) {}
+
+  run<R>(query: CompiledQuery): QueryResult<R> {
+    let statement = this.#prepared.get(query.sql);
+    if (!statement) {
+      if (this.#prepared.size >= MAX_STATEMENTS) this.#prepared.clear();
+      statement = this.sqlite.prepare(query.sql);
+      this.#prepared.set(query.sql, statement);
+    }
+    const parameters = query.parameters.map(toSqliteParameter);
+    if (statement.reader) {
+      const rows = statement.all(parameters) as Record<string, unknown>[];
+      return { rows: rows.map(fromSqliteRow) as R[] };
+    }
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+}
+
+/**
+ * A connection that checks the gate in the same turn as it runs the statement, so no statement from outside ever
+ * joins a transaction that began while it was on its way; `inside`, the stores bound to the open transaction, never
+ * wait.
+ */
+class GatedConnection implements DatabaseConnection {
+  constructor(
+    readonly statements: SqliteStatements,
+    readonly gate: SqliteGate | undefined,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.gate) while (this.gate.busy) await this.gate.pass();
+    return this.statements.run<R>(query);
+  }
+
+  // biome-ignore lint/correctness/useYield: better-sqlite3 reads a statement's rows at once
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming is not used on SQLite");
+  }
+}
+
+/** Kysely's driver over the shared connection: transactions are the gate's (sqliteStorage), never Kysely's. */
+class GatedDriver implements Driver {
+  constructor(readonly connection: GatedConnection) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error("a SQLite transaction runs through the storage's transaction(), holding the gate");
+  }
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+function dialect(connection: GatedConnection): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new GatedDriver(connection),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  };
+}
+
+/** The column names are the schema's in snake_case; the rows' JSON values keep their own keys. */
+export const camelCase = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
+
+/**
+ * The query builders of one SQLite connection (D-275): `outside`, for the stores of the context, whose statements wait
+ * at the gate while a transaction holds the connection; `inside`, for the stores bound to that transaction.
+ */
+export function sqliteSql(sqlite: SqliteDatabase, gate: SqliteGate): { outside: Sql; inside: Sql } {
+  const statements = new SqliteStatements(sqlite);
+  const build = (connection: GatedConnection) =>
+    new Kysely<Database>({ dialect: dialect(connection), plugins: [camelCase()] });
+  return {
+    outside: build(new GatedConnection(statements, gate)),
+    inside: build(new GatedConnection(statements, undefined)),
+  };
+}

@@ -1,0 +1,63 @@
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as schema from "../../../db/schema/index.js";
+
+/**
+ * The columns whose SQLite value is not the row's: JSON text (an object in the row) and 0/1 (a boolean). PostgreSQL
+ * reads both back as the row's own (json, boolean). Keyed by the column's name, which the schema gives one type
+ * wherever it occurs (checked here, at load): a row from any table, or from a join, converts the same.
+ */
+function conversions(): { json: Set<string>; booleans: Set<string> } {
+  const json = new Set<string>();
+  const booleans = new Set<string>();
+  const typeOf = new Map<string, string>();
+  for (const table of Object.values(schema)) {
+    if (!is(table, SQLiteTable)) continue;
+    for (const column of getTableConfig(table).columns) {
+      const seen = typeOf.get(column.name);
+      const converted = column.columnType === "SQLiteTextJson" || column.columnType === "SQLiteBoolean";
+      if (
+        seen !== undefined &&
+        seen !== column.columnType &&
+        (converted || json.has(column.name) || booleans.has(column.name))
+      ) {
+        throw new Error(`schema: the column ${column.name} has two types; a converted column's name must have one`);
+      }
+      typeOf.set(column.name, column.columnType);
+      if (column.columnType === "SQLiteTextJson") json.add(column.name);
+      if (column.columnType === "SQLiteBoolean") booleans.add(column.name);
+    }
+  }
+  return { json, booleans };
+}
+
+const { json: JSON_COLUMNS, booleans: BOOLEAN_COLUMNS } = conversions();
+
+/** A SQLite row (column names as the statement returned them) as the schema's row: JSON parsed, 0/1 as booleans. */
+export function fromSqliteRow(row: Record<string, unknown>): Record<string, unknown> {
+  for (const key in row) {
+    const value = row[key];
+    if (value === null || value === undefined) continue;
+    if (JSON_COLUMNS.has(key) && typeof value === "string") row[key] = JSON.parse(value);
+    else if (BOOLEAN_COLUMNS.has(key) && typeof value === "number") row[key] = value !== 0;
+  }
+  return row;
+}
+
+/**
+ * A parameter as the driver binds it: an object or an array is a JSON column's value (the stores never bind arrays
+ * otherwise: `in` lists are expanded into one parameter per item), so it is sent as JSON text on both dialects
+ * (node-postgres would write an array as a PostgreSQL array); SQLite has no booleans, so they are 0/1 there.
+ */
+export function toSqliteParameter(value: unknown): unknown {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "object" && value !== null && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  return value;
+}
+
+export function toPostgresParameter(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && !Buffer.isBuffer(value) && !(value instanceof Date)) {
+    return JSON.stringify(value);
+  }
+  return value;
+}
