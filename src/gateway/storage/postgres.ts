@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
-import { UpstreamCredentialStoreOnSql } from "./credentials/index.js";
+import { SqlUpstreamCredentialStore } from "./credentials/index.js";
 import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
 import { PgVersionCache } from "./profiles/pg-version-cache.js";
 import { PostgresProfileStore } from "./profiles/postgres.js";
@@ -36,7 +36,7 @@ function postgresStores(
     submissions: new PostgresSubmissionStore(handles),
     vendorKeys: new PostgresVendorKeyStore(handles, shared.keys),
     tenants: new PostgresTenantStore(handles),
-    credentials: new UpstreamCredentialStoreOnSql(sql),
+    credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new PostgresProfileStore(handles, shared.versions),
     webhooks: new PostgresWebhookStore(handles),
   };

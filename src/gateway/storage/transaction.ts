@@ -1,6 +1,6 @@
 import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
-import { type UpstreamCredentialStore, UpstreamCredentialStoreOnSql } from "./credentials/index.js";
+import { SqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
 import { type ProfileStore, SqliteProfileStore } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { sqliteSql } from "./sql/sqlite.js";
@@ -54,7 +54,7 @@ export function sqliteStores(
     submissions: new SqliteSubmissionStore(handles),
     vendorKeys: new SqliteVendorKeyStore(handles),
     tenants: new SqliteTenantStore(handles),
-    credentials: new UpstreamCredentialStoreOnSql(sql),
+    credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqliteProfileStore(handles),
     webhooks: new SqliteWebhookStore(handles),
   };

@@ -9,7 +9,7 @@ import type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } f
  * send and pauses one the platform refused. Nothing cached: forwarding reads a credential per send, so a rotation or a
  * pause holds in every process from its commit.
  */
-export class UpstreamCredentialStoreOnSql implements UpstreamCredentialStore {
+export class SqlUpstreamCredentialStore implements UpstreamCredentialStore {
   readonly #sql: StoreSql;
 
   constructor(sql: StoreSql) {
