@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { TableCache } from "./table-cache.js";
 
 /** Entries kept at most; past it the cache starts again empty (a lookup then costs one query, as without the cache). */
 const MAX_ENTRIES = 10_000;
@@ -16,7 +17,7 @@ export interface PgTableCacheOptions {
 
 /**
  * Rows of one PostgreSQL table by key, valid for as long as nobody could have changed the table (docs/decisions.md,
- * D-247): the twin of `table-cache.ts` for several processes on one database.
+ * D-247): the TableCache of PostgreSQL (table-cache.ts), for several processes on one database.
  *
  * Two signals: this process's own writes through its store call `invalidate()` once they committed (they hold from the
  * very next lookup); and the table's counter in `table_versions`, bumped by a trigger in the transaction of any
@@ -27,7 +28,7 @@ export interface PgTableCacheOptions {
  *
  * The timer starts at the first lookup (building a cache does no I/O), is unref'd, and stops at `close()`.
  */
-export class PgTableCache<T extends object> {
+export class PgTableCache<T extends object> implements TableCache<T> {
   readonly #pool: pg.Pool;
   readonly #table: string;
   readonly #checkEveryMs: number;

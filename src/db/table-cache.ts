@@ -1,3 +1,4 @@
+import type { MaybePromise } from "../gateway/storage/maybe.js";
 import type { SqliteDatabase } from "./sqlite.js";
 
 /** Entries kept at most; past it the cache starts again empty (a lookup then costs one query, as without the cache). */
@@ -6,58 +7,80 @@ const MAX_ENTRIES = 10_000;
 let caches = 0;
 
 /**
- * Rows of one table by key, valid for as long as nobody could have changed the table.
- *
- * Two signals: a temporary trigger on this connection counts its own inserts, updates and deletes of the table
- * (whichever code made them), so this process's own change (a revocation through the owner API) holds from the very
- * next request; and `PRAGMA data_version`, which changes when any other connection — another process, the CLI —
- * commits to the database file. Reading it costs as much as the lookup it saves, so it is read at most every
- * `checkEveryMs` (100 ms): another process's change holds here within that. Either signal empties the cache. A miss
- * is never cached: unknown ids cost a query each, and cannot fill memory.
- *
- * For lookups on the intake hot path: the vendor key of every request.
+ * Rows of one table by key, kept for as long as nobody could have changed the table: what a cache of a record's
+ * store (the vendor key of every intake request) needs of its dialect (docs/decisions.md, D-247, D-275). A hit is
+ * answered synchronously; a miss is a promise of `load`, never cached: unknown ids cost a query each and cannot fill
+ * memory. A row read while the cache was emptied is not kept (it may predate the change).
  */
-export function tableCache<T>(
-  sqlite: SqliteDatabase,
-  table: string,
-  load: (id: string) => T | undefined,
-  checkEveryMs = 100,
-): (id: string) => T | undefined {
-  let ownWrites = 0;
-  const name = `pg_cache_${++caches}_${table}`;
-  const fn = `${name}_changed`;
-  sqlite.function(fn, { deterministic: false, varargs: false }, () => {
-    ownWrites++;
-    return null;
-  });
-  for (const event of ["insert", "update", "delete"]) {
-    sqlite.exec(
-      `create temp trigger "${name}_${event}" after ${event} on main."${table}"
-       begin select ${fn}(); end`,
-    );
+export interface TableCache<T extends object> {
+  lookup(id: string, load: (id: string) => Promise<T | undefined>): MaybePromise<T | undefined>;
+  /** This process changed the table and the change has committed: empty the cache. */
+  invalidate(): void;
+  close(): void;
+}
+
+/**
+ * The SQLite cache. Two signals: a temporary trigger on this connection counts its own inserts, updates and deletes of
+ * the table (whichever code made them), so this process's own change (a revocation through the owner API) holds from
+ * the very next request; and `PRAGMA data_version`, which changes when any other connection — another process, the CLI
+ * — commits to the database file. Reading it costs about as much as the lookup it saves, so it is read at most every
+ * `checkEveryMs` (100 ms): another process's change holds here within that. Either signal empties the cache.
+ */
+export class SqliteTableCache<T extends object> implements TableCache<T> {
+  readonly #rows = new Map<string, T>();
+  readonly #dataVersion;
+  readonly #checkEveryMs: number;
+  #ownWrites = 0;
+  #seenWrites = 0;
+  #seenVersion = -1;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  /** Moves whenever the cache is emptied: a load begun before keeps nothing. */
+  #generation = 0;
+
+  constructor(sqlite: SqliteDatabase, table: string, checkEveryMs = 100) {
+    this.#checkEveryMs = checkEveryMs;
+    const name = `pg_cache_${++caches}_${table}`;
+    const fn = `${name}_changed`;
+    sqlite.function(fn, { deterministic: false, varargs: false }, () => {
+      this.#ownWrites++;
+      return null;
+    });
+    for (const event of ["insert", "update", "delete"]) {
+      sqlite.exec(`create temp trigger "${name}_${event}" after ${event} on main."${table}" begin select ${fn}(); end`);
+    }
+    this.#dataVersion = sqlite.prepare("pragma data_version").pluck();
   }
-  const dataVersion = sqlite.prepare("pragma data_version").pluck();
-  const rows = new Map<string, T>();
-  let seenWrites = 0;
-  let seenVersion = -1;
-  let checkedAt = Number.NEGATIVE_INFINITY;
-  return (id) => {
+
+  lookup(id: string, load: (id: string) => Promise<T | undefined>): MaybePromise<T | undefined> {
     const now = Date.now();
-    if (now - checkedAt >= checkEveryMs) {
-      checkedAt = now;
-      const version = dataVersion.get() as number;
-      if (version !== seenVersion) rows.clear();
-      seenVersion = version;
+    if (now - this.#checkedAt >= this.#checkEveryMs) {
+      this.#checkedAt = now;
+      const version = this.#dataVersion.get() as number;
+      if (version !== this.#seenVersion) this.invalidate();
+      this.#seenVersion = version;
     }
-    if (ownWrites !== seenWrites || rows.size >= MAX_ENTRIES) {
-      rows.clear();
-      seenWrites = ownWrites;
+    if (this.#ownWrites !== this.#seenWrites || this.#rows.size >= MAX_ENTRIES) {
+      this.invalidate();
+      this.#seenWrites = this.#ownWrites;
     }
-    const cached = rows.get(id);
+    const cached = this.#rows.get(id);
     if (cached !== undefined) return cached;
-    const row = load(id);
-    // Shared by every request that finds it: nobody may change it.
-    if (row !== undefined) rows.set(id, Object.freeze(row));
-    return row;
-  };
+    const generation = this.#generation;
+    return load(id).then((row) => {
+      // Shared by every request that finds it: nobody may change it.
+      if (row !== undefined && generation === this.#generation && this.#ownWrites === this.#seenWrites) {
+        this.#rows.set(id, Object.freeze(row));
+      }
+      return row;
+    });
+  }
+
+  invalidate(): void {
+    this.#rows.clear();
+    this.#generation++;
+  }
+
+  close(): void {
+    this.invalidate();
+  }
 }

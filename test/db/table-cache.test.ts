@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqlite, type SqliteDatabase } from "../../src/db/sqlite.js";
-import { tableCache } from "../../src/db/table-cache.js";
+import { SqliteTableCache } from "../../src/db/table-cache.js";
 
 interface Key {
   id: string;
@@ -20,38 +20,34 @@ function keysTable(path = ":memory:") {
 function counted(sqlite: SqliteDatabase, checkEveryMs = 20) {
   const select = sqlite.prepare("select id, revoked from keys where id = ?");
   let queries = 0;
-  const find = tableCache(
-    sqlite,
-    "keys",
-    (id) => {
-      queries++;
-      return select.get(id) as Key | undefined;
-    },
-    checkEveryMs,
-  );
-  return { find, queries: () => queries };
+  const cache = new SqliteTableCache<Key>(sqlite, "keys", checkEveryMs);
+  const load = async (id: string) => {
+    queries++;
+    return select.get(id) as Key | undefined;
+  };
+  return { find: (id: string) => cache.lookup(id, load), queries: () => queries };
 }
 
-describe("tableCache (the vendor key of every intake request)", () => {
-  it("answers a repeated lookup from memory while the table is unchanged", () => {
+describe("SqliteTableCache (the vendor key of every intake request)", () => {
+  it("answers a repeated lookup from memory while the table is unchanged", async () => {
     const sqlite = keysTable();
     sqlite.exec("insert into keys (id) values ('k1')");
     const { find, queries } = counted(sqlite);
-    expect(find("k1")).toEqual({ id: "k1", revoked: 0 });
-    expect(find("k1")).toEqual({ id: "k1", revoked: 0 });
+    expect(await find("k1")).toEqual({ id: "k1", revoked: 0 });
+    expect(await find("k1")).toEqual({ id: "k1", revoked: 0 });
     expect(queries()).toBe(1);
-    expect(Object.isFrozen(find("k1"))).toBe(true);
+    expect(Object.isFrozen(await find("k1"))).toBe(true);
   });
 
-  it("sees this connection's own update at once, whoever made it (a revocation)", () => {
+  it("sees this connection's own update at once, whoever made it (a revocation)", async () => {
     const sqlite = keysTable();
     sqlite.exec("insert into keys (id) values ('k1')");
     const { find } = counted(sqlite);
-    expect(find("k1")?.revoked).toBe(0);
+    expect((await find("k1"))?.revoked).toBe(0);
     sqlite.exec("update keys set revoked = 1 where id = 'k1'");
-    expect(find("k1")?.revoked).toBe(1);
+    expect((await find("k1"))?.revoked).toBe(1);
     sqlite.exec("delete from keys where id = 'k1'");
-    expect(find("k1")).toBeUndefined();
+    expect(await find("k1")).toBeUndefined();
   });
 
   it("sees another connection's commit (another process, the CLI) once it reads data_version again", async () => {
@@ -60,41 +56,41 @@ describe("tableCache (the vendor key of every intake request)", () => {
     const theirs = keysTable(path);
     mine.exec("insert into keys (id) values ('k1')");
     const { find } = counted(mine);
-    expect(find("k1")?.revoked).toBe(0);
+    expect((await find("k1"))?.revoked).toBe(0);
     theirs.exec("update keys set revoked = 1 where id = 'k1'");
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(find("k1")?.revoked).toBe(1);
+    expect((await find("k1"))?.revoked).toBe(1);
   });
 
-  it("does not cache a miss: a key created after an unknown lookup is found", () => {
+  it("does not cache a miss: a key created after an unknown lookup is found", async () => {
     const sqlite = keysTable();
     const { find, queries } = counted(sqlite);
-    expect(find("k2")).toBeUndefined();
-    expect(find("k2")).toBeUndefined();
+    expect(await find("k2")).toBeUndefined();
+    expect(await find("k2")).toBeUndefined();
     expect(queries()).toBe(2);
     sqlite.exec("insert into keys (id) values ('k2')");
-    expect(find("k2")).toEqual({ id: "k2", revoked: 0 });
+    expect(await find("k2")).toEqual({ id: "k2", revoked: 0 });
   });
 
-  it("keeps two caches of one table on one connection apart", () => {
+  it("keeps two caches of one table on one connection apart", async () => {
     const sqlite = keysTable();
     sqlite.exec("insert into keys (id) values ('k1')");
     const first = counted(sqlite);
     const second = counted(sqlite);
-    first.find("k1");
-    second.find("k1");
+    await first.find("k1");
+    await second.find("k1");
     sqlite.exec("update keys set revoked = 1 where id = 'k1'");
-    expect(first.find("k1")?.revoked).toBe(1);
-    expect(second.find("k1")?.revoked).toBe(1);
+    expect((await first.find("k1"))?.revoked).toBe(1);
+    expect((await second.find("k1"))?.revoked).toBe(1);
   });
 
-  it("ignores writes to other tables", () => {
+  it("ignores writes to other tables", async () => {
     const sqlite = keysTable();
     sqlite.exec("create table other (x integer); insert into keys (id) values ('k1')");
     const { find, queries } = counted(sqlite);
-    find("k1");
+    await find("k1");
     sqlite.exec("insert into other values (1)");
-    find("k1");
+    await find("k1");
     expect(queries()).toBe(1);
   });
 });

@@ -151,9 +151,8 @@ function mapPayload(ctx: GatewayContext, key: VendorKey, input: AcceptInput): Ma
   }
   // A version read before (nearly every request) is here without an await.
   const version = ctx.profiles.expressionOf(key.companyId, versionId);
-  if (version instanceof Promise)
-    return version.then(({ expression }) => mapWith(ctx, key, input, versionId, expression));
-  return mapWith(ctx, key, input, versionId, version.expression);
+  if (version instanceof Promise) return version.then((found) => mapWith(ctx, key, input, versionId, found));
+  return mapWith(ctx, key, input, versionId, version);
 }
 
 function mapWith(
@@ -161,8 +160,10 @@ function mapWith(
   key: VendorKey,
   input: AcceptInput,
   versionId: string,
-  expression: string,
+  version: { expression: string } | undefined,
 ): Mapped | Promise<Mapped> {
+  if (!version) throw notFound("profile version not found");
+  const { expression } = version;
   const mapInput: MapInput = {
     versionId,
     kind: input.kind,

@@ -2,16 +2,14 @@ import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
 import { SqlUpstreamCredentialStore } from "./credentials/index.js";
 import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
-import { PgVersionCache } from "./profiles/pg-version-cache.js";
-import { PostgresProfileStore } from "./profiles/postgres.js";
+import { SqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
-import { PostgresTenantStore } from "./tenants/postgres.js";
-import type { Stores, Transaction, TransactionScope } from "./transaction.js";
-import type { VendorKeyRow } from "./vendor-keys/index.js";
-import { PostgresVendorKeyStore } from "./vendor-keys/postgres.js";
+import { SqlTenantStore } from "./tenants/index.js";
+import type { SharedCaches, Stores, Transaction, TransactionScope } from "./transaction.js";
+import { SqlVendorKeyStore } from "./vendor-keys/index.js";
 import { PostgresWebhookStore } from "./webhooks/postgres/store.js";
 
 /**
@@ -20,24 +18,18 @@ import { PostgresWebhookStore } from "./webhooks/postgres/store.js";
  */
 export const IMMEDIATE_LOCK_KEY = "123589688064033";
 
-/** What every store of a process shares: the caches, one per process (the stores of a transaction use them too). */
-interface Shared {
-  keys: PgTableCache<VendorKeyRow>;
-  versions: PgVersionCache;
-}
-
 /** The PostgreSQL stores on `handles`: the pool's, or one transaction's (built per transaction: no I/O). */
 function postgresStores(
   handles: PgHandles,
   sql: StoreSql,
-  shared: Shared,
-): Stores & { vendorKeys: PostgresVendorKeyStore } {
+  shared: SharedCaches,
+): Stores & { vendorKeys: SqlVendorKeyStore } {
   return {
     submissions: new PostgresSubmissionStore(handles),
-    vendorKeys: new PostgresVendorKeyStore(handles, shared.keys),
-    tenants: new PostgresTenantStore(handles),
+    vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
+    tenants: new SqlTenantStore(sql),
     credentials: new SqlUpstreamCredentialStore(sql),
-    profiles: new PostgresProfileStore(handles, shared.versions),
+    profiles: new SqlProfileStore(sql, shared.versions),
     webhooks: new PostgresWebhookStore(handles),
   };
 }
@@ -96,7 +88,7 @@ function queueKey(scope: TransactionScope | undefined): string {
  * and closes the stores that hold resources of their own; the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transaction; close(): Promise<void> } {
-  const shared: Shared = { keys: new PgTableCache(pool, "vendor_keys"), versions: new PgVersionCache() };
+  const shared: SharedCaches = { keys: new PgTableCache(pool, "vendor_keys"), versions: new VersionCache() };
   const poolSql: StoreSql = {
     db: postgresSql(pool),
     dialect: "postgres",

@@ -1,14 +1,15 @@
 import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
+import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import { SqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
-import { type ProfileStore, SqliteProfileStore } from "./profiles/index.js";
+import { type ProfileStore, SqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { sqliteSql } from "./sql/sqlite.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
 import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
-import { SqliteTenantStore, type TenantStore } from "./tenants/index.js";
-import { SqliteVendorKeyStore, type VendorKeyStore } from "./vendor-keys/index.js";
+import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
+import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
 import { SqliteWebhookStore, type WebhookStore } from "./webhooks/index.js";
 
 /** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
@@ -45,17 +46,24 @@ export interface TransactionScope {
   credentialId?: string;
 }
 
+/** What every store of a process shares: its caches (the stores bound to its transactions use them too). */
+export interface SharedCaches {
+  keys: TableCache<VendorKeyRow>;
+  versions: VersionCache;
+}
+
 /** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
 export function sqliteStores(
   handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView },
   sql: StoreSql,
-): Stores {
+  shared: SharedCaches,
+): Stores & { vendorKeys: SqlVendorKeyStore } {
   return {
     submissions: new SqliteSubmissionStore(handles),
-    vendorKeys: new SqliteVendorKeyStore(handles),
-    tenants: new SqliteTenantStore(handles),
+    vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
+    tenants: new SqlTenantStore(sql),
     credentials: new SqlUpstreamCredentialStore(sql),
-    profiles: new SqliteProfileStore(handles),
+    profiles: new SqlProfileStore(sql, shared.versions),
     webhooks: new SqliteWebhookStore(handles),
   };
 }
@@ -68,7 +76,7 @@ export function sqliteStores(
 function sqliteTransactionOf(sqlite: SqliteDatabase, gate: SqliteGate) {
   return <T>(work: () => Promise<T>, mode: "deferred" | "immediate" = "deferred"): Promise<T> =>
     gate.hold(async () => {
-      sqlite.exec(mode === "immediate" ? "BEGIN IMMEDIATE" : "BEGIN");
+      await begin(sqlite, mode);
       try {
         const result = await work();
         sqlite.exec("COMMIT");
@@ -79,6 +87,36 @@ function sqliteTransactionOf(sqlite: SqliteDatabase, gate: SqliteGate) {
         throw error;
       }
     });
+}
+
+/** How long an immediate transaction waits for another connection's write lock: the connection's busy timeout. */
+const WRITE_LOCK_PATIENCE_MS = 5_000;
+
+/**
+ * BEGIN, or BEGIN IMMEDIATE (the write lock first). Another process holding the write lock is waited for between
+ * tries, never in better-sqlite3's busy handler, which would stop this process's event loop meanwhile (and, with two
+ * connections in one process, the other's transaction with it, until the timeout).
+ */
+async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Promise<void> {
+  if (mode === "deferred") {
+    sqlite.exec("BEGIN");
+    return;
+  }
+  const deadline = Date.now() + WRITE_LOCK_PATIENCE_MS;
+  sqlite.pragma("busy_timeout = 0");
+  try {
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        sqlite.exec("BEGIN IMMEDIATE");
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  } finally {
+    sqlite.pragma(`busy_timeout = ${WRITE_LOCK_PATIENCE_MS}`);
+  }
 }
 
 /** The stores of one SQLite connection and its transaction, as the context carries them. */
@@ -102,9 +140,17 @@ export function sqliteStorage(handles: {
     atomically: <T>(work: (db: Sql) => Promise<T>, mode?: "deferred" | "immediate") =>
       inTransaction(() => work(builders.inside), mode),
   };
-  const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE }, insideSql);
+  const shared: SharedCaches = {
+    keys: new SqliteTableCache(handles.sqlite, "vendor_keys"),
+    versions: new VersionCache(),
+  };
+  const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE }, insideSql, shared);
   return {
-    ...sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate }, outsideSql),
-    transaction: (work, mode) => inTransaction(() => work(inside), mode),
+    ...sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate }, outsideSql, shared),
+    transaction: async (work, mode) => {
+      const result = await inTransaction(() => work(inside), mode);
+      inside.vendorKeys.afterCommit();
+      return result;
+    },
   };
 }

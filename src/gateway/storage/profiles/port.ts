@@ -1,12 +1,12 @@
 import type { MaybePromise } from "../maybe.js";
-import type { ProfileRow, ProfileVersionRow } from "./store.js";
+import type { ProfileRow, ProfileVersionRow } from "./row.js";
 
 /**
  * The profiles record as the capabilities use it (D-221). `expressionOf` is the cached read of intake and webhook
- * delivery: a hit is answered synchronously, a miss may be a promise; another company's version throws a 404.
+ * delivery: a hit is answered synchronously, a miss may be a promise; another company's version, or none, is undefined.
  */
 export interface ProfileStore {
-  expressionOf(companyId: string, versionId: string): MaybePromise<{ expression: string }>;
+  expressionOf(companyId: string, versionId: string): MaybePromise<{ expression: string } | undefined>;
   getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined>;
   profileByName(companyId: string, name: string): Promise<ProfileRow | undefined>;
   profilesOf(companyId: string): Promise<ProfileRow[]>;

@@ -1,155 +1,156 @@
-import { and, desc, eq } from "drizzle-orm";
-import { profiles, profileVersions } from "../../../db/schema/index.js";
-import type { StorageHandles } from "../handles.js";
-import type { GateView } from "../sqlite-gate.js";
+import type { MaybePromise } from "../maybe.js";
+import { byBytes, type StoreSql } from "../sql/store-sql.js";
 import type { ProfileStore } from "./port.js";
-import { VersionCache } from "./version-cache.js";
-
-export type ProfileRow = typeof profiles.$inferSelect;
-/** One immutable version of a profile: its expression and golden samples, draft or published. */
-export type ProfileVersionRow = typeof profileVersions.$inferSelect;
-export type { StoredSample } from "../../../db/schema/profile-versions.js";
+import type { ProfileRow, ProfileVersionRow } from "./row.js";
+import type { VersionCache, VersionEntry } from "./version-cache.js";
 
 /**
- * The profiles record — profiles and their versions: every statement on their tables is here. Intake and webhook
- * delivery read a version's expression through `expressionOf` (cached: a version is immutable); the owner's API
- * creates, saves, publishes and rolls back; an erasure removes samples. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
- * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
+ * The profiles record — profiles and their versions: every statement on their tables is here, once for both databases
+ * (D-275). Intake and webhook delivery read a version's expression through `expressionOf` (cached for good: a version
+ * is immutable, D-248; synchronous on a hit); the owner's API creates, saves, publishes and rolls back; an erasure
+ * removes samples.
  */
-export class SqliteProfileStore implements ProfileStore {
-  readonly #db: StorageHandles["db"];
-  readonly #sqlite: StorageHandles["sqlite"];
+export class SqlProfileStore implements ProfileStore {
+  readonly #sql: StoreSql;
   readonly #versions: VersionCache;
+  readonly #load = (versionId: string): Promise<VersionEntry | undefined> =>
+    this.#sql.db
+      .selectFrom("profileVersions")
+      .select(["companyId", "expression"])
+      .where("id", "=", versionId)
+      .executeTakeFirst();
 
-  readonly #gate: GateView;
-
-  constructor(handles: StorageHandles) {
-    this.#gate = handles.gate;
-    this.#db = handles.db;
-    this.#sqlite = handles.sqlite;
-    this.#versions = new VersionCache(handles.db);
+  /** `versions`: the process's cache of versions, shared with the stores bound to its transactions. */
+  constructor(sql: StoreSql, versions: VersionCache) {
+    this.#sql = sql;
+    this.#versions = versions;
   }
 
-  /** A version's expression, read once (immutable) and kept; another company's version is a 404. */
-  expressionOf(companyId: string, versionId: string): { expression: string } | Promise<{ expression: string }> {
-    if (this.#gate.busy) return this.#gate.pass().then(() => this.expressionOf(companyId, versionId));
-    return this.#versions.get(companyId, versionId);
+  /** A version's expression, read once (immutable) and kept; undefined for another company's version, or none. */
+  expressionOf(companyId: string, versionId: string): MaybePromise<{ expression: string } | undefined> {
+    return this.#versions.get(companyId, versionId, this.#load, !this.#sql.inTransaction);
   }
 
-  async getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(profiles)
-      .where(and(eq(profiles.id, id), eq(profiles.companyId, companyId)))
-      .get();
+  getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined> {
+    return this.#sql.db
+      .selectFrom("profiles")
+      .selectAll()
+      .where("id", "=", id)
+      .where("companyId", "=", companyId)
+      .executeTakeFirst();
   }
 
-  async profileByName(companyId: string, name: string): Promise<ProfileRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(profiles)
-      .where(and(eq(profiles.companyId, companyId), eq(profiles.name, name)))
-      .get();
+  profileByName(companyId: string, name: string): Promise<ProfileRow | undefined> {
+    return this.#sql.db
+      .selectFrom("profiles")
+      .selectAll()
+      .where("companyId", "=", companyId)
+      .where("name", "=", name)
+      .executeTakeFirst();
   }
 
-  async profilesOf(companyId: string): Promise<ProfileRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db.select().from(profiles).where(eq(profiles.companyId, companyId)).all();
+  /** A company's profiles in the order they were created (D-251). */
+  profilesOf(companyId: string): Promise<ProfileRow[]> {
+    return this.#sql.db
+      .selectFrom("profiles")
+      .selectAll()
+      .where("companyId", "=", companyId)
+      .orderBy("createdAt")
+      .orderBy(byBytes(this.#sql, "id"))
+      .execute();
   }
 
   async insertProfile(row: ProfileRow): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(profiles).values(row).run();
+    await this.#sql.db.insertInto("profiles").values(row).execute();
   }
 
-  async getVersionOfCompany(id: string, companyId: string): Promise<ProfileVersionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(profileVersions)
-      .where(and(eq(profileVersions.id, id), eq(profileVersions.companyId, companyId)))
-      .get();
+  getVersionOfCompany(id: string, companyId: string): Promise<ProfileVersionRow | undefined> {
+    return this.#sql.db
+      .selectFrom("profileVersions")
+      .selectAll()
+      .where("id", "=", id)
+      .where("companyId", "=", companyId)
+      .executeTakeFirst();
   }
 
   /** A version with its profile's kind (binding checks: the right kind, published, the same company). */
   async versionWithKind(id: string): Promise<{ version: ProfileVersionRow; kind: ProfileRow["kind"] } | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({ version: profileVersions, kind: profiles.kind })
-      .from(profileVersions)
-      .innerJoin(profiles, eq(profiles.id, profileVersions.profileId))
-      .where(eq(profileVersions.id, id))
-      .get();
+    const row = await this.#sql.db
+      .selectFrom("profileVersions")
+      .innerJoin("profiles", "profiles.id", "profileVersions.profileId")
+      .selectAll("profileVersions")
+      .select("profiles.kind as profileKind")
+      .where("profileVersions.id", "=", id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { profileKind, ...version } = row;
+    return { version, kind: profileKind };
   }
 
   /** A profile's versions, newest first. */
-  async versionsOf(profileId: string): Promise<ProfileVersionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(profileVersions)
-      .where(eq(profileVersions.profileId, profileId))
-      .orderBy(desc(profileVersions.version))
-      .all();
+  versionsOf(profileId: string): Promise<ProfileVersionRow[]> {
+    return this.#sql.db
+      .selectFrom("profileVersions")
+      .selectAll()
+      .where("profileId", "=", profileId)
+      .orderBy("version", "desc")
+      .execute();
   }
 
-  async latestVersionOf(profileId: string): Promise<ProfileVersionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(profileVersions)
-      .where(eq(profileVersions.profileId, profileId))
-      .orderBy(desc(profileVersions.version))
+  latestVersionOf(profileId: string): Promise<ProfileVersionRow | undefined> {
+    return this.#sql.db
+      .selectFrom("profileVersions")
+      .selectAll()
+      .where("profileId", "=", profileId)
+      .orderBy("version", "desc")
       .limit(1)
-      .get();
+      .executeTakeFirst();
   }
 
+  /** A profile's version ids, oldest version first. */
   async versionIdsOf(profileId: string): Promise<string[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({ id: profileVersions.id })
-      .from(profileVersions)
-      .where(eq(profileVersions.profileId, profileId))
-      .all()
-      .map((v) => v.id);
+    const rows = await this.#sql.db
+      .selectFrom("profileVersions")
+      .select("id")
+      .where("profileId", "=", profileId)
+      .orderBy("version")
+      .execute();
+    return rows.map((v) => v.id);
   }
 
   async insertVersion(row: ProfileVersionRow): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(profileVersions).values(row).run();
+    await this.#sql.db.insertInto("profileVersions").values(row).execute();
   }
 
   async publishVersion(id: string, publishedAt: string): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .update(profileVersions)
+    await this.#sql.db
+      .updateTable("profileVersions")
       .set({ status: "published", samplesPassed: true, publishedAt })
-      .where(eq(profileVersions.id, id))
-      .run();
+      .where("id", "=", id)
+      .execute();
   }
 
   /**
    * Removes the golden samples `mentions` accepts from a company's versions, in one transaction (an erasure); the
-   * versions are otherwise untouched. Returns how many were removed.
+   * versions are otherwise untouched. Returns how many were removed. On PostgreSQL the versions are read `FOR UPDATE`:
+   * a second erasure at once waits, then reads what this one left, and counts only what it removes itself.
    */
-  async eraseSamples(companyId: string, mentions: (text: string) => boolean): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    let removed = 0;
-    this.#sqlite.transaction(() => {
-      const versions = this.#db
-        .select({ id: profileVersions.id, samples: profileVersions.samples })
-        .from(profileVersions)
-        .where(eq(profileVersions.companyId, companyId))
-        .all();
+  eraseSamples(companyId: string, mentions: (text: string) => boolean): Promise<number> {
+    return this.#sql.atomically(async (db) => {
+      let removed = 0;
+      const versions = await db
+        .selectFrom("profileVersions")
+        .select(["id", "samples"])
+        .where("companyId", "=", companyId)
+        .$if(this.#sql.dialect === "postgres", (q) => q.forUpdate())
+        .execute();
       for (const version of versions) {
         const kept = version.samples.filter((sample) => !mentions(JSON.stringify(sample)));
         if (kept.length === version.samples.length) continue;
         removed += version.samples.length - kept.length;
-        this.#db.update(profileVersions).set({ samples: kept }).where(eq(profileVersions.id, version.id)).run();
+        await db.updateTable("profileVersions").set({ samples: kept }).where("id", "=", version.id).execute();
       }
-    })();
-    return removed;
+      return removed;
+    }, "immediate");
   }
 }

@@ -1,41 +1,51 @@
-import { and, eq, sql } from "drizzle-orm";
-import type { GatewayDb } from "../../../db/client.js";
-import { profileVersions } from "../../../db/schema/index.js";
-import { notFound } from "../../../http/errors.js";
+/** What intake needs of a version: whose it is, and its expression. */
+export interface VersionEntry {
+  companyId: string;
+  expression: string;
+}
 
 /**
- * Profile versions are immutable, so intake reads each one from the database once and keeps it (bounded: the least
- * recently used falls out first).
+ * Profile versions are immutable (a version's expression and company never change; an erasure removes samples only),
+ * so each process reads one from the database once and keeps it, bounded: the least recently used falls out first.
+ * Nothing to invalidate, in this process or another (docs/decisions.md, D-248). A hit is answered synchronously, a
+ * miss is a promise. Only committed reads are kept: a store bound to a transaction reads the cache but keeps nothing
+ * it read itself (the version may roll back with the transaction). One per process, shared by its stores.
  */
 export class VersionCache {
-  readonly #entries = new Map<string, { companyId: string; expression: string }>();
-  readonly #select;
+  readonly #entries = new Map<string, VersionEntry>();
 
-  constructor(
-    db: GatewayDb,
-    private readonly capacity = 1_000,
-  ) {
-    this.#select = db
-      .select({ companyId: profileVersions.companyId, expression: profileVersions.expression })
-      .from(profileVersions)
-      .where(and(eq(profileVersions.id, sql.placeholder("id"))))
-      .prepare();
+  constructor(private readonly capacity = 1_000) {}
+
+  /** The version's expression, cached or read by `load`; undefined for another company's version, or none. */
+  get(
+    companyId: string,
+    versionId: string,
+    load: (versionId: string) => Promise<VersionEntry | undefined>,
+    keep: boolean,
+  ): { expression: string } | undefined | Promise<{ expression: string } | undefined> {
+    const entry = this.#entries.get(versionId);
+    if (entry) {
+      // Most recently used last.
+      this.#entries.delete(versionId);
+      this.#entries.set(versionId, entry);
+      return ofCompany(entry, companyId);
+    }
+    return load(versionId).then((loaded) => {
+      if (!loaded) return undefined;
+      if (keep) this.#keep(versionId, loaded);
+      return ofCompany(loaded, companyId);
+    });
   }
 
-  get(companyId: string, versionId: string): { expression: string } {
-    let entry = this.#entries.get(versionId);
-    if (entry) {
-      this.#entries.delete(versionId);
-    } else {
-      entry = this.#select.get({ id: versionId });
-      if (!entry) throw notFound("profile version not found");
-      if (this.#entries.size >= this.capacity) {
-        const oldest = this.#entries.keys().next();
-        if (!oldest.done) this.#entries.delete(oldest.value);
-      }
+  #keep(versionId: string, entry: VersionEntry): void {
+    if (!this.#entries.has(versionId) && this.#entries.size >= this.capacity) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
     }
     this.#entries.set(versionId, entry);
-    if (entry.companyId !== companyId) throw notFound("profile version not found");
-    return entry;
   }
+}
+
+function ofCompany(entry: VersionEntry, companyId: string): { expression: string } | undefined {
+  return entry.companyId === companyId ? entry : undefined;
 }

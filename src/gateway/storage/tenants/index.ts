@@ -1,2 +1,3 @@
 export type { OwnerTokenSummary, TenantStore } from "./port.js";
-export { type CompanyRow, type NewOwnerToken, type OwnerRow, type OwnerTokenRow, SqliteTenantStore } from "./store.js";
+export type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./row.js";
+export { SqlTenantStore } from "./store.js";

@@ -1,4 +1,4 @@
-import type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./store.js";
+import type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./row.js";
 
 /** An owner's bearer token as listed (never its digest). */
 export interface OwnerTokenSummary {

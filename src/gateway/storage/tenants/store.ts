@@ -1,163 +1,160 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
-import { companies, owners, ownerTokens } from "../../../db/schema/index.js";
-import type { StorageHandles } from "../handles.js";
-import type { GateView } from "../sqlite-gate.js";
-import type { TenantStore } from "./port.js";
-
-export type CompanyRow = typeof companies.$inferSelect;
-export type OwnerRow = typeof owners.$inferSelect;
-/** A session (cookie) or a bearer token of an owner: only its digest is stored. */
-export type OwnerTokenRow = typeof ownerTokens.$inferSelect;
-export type NewOwnerToken = typeof ownerTokens.$inferInsert;
+import type { Sql } from "../sql/database.js";
+import { byBytes, type StoreSql } from "../sql/store-sql.js";
+import type { OwnerTokenSummary, TenantStore } from "./port.js";
+import type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./row.js";
 
 /**
  * The tenants record — companies, their owners, and the owners' sessions and bearer tokens: every statement on their
- * tables is here. The owner API signs in, authenticates each request (`tokenWithOwner`), and manages tokens;
- * forwarding reads a company's own limits. The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
- * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
+ * tables is here, once for both databases (D-275). The owner API signs in, authenticates each request
+ * (`tokenWithOwner`), and manages tokens; forwarding reads a company's own limits. Sessions and tokens are read on
+ * every request, never cached: a revoked one is refused by every process at once (D-250).
  */
-export class SqliteTenantStore implements TenantStore {
-  readonly #db: StorageHandles["db"];
-  readonly #sqlite: StorageHandles["sqlite"];
+export class SqlTenantStore implements TenantStore {
+  readonly #sql: StoreSql;
 
-  readonly #gate: GateView;
-
-  constructor(handles: StorageHandles) {
-    this.#gate = handles.gate;
-    this.#db = handles.db;
-    this.#sqlite = handles.sqlite;
+  constructor(sql: StoreSql) {
+    this.#sql = sql;
   }
 
   /** Every company's id (a purge walks other records per company on their company indexes). */
   async companyIds(): Promise<string[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({ id: companies.id })
-      .from(companies)
-      .all()
-      .map((row) => row.id);
+    const rows = await this.#sql.db.selectFrom("companies").select("id").orderBy(byBytes(this.#sql, "id")).execute();
+    return rows.map((row) => row.id);
   }
 
-  async getCompany(id: string): Promise<CompanyRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db.select().from(companies).where(eq(companies.id, id)).get();
+  getCompany(id: string): Promise<CompanyRow | undefined> {
+    return this.#sql.db.selectFrom("companies").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
   async insertCompany(row: CompanyRow): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(companies).values(row).run();
+    await this.#sql.db.insertInto("companies").values(row).execute();
   }
 
   async updateCompany(id: string, change: Pick<CompanyRow, "name" | "limits">): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.update(companies).set(change).where(eq(companies.id, id)).run();
+    await this.#sql.db.updateTable("companies").set(change).where("id", "=", id).execute();
   }
 
   /** A company's own upstream limits (§8 levels it set lower), or null. */
   async companyLimits(id: string): Promise<CompanyRow["limits"] | null> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return (
-      this.#db.select({ limits: companies.limits }).from(companies).where(eq(companies.id, id)).get()?.limits ?? null
-    );
+    const row = await this.#sql.db.selectFrom("companies").select("limits").where("id", "=", id).executeTakeFirst();
+    return row?.limits ?? null;
   }
 
-  async ownerByEmail(email: string): Promise<OwnerRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db.select().from(owners).where(eq(owners.email, email)).get();
+  ownerByEmail(email: string): Promise<OwnerRow | undefined> {
+    return this.#sql.db.selectFrom("owners").selectAll().where("email", "=", email).executeTakeFirst();
   }
 
   async insertOwner(row: OwnerRow): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(owners).values(row).run();
+    await this.#sql.db.insertInto("owners").values(row).execute();
   }
 
   /**
-   * Updates an owner; `endSessions`: and ends its sessions (its password changed), in one transaction. Bearer tokens
-   * stay: they are credentials of their own (docs/decisions.md, "Owner sign-in").
+   * Updates an owner; `endSessions`: and ends its sessions (its password changed), in one transaction (D-250). Bearer
+   * tokens stay: they are credentials of their own (docs/decisions.md, "Owner sign-in").
    */
   async updateOwner(
     id: string,
     change: Partial<Pick<OwnerRow, "name" | "role" | "passwordHash">>,
     endSessions?: Date,
   ): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#sqlite.transaction(() => {
-      this.#db.update(owners).set(change).where(eq(owners.id, id)).run();
-      if (endSessions) this.#revokeSessions(id, endSessions);
-    })();
+    const update = (db: Sql) => db.updateTable("owners").set(change).where("id", "=", id).execute();
+    if (!endSessions) {
+      await update(this.#sql.db);
+      return;
+    }
+    await this.#sql.atomically(async (db) => {
+      await update(db);
+      await revokeSessions(db, id, endSessions);
+    });
   }
 
   /** A rehashed password, only if unchanged meanwhile (a config file applied a new one during a sign-in). */
   async rehashPassword(id: string, was: string, passwordHash: string): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .update(owners)
+    await this.#sql.db
+      .updateTable("owners")
       .set({ passwordHash })
-      .where(and(eq(owners.id, id), eq(owners.passwordHash, was)))
-      .run();
+      .where("id", "=", id)
+      .where("passwordHash", "=", was)
+      .execute();
   }
 
   async insertToken(row: NewOwnerToken): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(ownerTokens).values(row).run();
+    await this.#sql.db.insertInto("ownerTokens").values(row).execute();
   }
 
-  /** The session or token with this digest, and its owner. */
+  /** The session or token with this digest, and its owner: read now, on every request (D-250). */
   async tokenWithOwner(tokenDigest: string): Promise<{ token: OwnerTokenRow; owner: OwnerRow } | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({ token: ownerTokens, owner: owners })
-      .from(ownerTokens)
-      .innerJoin(owners, eq(owners.id, ownerTokens.ownerId))
-      .where(eq(ownerTokens.tokenDigest, tokenDigest))
-      .get();
+    const row = await this.#sql.db
+      .selectFrom("ownerTokens")
+      .innerJoin("owners", "owners.id", "ownerTokens.ownerId")
+      .selectAll("ownerTokens")
+      // The owner's columns apart from the token's own (both have `name` and `createdAt`); its id is `ownerId`.
+      .select([
+        "owners.companyId as ownerCompanyId",
+        "owners.email as ownerEmail",
+        "owners.name as ownerName",
+        "owners.role as ownerRole",
+        "owners.passwordHash as ownerPasswordHash",
+        "owners.createdAt as ownerCreatedAt",
+      ])
+      .where("ownerTokens.tokenDigest", "=", tokenDigest)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { ownerCompanyId, ownerEmail, ownerName, ownerRole, ownerPasswordHash, ownerCreatedAt, ...token } = row;
+    return {
+      token,
+      owner: {
+        id: token.ownerId,
+        companyId: ownerCompanyId,
+        email: ownerEmail,
+        name: ownerName,
+        role: ownerRole,
+        passwordHash: ownerPasswordHash,
+        createdAt: ownerCreatedAt,
+      },
+    };
   }
 
   async touchToken(id: string, at: string): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.update(ownerTokens).set({ lastUsedAt: at }).where(eq(ownerTokens.id, id)).run();
+    await this.#sql.db.updateTable("ownerTokens").set({ lastUsedAt: at }).where("id", "=", id).execute();
   }
 
-  /** An owner's bearer tokens not revoked, newest first. */
-  async tokensOf(ownerId: string) {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({
-        id: ownerTokens.id,
-        name: ownerTokens.name,
-        createdAt: ownerTokens.createdAt,
-        expiresAt: ownerTokens.expiresAt,
-        lastUsedAt: ownerTokens.lastUsedAt,
-      })
-      .from(ownerTokens)
-      .where(and(eq(ownerTokens.ownerId, ownerId), eq(ownerTokens.kind, "token"), isNull(ownerTokens.revokedAt)))
-      .orderBy(desc(ownerTokens.id))
-      .all();
+  /** An owner's bearer tokens not revoked, newest first (ids compared bytewise: D-251). */
+  tokensOf(ownerId: string): Promise<OwnerTokenSummary[]> {
+    return this.#sql.db
+      .selectFrom("ownerTokens")
+      .select(["id", "name", "createdAt", "expiresAt", "lastUsedAt"])
+      .where("ownerId", "=", ownerId)
+      .where("kind", "=", "token")
+      .where("revokedAt", "is", null)
+      .orderBy(byBytes(this.#sql, "id"), "desc")
+      .execute();
   }
 
   /** Revokes one of the owner's sessions or tokens; false when it has none by that id (or it is revoked already). */
   async revokeToken(id: string, ownerId: string, at: string): Promise<boolean> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return (
-      this.#db
-        .update(ownerTokens)
-        .set({ revokedAt: at })
-        .where(and(eq(ownerTokens.id, id), eq(ownerTokens.ownerId, ownerId), isNull(ownerTokens.revokedAt)))
-        .run().changes !== 0
-    );
+    const result = await this.#sql.db
+      .updateTable("ownerTokens")
+      .set({ revokedAt: at })
+      .where("id", "=", id)
+      .where("ownerId", "=", ownerId)
+      .where("revokedAt", "is", null)
+      .executeTakeFirst();
+    return result.numUpdatedRows !== 0n;
   }
 
   /** Ends every session of an owner. */
   async revokeSessions(ownerId: string, now: Date): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#revokeSessions(ownerId, now);
+    await revokeSessions(this.#sql.db, ownerId, now);
   }
+}
 
-  #revokeSessions(ownerId: string, now: Date): void {
-    this.#db
-      .update(ownerTokens)
-      .set({ revokedAt: now.toISOString() })
-      .where(and(eq(ownerTokens.ownerId, ownerId), eq(ownerTokens.kind, "session"), isNull(ownerTokens.revokedAt)))
-      .run();
-  }
+async function revokeSessions(db: Sql, ownerId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("ownerTokens")
+    .set({ revokedAt: now.toISOString() })
+    .where("ownerId", "=", ownerId)
+    .where("kind", "=", "session")
+    .where("revokedAt", "is", null)
+    .execute();
 }

@@ -1,8 +1,3 @@
 export type { VendorKeyStore } from "./port.js";
-export {
-  type PartnerType,
-  SqliteVendorKeyStore,
-  type VendorKeyChange,
-  type VendorKeyRow,
-  type VendorScope,
-} from "./store.js";
+export type { PartnerType, VendorKeyChange, VendorKeyRow, VendorScope } from "./row.js";
+export { SqlVendorKeyStore } from "./store.js";

@@ -1,5 +1,5 @@
 import type { MaybePromise } from "../maybe.js";
-import type { VendorKeyChange, VendorKeyRow } from "./store.js";
+import type { VendorKeyChange, VendorKeyRow } from "./row.js";
 
 /**
  * The vendor keys record as the capabilities use it (D-221). `find` is intake's cached lookup: a hit is answered

@@ -1,95 +1,103 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { rowReader } from "../../../db/row-reader.js";
-import { vendorKeys } from "../../../db/schema/index.js";
-import { tableCache } from "../../../db/table-cache.js";
-import type { StorageHandles } from "../handles.js";
-import type { GateView } from "../sqlite-gate.js";
+import type { TableCache } from "../../../db/table-cache.js";
+import type { MaybePromise } from "../maybe.js";
+import { byBytes, type StoreSql } from "../sql/store-sql.js";
 import type { VendorKeyStore } from "./port.js";
-
-/** A vendor key as stored: its secret only as a digest (and the previous one's, during a rotation's overlap). */
-export type VendorKeyRow = typeof vendorKeys.$inferSelect;
-export type { PartnerType, VendorScope } from "../../../db/schema/vendor-keys.js";
-
-/** What may change of a key after it is issued. */
-export type VendorKeyChange = Partial<Omit<VendorKeyRow, "id" | "companyId" | "createdAt">>;
+import type { VendorKeyChange, VendorKeyRow } from "./row.js";
 
 /**
- * The vendor keys record: every statement on vendor_keys is here. Intake looks a key up on every request (`find`,
- * cached until the table changes: db/table-cache.ts); the owner's API issues, rotates, rebinds and revokes them.
- * The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
- * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
+ * The vendor keys record: every statement on vendor_keys is here, once for both databases (D-275). Intake looks a key
+ * up on every request (`find`): answered from this process's cache synchronously on a hit, read on a miss; the cache
+ * holds until this process or any other changes the table (db/table-cache.ts on SQLite, db/pg-table-cache.ts on
+ * PostgreSQL: D-247), so a revoked key is refused by every process within a second. The owner's API issues, rotates,
+ * rebinds and revokes keys.
+ *
+ * Bound to a transaction (`tx.vendorKeys`) the store reads through the transaction, uncached (it sees the
+ * transaction's own writes, and keeps nothing that may roll back); its writes empty the shared cache once the
+ * transaction committed (`afterCommit`, called by the storage's transaction).
  */
-export class SqliteVendorKeyStore implements VendorKeyStore {
-  readonly #db: StorageHandles["db"];
-  readonly #find: (id: string) => VendorKeyRow | undefined;
-  readonly #read: (id: string) => VendorKeyRow | undefined;
+export class SqlVendorKeyStore implements VendorKeyStore {
+  readonly #sql: StoreSql;
+  readonly #cache: TableCache<VendorKeyRow>;
+  /** Bound to a transaction: it wrote the table (the cache is emptied when it commits). */
+  #wrote = false;
+  readonly #load = (id: string) => this.get(id);
 
-  readonly #gate: GateView;
-
-  constructor(handles: StorageHandles) {
-    this.#gate = handles.gate;
-    this.#db = handles.db;
-    this.#read = rowReader(handles.sqlite, vendorKeys);
-    this.#find = tableCache(handles.sqlite, "vendor_keys", this.#read);
+  /** `cache`: the process's key cache, shared with the stores bound to its transactions. */
+  constructor(sql: StoreSql, cache: TableCache<VendorKeyRow>) {
+    this.#sql = sql;
+    this.#cache = cache;
   }
 
-  /**
-   * The key of an intake request: cached, valid until this process or another changes the table (100 ms). Answered
-   * synchronously (SQLite reads a miss on the spot too), unless an asynchronous transaction holds the connection.
-   */
-  find(id: string): VendorKeyRow | undefined | Promise<VendorKeyRow | undefined> {
-    if (this.#gate.busy) return this.#gate.pass().then(() => this.find(id));
-    return this.#find(id);
+  /** The key of an intake request: cached, valid until this process or another changes the table (D-247). */
+  find(id: string): MaybePromise<VendorKeyRow | undefined> {
+    if (this.#sql.inTransaction) return this.get(id);
+    return this.#cache.lookup(id, this.#load);
   }
 
-  /** A key read now, uncached (a prepared statement: webhook fan-out reads the key of every settled submission). */
-  async get(id: string): Promise<VendorKeyRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#read(id);
+  /** A key read now, uncached (webhook fan-out reads the key of every settled submission). */
+  get(id: string): Promise<VendorKeyRow | undefined> {
+    return this.#sql.db.selectFrom("vendorKeys").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
   /** One of a company's keys (another company's is not found). */
-  async getOfCompany(id: string, companyId: string): Promise<VendorKeyRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(vendorKeys)
-      .where(and(eq(vendorKeys.id, id), eq(vendorKeys.companyId, companyId)))
-      .get();
+  getOfCompany(id: string, companyId: string): Promise<VendorKeyRow | undefined> {
+    return this.#sql.db
+      .selectFrom("vendorKeys")
+      .selectAll()
+      .where("id", "=", id)
+      .where("companyId", "=", companyId)
+      .executeTakeFirst();
   }
 
-  async listOfCompany(companyId: string): Promise<VendorKeyRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db.select().from(vendorKeys).where(eq(vendorKeys.companyId, companyId)).all();
+  /** A company's keys in the order they were issued (D-251). */
+  listOfCompany(companyId: string): Promise<VendorKeyRow[]> {
+    return this.#sql.db
+      .selectFrom("vendorKeys")
+      .selectAll()
+      .where("companyId", "=", companyId)
+      .orderBy("createdAt")
+      .orderBy(byBytes(this.#sql, "id"))
+      .execute();
   }
 
   async insert(row: VendorKeyRow): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(vendorKeys).values(row).run();
+    await this.#sql.db.insertInto("vendorKeys").values(row).execute();
+    this.#changed();
   }
 
   async update(id: string, change: VendorKeyChange): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.update(vendorKeys).set(change).where(eq(vendorKeys.id, id)).run();
+    await this.#sql.db.updateTable("vendorKeys").set(change).where("id", "=", id).execute();
+    this.#changed();
   }
 
   /** The keys mapping `kind` with one of these profile versions. */
   async boundTo(kind: "lead" | "appointment", versionIds: string[]): Promise<string[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    const column = kind === "lead" ? vendorKeys.leadProfileVersionId : vendorKeys.appointmentProfileVersionId;
-    return this.#db
-      .select({ id: vendorKeys.id })
-      .from(vendorKeys)
-      .where(inArray(column, versionIds))
-      .all()
-      .map((k) => k.id);
+    if (versionIds.length === 0) return [];
+    const column = kind === "lead" ? "leadProfileVersionId" : "appointmentProfileVersionId";
+    const rows = await this.#sql.db.selectFrom("vendorKeys").select("id").where(column, "in", versionIds).execute();
+    return rows.map((k) => k.id);
   }
 
   /** These keys map `kind` with `versionId` from now on (a rollback). */
   async rebind(kind: "lead" | "appointment", keyIds: string[], versionId: string): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
     if (keyIds.length === 0) return;
     const set = kind === "lead" ? { leadProfileVersionId: versionId } : { appointmentProfileVersionId: versionId };
-    this.#db.update(vendorKeys).set(set).where(inArray(vendorKeys.id, keyIds)).run();
+    await this.#sql.db.updateTable("vendorKeys").set(set).where("id", "in", keyIds).execute();
+    this.#changed();
+  }
+
+  /** The transaction this store is bound to committed: its writes hold in this process's cache from now on. */
+  afterCommit(): void {
+    if (this.#wrote) this.#cache.invalidate();
+    this.#wrote = false;
+  }
+
+  /**
+   * This process changed the table: outside a transaction the change has committed, and the cache empties now; in a
+   * transaction it empties when the transaction commits (before, a lookup would read and keep the row as it was).
+   */
+  #changed(): void {
+    if (this.#sql.inTransaction) this.#wrote = true;
+    else this.#cache.invalidate();
   }
 }

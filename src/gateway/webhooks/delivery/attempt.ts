@@ -109,7 +109,10 @@ async function bodyFor(
   const versionId = subscription.outboundProfileVersionId;
   if (versionId === null) return { ok: true, body: row.envelope, profileVersionId: null };
   try {
-    const { expression } = await ctx.profiles.expressionOf(subscription.companyId, versionId);
+    const version = await ctx.profiles.expressionOf(subscription.companyId, versionId);
+    // Not found is not a mapping the owner can fix by the profile: worth another try, as a failure to evaluate is.
+    if (!version) throw new Error("profile version not found");
+    const { expression } = version;
     const outcome = await ctx.engine.map({
       versionId,
       kind: "outbound",
