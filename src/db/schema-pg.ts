@@ -137,6 +137,7 @@ function pg(table: SQLiteTable): DerivedTable {
 
 export const bookedAppointments = pg(sqliteSchema.bookedAppointments);
 export const companies = pg(sqliteSchema.companies);
+export const connections = pg(sqliteSchema.connections);
 export const mappingFailures = pg(sqliteSchema.mappingFailures);
 export const ownerTokens = pg(sqliteSchema.ownerTokens);
 export const owners = pg(sqliteSchema.owners);

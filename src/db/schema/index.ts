@@ -1,5 +1,6 @@
 export { bookedAppointments } from "./booked-appointments.js";
 export { companies } from "./companies.js";
+export { connections } from "./connections.js";
 export { mappingFailures } from "./mapping-failures.js";
 export { ownerTokens } from "./owner-tokens.js";
 export { owners } from "./owners.js";
