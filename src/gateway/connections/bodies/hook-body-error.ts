@@ -23,7 +23,10 @@ export const HOOK_BODY_ERRORS = {
     meaning:
       "The body does not parse as its content type says: not UTF-8, not JSON, not well-formed XML, a broken form.",
   },
-  file_part_refused: { status: 415, meaning: "A multipart body carries a file part (a part with a filename)." },
+  file_part_refused: {
+    status: 415,
+    meaning: "A multipart body carries a file part (a filename, or application/octet-stream).",
+  },
   xml_dtd_refused: {
     status: 400,
     meaning: "An XML body has a DOCTYPE, a markup declaration, or an entity reference other than XML's five.",

@@ -6,8 +6,8 @@ import type { HookBodyLimits } from "./limits.js";
 
 /**
  * A `multipart/form-data` body (Jotform's): its fields in order, as a form's (D-280). A file part — one with a
- * filename, or of type application/octet-stream, as busboy tells them — is refused, never read (D-282). A field is as
- * large as the body allows; a part's own charset is honoured as busboy decodes it (UTF-8 when it names none).
+ * non-empty filename, or of type application/octet-stream, as busboy tells them — is refused, never read (D-284). A
+ * field is as large as the body allows; a part's own charset is honoured as busboy decodes it (D-281).
  */
 export function parseMultipart(raw: Uint8Array, contentType: string, limits: HookBodyLimits): Promise<JsonValue> {
   return new Promise((resolve, reject) => {
@@ -17,10 +17,12 @@ export function parseMultipart(raw: Uint8Array, contentType: string, limits: Hoo
         headers: { "content-type": contentType },
         // A part's name is UTF-8, as browsers and form tools send it (busboy reads it as Latin-1 otherwise).
         defParamCharset: "utf8",
+        // busboy signals `partsLimit` on reaching its figure, `fieldsLimit` on passing it: parts are counted like fields
+        // (D-283), and no file is ever buffered (its first part signals `filesLimit`).
         limits: { files: 0, fields: limits.maxFields, parts: limits.maxFields + 1, fieldSize: limits.maxBytes },
       });
     } catch (cause) {
-      reject(malformed("the multipart content type has no boundary", cause));
+      reject(malformed("the multipart content type names no usable boundary", cause));
       return;
     }
     const fields = new FieldTree(limits.maxFields);
@@ -32,7 +34,8 @@ export function parseMultipart(raw: Uint8Array, contentType: string, limits: Hoo
       // A part without a name (busboy reads an empty one as none) addresses nothing: skipped, as a part that is no
       // form-data field is (D-280).
       if (refusal || typeof name !== "string") return;
-      if (typeof value !== "string") return refuse(malformed(`multipart field ${name} could not be decoded`));
+      if (typeof value !== "string")
+        return refuse(malformed(`multipart field ${name.slice(0, 100)} could not be decoded`));
       try {
         fields.add(name, value);
       } catch (error) {

@@ -56,6 +56,10 @@ describe("docs/connections.md, Bodies: XML conventions (D-282)", () => {
     });
   });
 
+  it("values are trimmed as written, before references are decoded; attribute values are not otherwise normalised", async () => {
+    expect(await parse('<a t=" x\ty\n ">&#32;padded&#32;</a>')).toEqual({ a: { "@t": "x\ty", "#text": " padded " } });
+  });
+
   it("CDATA is text, kept as written: no markup and no references inside it", async () => {
     expect(await parse("<a><![CDATA[ <b>&amp;</b> &nbsp; ]]></a>")).toEqual({ a: " <b>&amp;</b> &nbsp; " });
   });
