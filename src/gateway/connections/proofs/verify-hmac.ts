@@ -79,7 +79,8 @@ function withinTolerance(proof: HmacProof, stamp: string, now: number): ProofRes
   if (!proof.timestamp) return ACCEPTED;
   const seconds = proof.timestamp.unit === "ms" ? Number(stamp) / 1000 : Number(stamp);
   // Both directions: a stamp from the future is as suspect as an old one (D-287, as D-006 for our own webhooks).
-  if (Math.abs(now / 1000 - seconds) > proof.timestamp.toleranceSeconds) {
+  // Written as "not within" so that a clock that is not a number refuses rather than accepts.
+  if (!(Math.abs(now / 1000 - seconds) <= proof.timestamp.toleranceSeconds)) {
     return refuse("proof_stale", `the timestamp is outside ${proof.timestamp.toleranceSeconds} s`);
   }
   return ACCEPTED;

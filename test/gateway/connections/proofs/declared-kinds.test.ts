@@ -166,6 +166,13 @@ describe("the signed string is a template over the request", () => {
     expect(verify(NOW + 60_000)).toEqual({ ok: true });
     expect(verify(NOW - 60_001)).toMatchObject({ code: "proof_stale" });
     expect(verify(NOW + 60_001)).toMatchObject({ code: "proof_stale" });
+    // A caller's clock that is not a number fails closed.
+    const signature = hmac("sha256", "k", `${NOW}:`, "body").toString("base64");
+    const fresh = hookRequest({
+      headers: { "x-sig": `v0=${signature}`, "x-sig-time": String(NOW) },
+      rawBody: Buffer.from("body"),
+    });
+    expect(verifyProof(declaration, fresh, secrets, Number.NaN)).toMatchObject({ code: "proof_stale" });
     const noTime = { "x-sig": `v0=${hmac("sha256", "k", "body").toString("base64")}` };
     expect(
       verifyProof(declaration, hookRequest({ headers: noTime, rawBody: Buffer.from("body") }), secrets, NOW),
