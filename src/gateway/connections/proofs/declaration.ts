@@ -3,7 +3,7 @@ import { parseSignedTemplate } from "./signed-template.js";
 import { TREE_PATH } from "./tree-path.js";
 
 /**
- * The proof a connection's preset declares (preset.json "proof"; /work contract, "Proof declarations"): data, never
+ * The proof a connection's preset declares (preset.json "proof"; docs/connections.md, "Proofs and handshakes"): data, never
  * code per vendor. Checked once when a preset or a connection is saved; `verifyProof` takes the parsed form.
  */
 
