@@ -23,9 +23,13 @@ const refused = (status: 400 | 403 | 503, code: HandshakeRefusalCode, reason: st
   reason,
 });
 
-function answerEcho(handshake: EchoHandshake, request: HookRequest, secrets: ReadonlyMap<string, string>) {
+function answerEcho(
+  handshake: EchoHandshake,
+  request: HookRequest,
+  secrets: ReadonlyMap<string, string>,
+): HandshakeOutcome {
   const isHandshake = Object.entries(handshake.when).every(([name, value]) => readQuery(request.query, name) === value);
-  if (!isHandshake) return { kind: "not_handshake" } as const;
+  if (!isHandshake) return { kind: "not_handshake" };
   const secret = secrets.get(handshake.token.secret);
   if (!secret) return refused(503, "handshake_unconfigured", `the secret ${handshake.token.secret} is not set`);
   // The token first: a caller without it learns nothing, not even whether its challenge would have been accepted.
@@ -37,16 +41,16 @@ function answerEcho(handshake: EchoHandshake, request: HookRequest, secrets: Rea
   if (challenge === undefined || challenge === "repeated" || !ECHOED.test(challenge)) {
     return refused(400, "handshake_malformed", `${handshake.echo} is absent or not a plain token`);
   }
-  return { kind: "answer", status: 200, contentType: "text/plain", body: challenge } as const;
+  return { kind: "answer", status: 200, contentType: "text/plain", body: challenge };
 }
 
 function answerChallenge(
   handshake: HmacChallengeHandshake,
   request: HookRequest,
   secrets: ReadonlyMap<string, string>,
-) {
+): HandshakeOutcome {
   const challenge = readQuery(request.query, handshake.param);
-  if (challenge === undefined || challenge === "") return { kind: "not_handshake" } as const;
+  if (challenge === undefined || challenge === "") return { kind: "not_handshake" };
   if (challenge === "repeated" || !UUID.test(challenge)) {
     return refused(400, "handshake_malformed", `${handshake.param} is not a UUID`);
   }
@@ -54,7 +58,7 @@ function answerChallenge(
   if (!secret) return refused(503, "handshake_unconfigured", `the secret ${handshake.secret} is not set`);
   const response = createHmac(handshake.algorithm, secret).update(challenge, "utf8").digest(handshake.encoding);
   const body = JSON.stringify({ [handshake.param]: challenge, challengeResponse: response });
-  return { kind: "answer", status: 200, contentType: "application/json", body } as const;
+  return { kind: "answer", status: 200, contentType: "application/json", body };
 }
 
 /**
