@@ -56,9 +56,8 @@ export function recordsOutcome(
   output: unknown,
   sourcePathOf: (path: string) => string | undefined,
 ): Untimed<MappingOutcome> {
+  // An empty list is a notification that carries no record (a message, a deletion): valid, nothing to store.
   const list = Array.isArray(output) ? output : [output];
-  if (list.length === 0)
-    return { ok: false, kind: "validation", field: "records", message: "must hold at least one record", output };
   const records: MappedRecord[] = [];
   let leadSeen = false;
   for (const [index, item] of list.entries()) {
@@ -83,8 +82,10 @@ export function recordsOutcome(
       return invalid(field, issue?.message ?? "invalid", field);
     }
     const { kind, id, body, test, action } = envelope.data;
+    // D-301: chained to the lead before it. Only a creation must have one: a reschedule or a cancellation is stored
+    // and shown, never sent (the Inbound API cannot express it), and names the vendor's booking by its id.
     const chained = kind === "appointment" && body.leadId === undefined;
-    if (chained && !leadSeen) {
+    if (chained && !leadSeen && (action ?? "create") === "create") {
       const message = "is required: no lead record comes before this appointment to chain it to";
       return invalid("leadId", message, "body.leadId");
     }

@@ -120,7 +120,7 @@ describe.each(PATHS)("records (%s path)", (_path, evaluator) => {
       }
     });
 
-    it("a kind other than lead or appointment, an item that is not an object, an empty list", async () => {
+    it("a kind other than lead or appointment, an item that is not an object", async () => {
       expect(await evaluate(`{"kind": "outbound", "body": ${LEAD_BODY}}`, contact)).toMatchObject({
         field: "records[0].kind",
         message: "must be lead or appointment",
@@ -129,11 +129,17 @@ describe.each(PATHS)("records (%s path)", (_path, evaluator) => {
         field: "records[1]",
         message: "must be a record: an object with kind and body",
       });
-      expect(await evaluate("[]", contact)).toMatchObject({
+    });
+
+    it("an empty list is no record: a notification that carries none (a message, a deletion)", async () => {
+      expect(await evaluate('event = "message" ? [] : [{"kind": "lead", "body": {}}]', { event: "message" })).toEqual({
+        ok: true,
+        records: [],
+      });
+      // Nothing at all is still a mapping error, as it always was: a profile says "no record" with [].
+      expect(await evaluate('event = "lead" ? {"kind": "lead", "body": {}}', { event: "message" })).toMatchObject({
         ok: false,
-        kind: "validation",
-        field: "records",
-        message: "must hold at least one record",
+        kind: "mapping",
       });
     });
   });
@@ -225,6 +231,18 @@ describe.each(PATHS)("records (%s path)", (_path, evaluator) => {
         ok: true,
         records: [{ kind: "appointment", body: { ...slot, leadId: "sub_1" } }],
       });
+    });
+
+    it("a reschedule or cancellation needs no lead before it: it is stored and shown, never sent", async () => {
+      for (const action of ["reschedule", "cancel"]) {
+        const change = `{"kind": "appointment", "id": "a-1", "action": "${action}", "body": ${APPOINTMENT_BODY}}`;
+        expect(await evaluate(`[${change}]`, booking)).toEqual({
+          ok: true,
+          records: [{ kind: "appointment", id: "a-1", body: slot, action }],
+        });
+      }
+      const created = `{"kind": "appointment", "action": "create", "body": ${APPOINTMENT_BODY}}`;
+      expect(await evaluate(created, booking)).toMatchObject({ ok: false, field: "records[0].leadId" });
     });
 
     it("is a validation error on leadId with no lead before it, even with one after it", async () => {
