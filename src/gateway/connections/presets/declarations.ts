@@ -1,13 +1,9 @@
-import { z } from "zod";
-
 /**
- * preset.json's "proof", "handshake" and "answer" as this module checks them: objects, the first two with a string
- * `type`. Their full rules (each proof scheme's fields, the handshakes, the answer's template) are the proofs
- * module's (src/gateway/connections/proofs/: its declaration schemas), which checks them when it takes a preset's
- * declarations; here they are only kept as written.
+ * preset.json's "proof", "handshake" and "answer": the proofs module's own declaration schemas
+ * (src/gateway/connections/proofs/), so a preset is checked by the rules its requests are verified with.
  */
-const typed = z.looseObject({ type: z.string().min(1).max(40) });
-
-export const proofDeclaration = typed;
-export const handshakeDeclaration = typed;
-export const answerDeclaration = z.looseObject({});
+export {
+  answerDeclarationSchema as answerDeclaration,
+  handshakeDeclarationSchema as handshakeDeclaration,
+  proofDeclarationSchema as proofDeclaration,
+} from "../proofs/index.js";
