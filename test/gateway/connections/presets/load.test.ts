@@ -66,12 +66,12 @@ describe("loading presets/<id>/", () => {
     ]);
   });
 
-  it("keeps the proof, handshake and answer declarations as written, for the proofs module to check", async () => {
+  it("keeps the proof, handshake and answer declarations as the proofs module reads them (its defaults filled in)", async () => {
     const preset = await loadPresetDir(FIXTURE);
     const written = JSON.parse(await readFile(join(FIXTURE, "preset.json"), "utf8"));
-    expect(preset.preset.proof).toEqual(written.proof);
-    expect(preset.preset.handshake).toEqual(written.handshake);
-    expect(preset.preset.answer).toEqual(written.answer);
+    expect(preset.preset.proof).toMatchObject(written.proof);
+    expect(preset.preset.handshake).toEqual({ answer: "text", ...written.handshake });
+    expect(preset.preset.answer).toMatchObject(written.answer);
   });
 
   it("skips files and hidden directories beside the presets, and finds none in an empty folder", async () => {

@@ -115,7 +115,8 @@ describe("the handshake declaration's schema", () => {
     expect(handshakeDeclarationSchema.safeParse(base).success).toBe(true);
     expect(handshakeDeclarationSchema.safeParse({ ...base, type: "ping" }).success).toBe(false);
     expect(handshakeDeclarationSchema.safeParse({ ...base, method: "POST" }).success).toBe(false);
-    expect(handshakeDeclarationSchema.safeParse({ ...base, answer: "json" }).success).toBe(false);
+    expect(handshakeDeclarationSchema.safeParse({ ...base, answer: "xml" }).success).toBe(false);
+    expect(handshakeDeclarationSchema.safeParse({ ...base, reply: "json" }).success).toBe(false);
   });
 });
 
