@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
+import { SqlConnectionStore } from "./connections/index.js";
 import { SqlUpstreamCredentialStore } from "./credentials/index.js";
 import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
 import { SqlProfileStore, VersionCache } from "./profiles/index.js";
@@ -23,13 +24,14 @@ function postgresStores(
   handles: PgHandles,
   sql: StoreSql,
   shared: SharedCaches,
-): Stores & { vendorKeys: SqlVendorKeyStore } {
+): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
   return {
     submissions: new PostgresSubmissionStore(handles),
     vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
     tenants: new SqlTenantStore(sql),
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqlProfileStore(sql, shared.versions),
+    connections: new SqlConnectionStore(sql, shared.connections),
     webhooks: new PostgresWebhookStore(handles),
   };
 }
@@ -88,7 +90,11 @@ function queueKey(scope: TransactionScope | undefined): string {
  * and closes the stores that hold resources of their own; the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transaction; close(): Promise<void> } {
-  const shared: SharedCaches = { keys: new PgTableCache(pool, "vendor_keys"), versions: new VersionCache() };
+  const shared: SharedCaches = {
+    keys: new PgTableCache(pool, "vendor_keys"),
+    versions: new VersionCache(),
+    connections: new PgTableCache(pool, "connections"),
+  };
   const poolSql: StoreSql = {
     db: postgresSql(pool),
     dialect: "postgres",
@@ -131,6 +137,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
         const result = await work(tx);
         await client.query("COMMIT");
         tx.vendorKeys.afterCommit();
+        tx.connections.afterCommit();
         return result;
       } catch (error) {
         // A failed COMMIT has ended the transaction already: ROLLBACK then only warns.
@@ -149,6 +156,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
     transaction,
     async close() {
       shared.keys.close();
+      shared.connections.close();
       await Promise.all(Object.values(stores).map(closeStore));
     },
   };

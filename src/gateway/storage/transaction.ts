@@ -1,6 +1,7 @@
 import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
+import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
 import { SqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
 import { type ProfileStore, SqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
@@ -20,6 +21,7 @@ export interface Stores {
   credentials: UpstreamCredentialStore;
   profiles: ProfileStore;
   webhooks: WebhookStore;
+  connections: ConnectionStore;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface TransactionScope {
 export interface SharedCaches {
   keys: TableCache<VendorKeyRow>;
   versions: VersionCache;
+  /** Connections by their hook token's digest. */
+  connections: TableCache<ConnectionRow>;
 }
 
 /** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
@@ -57,13 +61,14 @@ export function sqliteStores(
   handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView },
   sql: StoreSql,
   shared: SharedCaches,
-): Stores & { vendorKeys: SqlVendorKeyStore } {
+): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
   return {
     submissions: new SqliteSubmissionStore(handles),
     vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
     tenants: new SqlTenantStore(sql),
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqlProfileStore(sql, shared.versions),
+    connections: new SqlConnectionStore(sql, shared.connections),
     webhooks: new SqliteWebhookStore(handles),
   };
 }
@@ -143,6 +148,7 @@ export function sqliteStorage(handles: {
   const shared: SharedCaches = {
     keys: new SqliteTableCache(handles.sqlite, "vendor_keys"),
     versions: new VersionCache(),
+    connections: new SqliteTableCache(handles.sqlite, "connections"),
   };
   const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE }, insideSql, shared);
   return {
@@ -150,6 +156,7 @@ export function sqliteStorage(handles: {
     transaction: async (work, mode) => {
       const result = await inTransaction(() => work(inside), mode);
       inside.vendorKeys.afterCommit();
+      inside.connections.afterCommit();
       return result;
     },
   };
