@@ -98,6 +98,13 @@ export const envSchema = z
     /** A second listener for health, readiness details and `/metrics`; the public one then serves neither. */
     OPS_HOST: z.string().min(1).default("127.0.0.1"),
     OPS_PORT: port.optional(),
+    /**
+     * The gateway's public base URL, as vendors reach it (behind a proxy, the proxy's): hook connections' URLs are made
+     * on it. Unset: http://HOST:PORT.
+     */
+    PUBLIC_URL: z.url().optional(),
+    /** The presets the gateway offers (one directory per vendor); unset: the ones it ships (presets/). */
+    PRESETS_DIR: z.string().min(1).optional(),
     /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
     MASTER_KEY: z.string().optional(),
     CONFIG_FILE: z.string().optional(),

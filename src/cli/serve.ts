@@ -25,6 +25,8 @@ See docs/configuration.md for the settings and the config file format.
 `;
 
 export const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
+/** The presets the gateway ships (presets/<id>/). */
+export const SHIPPED_PRESETS = fileURLToPath(new URL("../../presets", import.meta.url));
 const HOUR_MS = 3_600_000;
 
 export async function run(argv: string[]): Promise<void> {
@@ -67,8 +69,10 @@ export async function run(argv: string[]): Promise<void> {
       ...(limits ? { limits } : {}),
       ...(redis ? { redis: { ...redis, api: true, worker: !values["api-only"] } } : {}),
     },
+    presetsDir: env.PRESETS_DIR ?? SHIPPED_PRESETS,
     settings: {
       mode,
+      publicUrl: env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`,
       operatorCompanyId: env.OPERATOR_COMPANY_ID ?? null,
       trustedProxy:
         env.TRUSTED_PROXIES.length > 0 ? { ranges: env.TRUSTED_PROXIES, header: env.CLIENT_ADDRESS_HEADER } : null,

@@ -1,9 +1,11 @@
 import type { Logger } from "../log.js";
 import type { TrustedProxy } from "../net/client-address.js";
+import type { PresetCatalogue } from "./connections/catalogue.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
+import type { ConnectionStore } from "./storage/connections/index.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { ProfileStore } from "./storage/profiles/index.js";
 import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
@@ -31,6 +33,8 @@ export interface GatewaySettings {
    * evaluators: requests at once, and evaluations as a token bucket (docs/decisions.md, "Bounded input").
    */
   toolingQuota: { concurrent: number; evaluationsPerSecond: number; burst: number };
+  /** The gateway's public base URL (PUBLIC_URL): hook URLs are made on it (docs/connections.md). */
+  publicUrl: string;
   /** scrypt's cost for owner passwords: OWASP's by default; tests pass a cheaper one. */
   passwordCost: PasswordCost;
   /** An owner session unused this long has ended (its absolute limit is 12 h). */
@@ -66,6 +70,10 @@ export interface GatewayContext {
   passwords: PasswordHasher;
   /** The webhooks record: subscriptions, events, deliveries, platform events and their routing. */
   webhooks: WebhookStore;
+  /** The hook connections record (cached lookup by hook token). */
+  connections: ConnectionStore;
+  /** The presets this gateway offers (presets/, loaded at start). */
+  presets: PresetCatalogue;
   /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */
   webhookRuntime?: WebhookRuntime | undefined;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
@@ -91,6 +99,7 @@ export const defaultSettings: GatewaySettings = {
   operatorCompanyId: null,
   trustedProxy: null,
   toolingQuota: { concurrent: 4, evaluationsPerSecond: 200, burst: 2_000 },
+  publicUrl: "http://127.0.0.1:8080",
   passwordCost: OWASP_SCRYPT,
   sessionIdleMs: 30 * 60_000,
   // Unknown where it listens: no local port until told (serve derives it from HOST).

@@ -1,6 +1,7 @@
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp, createOpsApp } from "./app.js";
+import { PresetCatalogue } from "./connections/catalogue.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { DEFAULT_PREFIX } from "./coordination/index.js";
@@ -30,6 +31,8 @@ export interface GatewayOptions {
    * the BullMQ driver (this process: API, and a worker unless `redis.worker` is false).
    */
   forwarding?: ForwardingOptions;
+  /** The presets the gateway offers (presets/<id>/ directories); none when unset. */
+  presetsDir?: string;
   /** Profile evaluation pool size and time limit. */
   engine?: { poolSize?: number; timeoutMs?: number };
   now?: () => Date;
@@ -51,7 +54,16 @@ export interface GatewayOptions {
 export async function openGatewayContext(
   options: Pick<
     GatewayOptions,
-    "databasePath" | "databaseUrl" | "postgres" | "log" | "settings" | "masterKey" | "engine" | "now" | "forwarding"
+    | "databasePath"
+    | "databaseUrl"
+    | "postgres"
+    | "log"
+    | "settings"
+    | "masterKey"
+    | "engine"
+    | "now"
+    | "forwarding"
+    | "presetsDir"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -69,6 +81,8 @@ export async function openGatewayContext(
       databasePath: onPostgres ? undefined : options.databasePath,
     }),
   );
+  // Before the database: a broken preset stops the start with its file named (D-304).
+  const presets = options.presetsDir ? await PresetCatalogue.load(options.presetsDir) : new PresetCatalogue([]);
   const storage = await openStorage(
     options.databaseUrl !== undefined
       ? { databaseUrl: options.databaseUrl, ...(options.postgres ? { postgres: options.postgres } : {}) }
@@ -89,6 +103,7 @@ export async function openGatewayContext(
     engine,
     settings,
     ...stores,
+    presets,
     passwords: new PasswordHasher(settings.passwordCost),
     now: options.now ?? (() => new Date()),
   };

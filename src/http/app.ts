@@ -31,6 +31,8 @@ export interface AppOptions {
    * §7's exactly (intake answers as the Inbound API does).
    */
   codedErrors?: (path: string) => boolean;
+  /** A path as logs and metrics show it: a credential in a path (a hook URL's token) masked. */
+  maskPath?: (path: string) => string;
 }
 
 /** `email: Invalid email address` — §7: the 400 message names the offending field. */

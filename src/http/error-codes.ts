@@ -21,6 +21,10 @@ export const ERROR_CODES = {
     status: 404,
     meaning: "No such resource for this company: another company's is answered the same way (§7).",
   },
+  method_not_allowed: {
+    status: 405,
+    meaning: "The path does not take this method (a hook URL takes POST, and GET for its vendor's URL verification).",
+  },
   conflict: { status: 409, meaning: "The request conflicts with the resource's current state (message says how)." },
   payload_too_large: { status: 413, meaning: "The body is over the route's limit (its description states it)." },
   unsupported_media_type: { status: 415, meaning: "The body is not `application/json`." },

@@ -11,17 +11,22 @@ import { logRequest } from "./request-line.js";
  * more than the work itself. The app's contract still holds: request id, one log line, metrics, the error body.
  */
 export interface NodeRoute {
+  /** The method, or `*` for any. */
   method: string;
   /** The exact path (a query string is allowed); also the route's name in logs and metrics. */
   path: string;
+  /** Every path that starts with this one (`/hooks/`) instead; `path` then names the route in logs and metrics. */
+  prefix?: string;
   /** The answer to one request; `request.key` takes the caller's key prefix for the log line. Throws as a handler does. */
   handle(incoming: IncomingMessage, request: { key?: string }): Promise<NodeAnswer>;
 }
 
 export interface NodeAnswer {
   status: number;
-  /** Sent as JSON. */
-  body: unknown;
+  /** Sent as JSON, unless `text` is given. */
+  body?: unknown;
+  /** Sent as it is, with its content type (a vendor's own answer: a text, an XML document). */
+  text?: { body: string; contentType: string };
   headers?: Record<string, string>;
 }
 
@@ -32,6 +37,7 @@ export interface NodeAnswer {
 export class NodeRoutes {
   readonly #options: AppOptions;
   readonly #routes = new Map<string, NodeRoute>();
+  readonly #prefixed: NodeRoute[] = [];
 
   constructor(options: AppOptions) {
     this.#options = options;
@@ -39,7 +45,8 @@ export class NodeRoutes {
 
   /** Adds a route; listen() serves it ahead of the app's Hono routes. */
   add(route: NodeRoute): void {
-    this.#routes.set(`${route.method} ${route.path}`, route);
+    if (route.prefix !== undefined) this.#prefixed.push(route);
+    else this.#routes.set(`${route.method} ${route.path}`, route);
   }
 
   /**
@@ -47,15 +54,18 @@ export class NodeRoutes {
    * every other request to Hono's. Undefined when there are none.
    */
   server(): typeof createServer | undefined {
-    if (this.#routes.size === 0) return undefined;
+    if (this.#routes.size === 0 && this.#prefixed.length === 0) return undefined;
     const routes = this.#routes;
+    const prefixed = this.#prefixed;
     const options = this.#options;
     return ((serverOptions: object, hono: RequestListener) =>
       createServer(serverOptions, (incoming, outgoing) => {
         const url = incoming.url ?? "/";
         const query = url.indexOf("?");
         const path = query === -1 ? url : url.slice(0, query);
-        const route = routes.get(`${incoming.method} ${path}`);
+        const route =
+          routes.get(`${incoming.method} ${path}`) ??
+          prefixed.find((r) => path.startsWith(r.prefix ?? "") && (r.method === "*" || r.method === incoming.method));
         if (route) respond(options, route, path, incoming, outgoing);
         else hono(incoming, outgoing);
       })) as typeof createServer;
@@ -72,6 +82,7 @@ interface Exchange {
   requestId: string;
   /** The caller's key prefix, once the route has told it. */
   key?: string;
+  method: string | undefined;
 }
 
 function respond(
@@ -83,7 +94,7 @@ function respond(
 ): void {
   const started = performance.now();
   const requestId = requestIdFrom(nodeHeader(incoming, "x-request-id"));
-  const exchange: Exchange = { options, route, path, outgoing, started, requestId };
+  const exchange: Exchange = { options, route, path, outgoing, started, requestId, method: incoming.method };
   route
     .handle(incoming, exchange)
     .then(
@@ -100,21 +111,21 @@ function respond(
     });
 }
 
-/** Writes the answer as JSON with the app's headers, then the request's log line. */
+/** Writes the answer (JSON, or its own text) with the app's headers, then the request's log line. */
 function send(exchange: Exchange, answer: NodeAnswer, failure?: unknown): void {
   const { options, route, path, outgoing, started, requestId, key } = exchange;
-  const body = JSON.stringify(answer.body);
+  const body = answer.text ? answer.text.body : JSON.stringify(answer.body);
   outgoing.writeHead(answer.status, {
     "x-request-id": requestId,
     ...options.responseHeaders,
     ...answer.headers,
-    "content-type": "application/json",
+    "content-type": answer.text ? answer.text.contentType : "application/json",
     "content-length": Buffer.byteLength(body),
   });
   outgoing.end(body);
   logRequest(options, {
     requestId,
-    method: route.method,
+    method: route.method === "*" ? (exchange.method ?? "*") : route.method,
     path,
     route: route.path,
     started,

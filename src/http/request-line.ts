@@ -18,8 +18,12 @@ export interface RequestLine {
 }
 
 /** One line per request, and its metrics; only a 5xx is logged as an error, with the error behind it. */
-export function logRequest(options: { log: Logger; metrics?: HttpMetrics }, request: RequestLine): void {
-  const { requestId, method, path, route, status, key, failure } = request;
+export function logRequest(
+  options: { log: Logger; metrics?: HttpMetrics; maskPath?: (path: string) => string },
+  request: RequestLine,
+): void {
+  const { requestId, method, route, status, key, failure } = request;
+  const path = options.maskPath ? options.maskPath(request.path) : request.path;
   const ms = Math.round((performance.now() - request.started) * 100) / 100;
   options.metrics?.observe(method, route, status, ms / 1000);
   const line = { method, path, route, status, ms, key };

@@ -4,7 +4,15 @@ import { companies } from "./companies.js";
 import { epochMs } from "./epoch-ms.js";
 import { vendorKeys } from "./vendor-keys.js";
 
-export type SubmissionStatus = "queued" | "waiting" | "forwarding" | "forwarded" | "failed";
+export type SubmissionStatus =
+  | "queued"
+  | "waiting"
+  | "forwarding"
+  | "forwarded"
+  | "failed"
+  | "held"
+  | "fetching"
+  | "noted";
 
 /**
  * One accepted vendor request: the raw payload as received, the canonical body the profile produced, the profile
@@ -22,7 +30,15 @@ export const submissions = sqliteTable(
       .references(() => vendorKeys.id),
     credentialId: text("credential_id").notNull(),
     kind: text("kind", { enum: ["lead", "appointment"] }).notNull(),
-    status: text("status", { enum: ["queued", "waiting", "forwarding", "forwarded", "failed"] }).notNull(),
+    /**
+     * Forwarding's states, and a hook connection's (docs/connections.md): `held`, stored but not forwarded (the profile
+     * cannot map it, or it lacks what the platform requires: `heldReason`), re-mapped after a fix; `fetching`, a
+     * notified record still to be fetched from the vendor's API; `noted`, a change the Inbound API cannot express (a
+     * reschedule, a cancellation) or a vendor's test lead in live mode, stored and shown, never forwarded (`note`).
+     */
+    status: text("status", {
+      enum: ["queued", "waiting", "forwarding", "forwarded", "failed", "held", "fetching", "noted"],
+    }).notNull(),
     /** The native payload exactly as received; null once purged by retention or erased. */
     rawPayload: text("raw_payload"),
     canonicalBody: text("canonical_body", { mode: "json" }).$type<Record<string, unknown>>(),
@@ -61,6 +77,20 @@ export const submissions = sqliteTable(
      * was settled before this column existed: the start-up repair finds it (webhooks/repair-settlements.ts).
      */
     settlementRecordedAt: text("settlement_recorded_at"),
+    /** The hook connection it came through (null: a vendor key's x-api-key intake). */
+    connectionId: text("connection_id"),
+    /** Why a `held` submission is held, for the owner. */
+    heldReason: text("held_reason"),
+    /** What a `noted` submission is, for the owner (a reschedule the platform cannot express, a test lead). */
+    note: text("note"),
+    /** The vendor's own id of the record (a hook's), which its idempotency is derived from. */
+    vendorRecordId: text("vendor_record_id"),
+    /** A vendor's change to a booking (`reschedule`, `cancel`); null for a record to create. */
+    recordAction: text("record_action", { enum: ["reschedule", "cancel"] }),
+    /** A vendor's test record (its own marker): never forwarded to a live platform. */
+    test: integer("test", { mode: "boolean" }).notNull().default(false),
+    /** A `fetching` submission's notified record: the values its connection's fetch URL is filled with. */
+    fetchTarget: text("fetch_target", { mode: "json" }).$type<Record<string, string>>(),
   },
   (t) => [
     // Idempotent intake: one submission per vendor key and idempotency key. Partial: a lead without a key (most of
@@ -82,6 +112,11 @@ export const submissions = sqliteTable(
     index("submissions_settlement_owed_idx")
       .on(t.id)
       .where(sql`status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL`),
+    // Owner log filtered by connection (and by status within it: its held payloads). Partial: a vendor key's intake
+    // (no connection) never enters it.
+    index("submissions_company_connection_id_idx")
+      .on(t.companyId, t.connectionId, t.id)
+      .where(sql`connection_id IS NOT NULL`),
     // Retention purge and erasure by person have no index of their own: the purge is a range of the time-ordered
     // ids, erasure scans a company's submissions (retention.ts). Each index costs every intake insert.
   ],

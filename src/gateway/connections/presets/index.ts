@@ -3,7 +3,13 @@
  * (hooks contract, "Preset data"; docs/decisions.md D-304).
  */
 export { PresetLoadError } from "./errors.js";
-export { type FetchAuth, type FetchDeclaration, fetchSchema, urlTemplateIssue } from "./fetch-schema.js";
+export {
+  type FetchAuth,
+  type FetchDeclaration,
+  fetchSchema,
+  fetchSecretNames,
+  urlTemplateIssue,
+} from "./fetch-schema.js";
 export { type LoadedPreset, loadPresetDir, loadPresets } from "./load.js";
 export { PRESET_BODY_TYPES, type Preset, presetSchema } from "./preset-schema.js";
 export { type PresetSample, presetSampleSchema } from "./sample-schema.js";
