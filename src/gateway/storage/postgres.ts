@@ -12,7 +12,7 @@ import { PostgresTenantStore } from "./tenants/postgres.js";
 import type { Stores, Transaction, TransactionScope } from "./transaction.js";
 import type { VendorKeyRow } from "./vendor-keys/index.js";
 import { PostgresVendorKeyStore } from "./vendor-keys/postgres.js";
-import { PostgresWebhookStore } from "./webhooks/postgres/store.js";
+import { postgresCompaction, SqlWebhookStore } from "./webhooks/index.js";
 
 /**
  * The key of the lock an `immediate` transaction takes at BEGIN (`pg_advisory_xact_lock`): "pgwtx!" in ASCII, beside
@@ -38,7 +38,7 @@ function postgresStores(
     tenants: new PostgresTenantStore(handles),
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new PostgresProfileStore(handles, shared.versions),
-    webhooks: new PostgresWebhookStore(handles),
+    webhooks: new SqlWebhookStore(sql, postgresCompaction(handles.pool)),
   };
 }
 

@@ -9,7 +9,7 @@ import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
 import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqliteTenantStore, type TenantStore } from "./tenants/index.js";
 import { SqliteVendorKeyStore, type VendorKeyStore } from "./vendor-keys/index.js";
-import { SqliteWebhookStore, type WebhookStore } from "./webhooks/index.js";
+import { SQLITE_COMPACTION, SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
 
 /** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
 export interface Stores {
@@ -56,7 +56,7 @@ export function sqliteStores(
     tenants: new SqliteTenantStore(handles),
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqliteProfileStore(handles),
-    webhooks: new SqliteWebhookStore(handles),
+    webhooks: new SqlWebhookStore(sql, SQLITE_COMPACTION),
   };
 }
 
