@@ -1,12 +1,12 @@
 import { sql } from "kysely";
 import { CompiledOnce } from "./compiled.js";
 import { wholeMs } from "./numbers.js";
-import type { AttemptOutcome, NewWebhookDelivery, NewWebhookEvent } from "./row.js";
+import type { NewWebhookDelivery, NewWebhookEvent } from "./row.js";
 
 /**
- * The statements of the delivery hot path — fan-out, the dispatcher's queue, recording attempts — compiled once per
- * dialect (compiled.ts): building a query costs more than running it at thousands of deliveries a second
- * (bench:fanout). store.ts runs them behind the port's named methods.
+ * The statements of the delivery hot path — fan-out and the dispatcher's queue; the outcomes are in outcomes.ts —
+ * compiled once per dialect (compiled.ts): building a query costs more than running it at thousands of deliveries a
+ * second (bench:fanout). store.ts runs them behind the port's named methods.
  */
 
 /**
@@ -17,8 +17,8 @@ import type { AttemptOutcome, NewWebhookDelivery, NewWebhookEvent } from "./row.
 export const PENDING = sql<boolean>`${sql.ref("webhookDeliveries.status")} = 'pending'`;
 
 /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked), on the (key, status) index. */
-export const TARGETS = new CompiledOnce((s, vendorKeyId: string, companyId: string) =>
-  s.db
+export const TARGETS = new CompiledOnce((on, vendorKeyId: string, companyId: string) =>
+  on.db
     .selectFrom("webhookSubscriptions")
     .select(["id", "events", "createdAt"])
     .where("vendorKeyId", "=", vendorKeyId)
@@ -43,8 +43,8 @@ export function insertDeliveries(count: number): CompiledOnce<unknown[], { id: s
   let statement = insertsByCount.get(count);
   if (!statement) {
     statement = new CompiledOnce(
-      (s, ...values: unknown[]) =>
-        s.db
+      (on, ...values: unknown[]) =>
+        on.db
           .insertInto("webhookDeliveries")
           .values(Array.from({ length: count }, (_, row) => deliveryRow(values, row * DELIVERY_FIELDS)))
           .onConflict((conflict) => conflict.doNothing())
@@ -93,12 +93,12 @@ function deliveryRow(values: readonly unknown[], at: number) {
 
 /** The envelope, once per event whatever the number of its deliveries. */
 export const INSERT_EVENT = new CompiledOnce(
-  (s, id: string, companyId: string, event: string, envelope: string, createdAt: string) =>
-    s.db.insertInto("webhookEvents").values({ id, companyId, event, envelope, createdAt }),
+  (on, id: string, companyId: string, event: string, envelope: string, createdAt: string) =>
+    on.db.insertInto("webhookEvents").values({ id, companyId, event, envelope, createdAt }),
 );
 
-export const SUBSCRIPTION = new CompiledOnce((s, id: string) =>
-  s.db.selectFrom("webhookSubscriptions").selectAll().where("id", "=", id),
+export const SUBSCRIPTION = new CompiledOnce((on, id: string) =>
+  on.db.selectFrom("webhookSubscriptions").selectAll().where("id", "=", id),
 );
 
 /**
@@ -106,138 +106,23 @@ export const SUBSCRIPTION = new CompiledOnce((s, id: string) =>
  * gives them in rowid (insertion) order, and a second term would sort a whole backlog made due at one time (a range
  * redelivered) in a temporary b-tree at every read; PostgreSQL has no insertion order, so it says id (creation) order.
  */
-export const QUEUE_HEAD = new CompiledOnce((s, subscriptionId: string, limit: number) =>
-  s.db
+export const QUEUE_HEAD = new CompiledOnce((on, subscriptionId: string, limit: number) =>
+  on.db
     .selectFrom("webhookDeliveries")
     .select(["id", "nextAttemptAt"])
     .where(PENDING)
     .where("subscriptionId", "=", subscriptionId)
     .orderBy("nextAttemptAt")
-    .$if(s.dialect === "postgres", (q) => q.orderBy("id"))
+    .$if(on.dialect === "postgres", (q) => q.orderBy("id"))
     .limit(limit),
 );
 
 /** One delivery picked from the queue head, with its event's envelope (the head itself is read narrow). */
-export const DELIVERY = new CompiledOnce((s, id: string) =>
-  s.db
+export const DELIVERY = new CompiledOnce((on, id: string) =>
+  on.db
     .selectFrom("webhookDeliveries")
     .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
     .selectAll("webhookDeliveries")
     .select("webhookEvents.envelope")
     .where("webhookDeliveries.id", "=", id),
-);
-
-/**
- * An attempt, only if its delivery is still there (it goes with its subscription, possibly while in flight; the
- * batch of outcomes must still commit). On PostgreSQL the check locks the delivery, so no delete slips between it and
- * the update that follows in the same transaction (SQLite's single writer gives that).
- */
-export const INSERT_ATTEMPT = new CompiledOnce(
-  (
-    s,
-    id: string,
-    deliveryRowId: string,
-    attempt: number,
-    deliveryId: string,
-    secretVersion: number | null,
-    startedAt: string,
-    status: number | null,
-    error: string | null,
-    responseExcerpt: string | null,
-    latencyMs: number,
-  ) =>
-    s.db
-      .insertInto("webhookAttempts")
-      .columns([
-        "id",
-        "deliveryRowId",
-        "attempt",
-        "deliveryId",
-        "secretVersion",
-        "startedAt",
-        "status",
-        "error",
-        "responseExcerpt",
-        "latencyMs",
-      ])
-      .expression(
-        // Typed by casts: PostgreSQL reads a bare parameter of a select list as text.
-        s.db
-          .selectNoFrom((eb) => [
-            eb.cast<string>(eb.val(id), "text").as("id"),
-            eb.cast<string>(eb.val(deliveryRowId), "text").as("deliveryRowId"),
-            eb.cast<number>(eb.val(attempt), "integer").as("attempt"),
-            eb.cast<string>(eb.val(deliveryId), "text").as("deliveryId"),
-            eb.cast<number | null>(eb.val(secretVersion), "integer").as("secretVersion"),
-            eb.cast<string>(eb.val(startedAt), "text").as("startedAt"),
-            eb.cast<number | null>(eb.val(status), "integer").as("status"),
-            eb.cast<string | null>(eb.val(error), "text").as("error"),
-            eb.cast<string | null>(eb.val(responseExcerpt), "text").as("responseExcerpt"),
-            eb.cast<number>(eb.val(latencyMs), "integer").as("latencyMs"),
-          ])
-          .where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom("webhookDeliveries")
-                .select(sql.lit(1).as("one"))
-                .where("id", "=", deliveryRowId)
-                .$if(s.dialect === "postgres", (q) => q.forUpdate()),
-            ),
-          ),
-      ),
-);
-
-/** What the attempt leaves of its delivery; a body and its profile version, once set, are kept. */
-export const UPDATE_DELIVERY = new CompiledOnce(
-  (
-    s,
-    id: string,
-    status: AttemptOutcome["status"],
-    attempts: number,
-    lastStatus: number | null,
-    lastError: string | null,
-    body: string | null,
-    profileVersionId: string | null,
-    retryIndex: number,
-    nextAttemptAt: number,
-    deliveredAt: string | null,
-    failedAt: string | null,
-  ) =>
-    s.db
-      .updateTable("webhookDeliveries")
-      .set((eb) => ({
-        status,
-        attempts,
-        lastStatus,
-        lastError,
-        body: eb.fn.coalesce("body", eb.val(body)),
-        profileVersionId: eb.fn.coalesce("profileVersionId", eb.val(profileVersionId)),
-        retryIndex,
-        nextAttemptAt,
-        deliveredAt,
-        failedAt,
-      }))
-      .where("id", "=", id),
-);
-
-/** Clears an endpoint's failure record; writes nothing (no page) when there is none, the usual case. */
-export const ENDPOINT_SUCCEEDED = new CompiledOnce((s, id: string) =>
-  s.db
-    .updateTable("webhookSubscriptions")
-    .set({ consecutiveFailures: 0, failingSince: null, pausedUntil: null })
-    .where("id", "=", id)
-    .where((eb) => eb.or([eb("consecutiveFailures", ">", 0), eb("pausedUntil", "is not", null)])),
-);
-
-/** One more failure (and a Retry-After's pause): the record after it. */
-export const ENDPOINT_FAILED = new CompiledOnce((s, id: string, nowMs: number, pausedUntil: number | null) =>
-  s.db
-    .updateTable("webhookSubscriptions")
-    .set((eb) => ({
-      consecutiveFailures: eb("consecutiveFailures", "+", 1),
-      failingSince: eb.fn.coalesce("failingSince", eb.val(nowMs)),
-      pausedUntil: eb.fn.coalesce(eb.val(pausedUntil), "pausedUntil"),
-    }))
-    .where("id", "=", id)
-    .returning(["consecutiveFailures", "failingSince", "status"]),
 );

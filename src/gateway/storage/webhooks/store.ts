@@ -4,6 +4,7 @@ import type { WebhookCompaction } from "./compaction.js";
 import type { On } from "./compiled.js";
 import { SqlDeliveryStore } from "./deliveries.js";
 import { asDeliveryRow, asSubscriptionRow, wholeMs, wholeMsOrNull, withNumbers } from "./numbers.js";
+import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
 import { SqlPlatformEventStore } from "./platform-events.js";
 import type { WebhookStore } from "./port.js";
 import { purgePlatformDeliveries, SqlReplayStore } from "./replay-store.js";
@@ -24,16 +25,12 @@ import type {
 import {
   DELIVERY,
   deliveryValues,
-  ENDPOINT_FAILED,
-  ENDPOINT_SUCCEEDED,
-  INSERT_ATTEMPT,
   INSERT_EVENT,
   insertDeliveries,
   MAX_DELIVERIES_PER_INSERT,
   QUEUE_HEAD,
   SUBSCRIPTION,
   TARGETS,
-  UPDATE_DELIVERY,
 } from "./statements.js";
 import { SqlSubscriptionStore } from "./subscriptions.js";
 
@@ -113,36 +110,7 @@ export class SqlWebhookStore implements WebhookStore {
 
   /** The attempt and the outcome it leaves, together (inline in the dispatcher's group commit). */
   async recordAttempt(attempt: NewWebhookAttempt, outcome: AttemptOutcome): Promise<void> {
-    await this.#sql.atomically(async (db) => {
-      const on: On = { db, dialect: this.#sql.dialect };
-      await INSERT_ATTEMPT.execute(
-        on,
-        attempt.id,
-        attempt.deliveryRowId,
-        attempt.attempt,
-        attempt.deliveryId,
-        attempt.secretVersion,
-        attempt.startedAt,
-        attempt.status,
-        attempt.error,
-        attempt.responseExcerpt,
-        attempt.latencyMs,
-      );
-      await UPDATE_DELIVERY.execute(
-        on,
-        attempt.deliveryRowId,
-        outcome.status,
-        outcome.attempts,
-        outcome.lastStatus,
-        outcome.lastError,
-        outcome.body,
-        outcome.profileVersionId,
-        outcome.retryIndex,
-        wholeMs(outcome.nextAttemptAt),
-        outcome.deliveredAt,
-        outcome.failedAt,
-      );
-    });
+    await this.#sql.atomically((db) => recordAttemptOn({ db, dialect: this.#sql.dialect }, attempt, outcome));
   }
 
   async endpointSucceeded(subscriptionId: string): Promise<void> {
