@@ -22,16 +22,7 @@ import type {
   WebhookSubscriptionRow,
   WebhookTarget,
 } from "./row.js";
-import {
-  DELIVERY,
-  deliveryValues,
-  INSERT_EVENT,
-  insertDeliveries,
-  MAX_DELIVERIES_PER_INSERT,
-  QUEUE_HEAD,
-  SUBSCRIPTION,
-  TARGETS,
-} from "./statements.js";
+import { DELIVERY, INSERT_EVENT, insertDeliveryRows, QUEUE_HEAD, SUBSCRIPTION, TARGETS } from "./statements.js";
 import { SqlSubscriptionStore } from "./subscriptions.js";
 
 /**
@@ -67,8 +58,8 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   /**
-   * An event's deliveries in as few statements as its size allows, then its envelope only if one of them is new: both
-   * in one transaction (the caller's, or one of their own), so no delivery is ever without its envelope (D-244).
+   * An event's deliveries (statements.ts), then its envelope only if one of them is new: both in one transaction (the
+   * caller's, or one of their own), so no delivery is ever without its envelope (D-244).
    */
   async insertDeliveries(event: NewWebhookEvent, deliveries: readonly NewWebhookDelivery[]): Promise<string[]> {
     if (deliveries.length === 0) return [];
@@ -78,12 +69,7 @@ export class SqlWebhookStore implements WebhookStore {
     );
     const inserted = await this.#sql.atomically(async (db) => {
       const on: On = { db, dialect: this.#sql.dialect };
-      const ids = new Set<string>();
-      for (let from = 0; from < sorted.length; from += MAX_DELIVERIES_PER_INSERT) {
-        const chunk = sorted.slice(from, from + MAX_DELIVERIES_PER_INSERT);
-        const values = chunk.flatMap((d) => deliveryValues(event, d));
-        for (const row of (await insertDeliveries(chunk.length).execute(on, ...values)).rows) ids.add(row.id);
-      }
+      const ids = await insertDeliveryRows(on, event, sorted);
       // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated hook).
       if (ids.size > 0) {
         await INSERT_EVENT.execute(on, event.id, event.companyId, event.event, event.envelope(), event.createdAt);
