@@ -49,6 +49,8 @@ export class CompiledOnce<A extends unknown[], R> {
     for (let i = 0; i < this.#arity; i++) {
       if (!slots.includes(i)) throw new Error(`a compiled statement does not bind its value ${i}: ${query.sql}`);
     }
+    // A value the builder got no placeholder for (an arity too small) would be bound as undefined on every call.
+    if (query.parameters.includes(undefined)) throw new Error(`a compiled statement binds undefined: ${query.sql}`);
     const template = { query, slots };
     this.#templates.set(on.dialect, template);
     return template;
