@@ -11,8 +11,8 @@ import type { NewWebhookDelivery, NewWebhookEvent } from "./row.js";
 
 /**
  * `status = 'pending'` with a literal, as the partial index webhook_deliveries_pending_subscription_next_idx is
- * declared: SQLite uses a partial index only when the query's terms imply its WHERE, and a bound parameter does not;
- * PostgreSQL's generic plan of a prepared statement cannot either.
+ * declared: SQLite uses a partial index only when the query's terms imply its WHERE, and a bound parameter does not
+ * (nor would a generic plan on PostgreSQL).
  */
 export const PENDING = sql<boolean>`${sql.ref("webhookDeliveries.status")} = 'pending'`;
 

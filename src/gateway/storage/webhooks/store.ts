@@ -31,10 +31,10 @@ import { SqlSubscriptionStore } from "./subscriptions.js";
  * to vendors (sourced leads, booked appointments), and the retention purge of its tables. The delivery hot path
  * (fan-out, the dispatcher's queue, recording attempts) runs statements compiled once (statements.ts) behind the named
  * methods of port.ts; the rest are methods of the sub-stores. Construction does no I/O, so a transaction builds its
- * own store. What differs by dialect is small and named where it is: the queue head's tie order (statements.ts), the
- * lock an attempt takes (statements.ts), the latest contact (routing.ts), the erasure's key search (erasure.ts), the
- * purge of finished events (retention.ts), the row locks of multi-statement work (`FOR UPDATE`, PostgreSQL only) and
- * the compaction after an erasure (the factory's `compaction`).
+ * own store. What differs by dialect is small and named where it is: the fan-out's rows per statement and the queue
+ * head's tie order (statements.ts), the lock an attempt takes (outcomes.ts), the latest contact (routing.ts), the
+ * erasure's key search (erasure.ts), the purge of finished events (retention.ts), the row locks of multi-statement
+ * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (the factory's `compaction`).
  */
 export class SqlWebhookStore implements WebhookStore {
   readonly #sql: StoreSql;
@@ -108,9 +108,13 @@ export class SqlWebhookStore implements WebhookStore {
     nowMs: number,
     pausedUntil: number | null,
   ): Promise<EndpointFailures | undefined> {
-    const [row] = (await ENDPOINT_FAILED.execute(this.#sql, subscriptionId, wholeMs(nowMs), wholeMsOrNull(pausedUntil)))
-      .rows;
-    return row && withNumbers(row, ["failingSince"]);
+    const { rows } = await ENDPOINT_FAILED.execute(
+      this.#sql,
+      subscriptionId,
+      wholeMs(nowMs),
+      wholeMsOrNull(pausedUntil),
+    );
+    return rows[0] && withNumbers(rows[0], ["failingSince"]);
   }
 
   replayStore(companyId: string): ReplayStore {
