@@ -11,7 +11,7 @@ import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
 import { SqlTenantStore } from "./tenants/index.js";
 import type { SharedCaches, Stores, Transaction, TransactionScope } from "./transaction.js";
 import { SqlVendorKeyStore } from "./vendor-keys/index.js";
-import { PostgresWebhookStore } from "./webhooks/postgres/store.js";
+import { postgresCompaction, SqlWebhookStore } from "./webhooks/index.js";
 
 /**
  * The key of the lock an `immediate` transaction takes at BEGIN (`pg_advisory_xact_lock`): "pgwtx!" in ASCII, beside
@@ -32,7 +32,7 @@ function postgresStores(
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new PostgresWebhookStore(handles),
+    webhooks: new SqlWebhookStore(sql, postgresCompaction(handles.pool)),
   };
 }
 

@@ -11,7 +11,7 @@ import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
 import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
 import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
-import { SqliteWebhookStore, type WebhookStore } from "./webhooks/index.js";
+import { SQLITE_COMPACTION, SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
 
 /** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
 export interface Stores {
@@ -69,7 +69,7 @@ export function sqliteStores(
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new SqliteWebhookStore(handles),
+    webhooks: new SqlWebhookStore(sql, SQLITE_COMPACTION),
   };
 }
 

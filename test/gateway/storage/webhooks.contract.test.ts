@@ -5,7 +5,8 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openGatewayDb } from "../../../src/db/client.js";
 import { openPostgres } from "../../../src/db/postgres.js";
-import { poolHandles, transactionHandles } from "../../../src/gateway/storage/pg-handles.js";
+import { postgresStorage } from "../../../src/gateway/storage/postgres.js";
+import { postgresSqlOn } from "../../../src/gateway/storage/sql/postgres.js";
 import { sqliteStorage } from "../../../src/gateway/storage/transaction.js";
 import {
   type AttemptOutcome,
@@ -13,13 +14,14 @@ import {
   type NewWebhookDelivery,
   type NewWebhookEvent,
   type NewWebhookSubscription,
-  PostgresWebhookStore,
+  postgresCompaction,
+  SqlWebhookStore,
   type WebhookStore,
 } from "../../../src/gateway/storage/webhooks/index.js";
 import { newId } from "../../../src/ids.js";
 import { POSTGRES_ADMIN_URL, postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
 
-// One suite of cases for both implementations of the webhooks record (D-221, D-243…D-246), then what only PostgreSQL
+// One suite of cases for the webhooks record on both databases (D-221, D-243…D-246, D-275), then what only PostgreSQL
 // has to show: several processes (two pools on one database) at once.
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
@@ -609,18 +611,24 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
   let poolB: pg.Pool;
   let current: Harness;
   // The context's store of each "process": one per pool.
-  let storeA: PostgresWebhookStore;
-  let storeB: PostgresWebhookStore;
+  let storageA: ReturnType<typeof postgresStorage>;
+  let storageB: ReturnType<typeof postgresStorage>;
+  let storeA: WebhookStore;
+  let storeB: WebhookStore;
 
   beforeAll(async () => {
     poolA = (await openPostgres(database.url, { migrate: false, poolMax: 4 })).pool;
     poolB = (await openPostgres(database.url, { migrate: false, poolMax: 4 })).pool;
     await poolA.query(SEED);
-    storeA = new PostgresWebhookStore(poolHandles(poolA));
-    storeB = new PostgresWebhookStore(poolHandles(poolB));
+    storageA = postgresStorage(poolA);
+    storageB = postgresStorage(poolB);
+    storeA = storageA.webhooks;
+    storeB = storageB.webhooks;
   });
 
   afterAll(async () => {
+    await storageA?.close();
+    await storageB?.close();
     await poolA?.end();
     await poolB?.end();
   });
@@ -651,7 +659,7 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
       try {
         for (const end of ["ROLLBACK", "COMMIT"] as const) {
           await client.query("BEGIN");
-          const first = new PostgresWebhookStore(transactionHandles(poolA, client));
+          const first = storeOn(poolA, client);
           expect(await first.replayStore("co_a").rememberDelivery(`dlv_tx_${end}`, 9_999_999_999)).toBe(true);
           let settled = false;
           const second = Promise.resolve(
@@ -701,7 +709,7 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
       const d = delivery(sub.id, "appointment:apt_tx:created");
       try {
         await client.query("BEGIN");
-        const inside = new PostgresWebhookStore(transactionHandles(poolA, client));
+        const inside = storeOn(poolA, client);
         expect(await inside.insertDeliveries(e, [d])).toEqual([d.id]);
         // Not visible to the other process before the commit.
         expect(await storeB.delivery(d.id)).toBeUndefined();
@@ -765,15 +773,20 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL with a linguistic collat
     // The reason for the other query: here `prefix:` … `prefix;` is not the range of the keys with the prefix.
     const { rows } = await pool.query("SELECT 'submission:sub_1x:forwarded' < 'submission:sub_1x;' AS inside");
     expect(rows).toEqual([{ inside: false }]);
-    const store = new PostgresWebhookStore(poolHandles(pool));
-    const mine = await oneDelivery(store, "submission:sub_1x:forwarded");
-    const other = await oneDelivery(store, "submission:sub_1xy:forwarded");
-    expect(await store.deliveries.eraseDeliveries("co_a", ["submission:sub_1x:"], () => "{}")).toEqual({
-      webhookEvents: 1,
-      pendingDeliveries: 1,
-    });
-    expect(await store.delivery(mine.deliveryId)).toMatchObject({ envelope: "{}" });
-    expect(await store.delivery(other.deliveryId)).not.toMatchObject({ envelope: "{}" });
+    const storage = postgresStorage(pool);
+    try {
+      const store = storage.webhooks;
+      const mine = await oneDelivery(store, "submission:sub_1x:forwarded");
+      const other = await oneDelivery(store, "submission:sub_1xy:forwarded");
+      expect(await store.deliveries.eraseDeliveries("co_a", ["submission:sub_1x:"], () => "{}")).toEqual({
+        webhookEvents: 1,
+        pendingDeliveries: 1,
+      });
+      expect(await store.delivery(mine.deliveryId)).toMatchObject({ envelope: "{}" });
+      expect(await store.delivery(other.deliveryId)).not.toMatchObject({ envelope: "{}" });
+    } finally {
+      await storage.close();
+    }
   });
 });
 
@@ -785,11 +798,20 @@ async function waitingOnLock(pool: pg.Pool): Promise<boolean> {
   return rows[0]?.n > 0;
 }
 
-async function inTransaction<T>(pool: pg.Pool, work: (store: PostgresWebhookStore) => Promise<T>): Promise<T> {
+/** The store bound to a transaction the test opened on `client` (as the storage factory binds a transaction's). */
+function storeOn(pool: pg.Pool, client: pg.PoolClient): WebhookStore {
+  const db = postgresSqlOn(client);
+  return new SqlWebhookStore(
+    { db, dialect: "postgres", inTransaction: true, atomically: (work) => work(db) },
+    postgresCompaction(pool),
+  );
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (store: WebhookStore) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await work(new PostgresWebhookStore(transactionHandles(pool, client)));
+    const result = await work(storeOn(pool, client));
     await client.query("COMMIT");
     return result;
   } catch (error) {

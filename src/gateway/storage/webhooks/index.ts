@@ -1,25 +1,30 @@
-export type { WebhookDeliveryRow, WebhookDeliveryStatus } from "./deliveries.js";
-export { SqliteDeliveryStore } from "./deliveries.js";
-export { type NewPlatformEvent, SqlitePlatformEventStore } from "./platform-events.js";
+export { SQLITE_COMPACTION, type WebhookCompaction } from "./compaction.js";
+export { postgresCompaction } from "./compaction.postgres.js";
+export type {
+  DeliveryStore,
+  EventRoutingStore,
+  PlatformEventStore,
+  SubscriptionStore,
+  WebhookStore,
+} from "./port.js";
 export type {
   AttemptOutcome,
-  DeliveryStore,
   DeliveryToSend,
   EndpointFailures,
-  EventRoutingStore,
+  ForwardedLead,
+  NewBookedAppointment,
+  NewPlatformEvent,
   NewWebhookAttempt,
   NewWebhookDelivery,
   NewWebhookEvent,
-  PlatformEventStore,
+  NewWebhookSubscription,
   PlatformEventSummary,
+  PurgedWebhookHistory,
   QueuedDelivery,
-  SubscriptionStore,
   WebhookAttemptRow,
-  WebhookStore,
+  WebhookDeliveryRow,
+  WebhookDeliveryStatus,
+  WebhookSubscriptionRow,
   WebhookTarget,
-} from "./port.js";
-export { PostgresWebhookStore } from "./postgres/store.js";
-export type { PurgedWebhookHistory } from "./retention.js";
-export { type NewBookedAppointment, SqliteEventRoutingStore } from "./routing.js";
-export { SqliteWebhookStore } from "./store.js";
-export { type NewWebhookSubscription, SqliteSubscriptionStore, type WebhookSubscriptionRow } from "./subscriptions.js";
+} from "./row.js";
+export { SqlWebhookStore } from "./store.js";

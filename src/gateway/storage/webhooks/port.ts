@@ -1,96 +1,24 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
-import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../db/schema/webhook-deliveries.js";
-import type { NewPlatformEvent } from "./platform-events.js";
-import type { PurgedWebhookHistory } from "./retention.js";
-import type { NewBookedAppointment } from "./routing.js";
-import type { NewWebhookSubscription, WebhookSubscriptionRow } from "./subscriptions.js";
-
-/** A delivery as the dispatcher sends it: the row and its event's envelope. */
-export type DeliveryToSend = WebhookDeliveryRow & { envelope: string };
-
-/** An active subscription of a vendor key, as fan-out filters it. */
-export interface WebhookTarget {
-  id: string;
-  events: string[];
-  createdAt: string;
-}
-
-/** An event's envelope, stored once for all its deliveries. `envelope` is made only when a delivery is new. */
-export interface NewWebhookEvent {
-  id: string;
-  companyId: string;
-  event: string;
-  envelope: () => string;
-  createdAt: string;
-}
-
-/** One pending delivery of an event to one subscription. */
-export interface NewWebhookDelivery {
-  id: string;
-  subscriptionId: string;
-  dedupeKey: string;
-  sourceEventId: string | null;
-  nextAttemptAt: number;
-  createdAt: string;
-  createdAtMs: number;
-}
-
-/** The head of a subscription's pending queue. */
-export interface QueuedDelivery {
-  id: string;
-  nextAttemptAt: number;
-}
-
-/** One attempt of a delivery, as its log keeps it. */
-export interface NewWebhookAttempt {
-  id: string;
-  deliveryRowId: string;
-  attempt: number;
-  deliveryId: string;
-  secretVersion: number | null;
-  startedAt: string;
-  status: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  latencyMs: number;
-}
-
-/** What an attempt leaves of its delivery (`body`/`profileVersionId` are kept once set). */
-export interface AttemptOutcome {
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  body: string | null;
-  profileVersionId: string | null;
-  retryIndex: number;
-  nextAttemptAt: number;
-  deliveredAt: string | null;
-  failedAt: string | null;
-}
-
-/** An endpoint's failure record after one more failure. */
-export interface EndpointFailures {
-  consecutiveFailures: number;
-  failingSince: number | null;
-  status: string;
-}
-
-/** A webhook attempt as the owner's delivery log shows it. */
-export interface WebhookAttemptRow extends NewWebhookAttempt {}
-
-/** A received platform event as the owner's list shows it. */
-export interface PlatformEventSummary {
-  id: string;
-  event: string;
-  resourceType: string;
-  resourceId: string;
-  resourceVersion: number;
-  occurredAt: string;
-  receivedAt: string;
-  deliveryId: string;
-  fannedOut: number;
-}
+import type {
+  AttemptOutcome,
+  DeliveryToSend,
+  EndpointFailures,
+  ForwardedLead,
+  NewBookedAppointment,
+  NewPlatformEvent,
+  NewWebhookAttempt,
+  NewWebhookDelivery,
+  NewWebhookEvent,
+  NewWebhookSubscription,
+  PlatformEventSummary,
+  PurgedWebhookHistory,
+  QueuedDelivery,
+  WebhookAttemptRow,
+  WebhookDeliveryRow,
+  WebhookDeliveryStatus,
+  WebhookSubscriptionRow,
+  WebhookTarget,
+} from "./row.js";
 
 /** Vendors' webhook subscriptions. */
 export interface SubscriptionStore {
@@ -151,10 +79,7 @@ export interface PlatformEventStore {
 
 /** What routes later platform events to the vendor that caused them (§1). */
 export interface EventRoutingStore {
-  rememberLead(
-    lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
-    at: string,
-  ): Promise<void>;
+  rememberLead(lead: ForwardedLead, at: string): Promise<void>;
   contactSubmissionOf(companyId: string, leadId: string): Promise<string | undefined>;
   sourceOf(companyId: string, leadId: string): Promise<string | undefined>;
   rememberBooking(row: NewBookedAppointment): Promise<void>;
@@ -166,7 +91,7 @@ export interface EventRoutingStore {
  * The webhooks record as the capabilities use it (D-221). The delivery hot path — fan-out (`targets`,
  * `insertDeliveries`), the dispatcher's queue (`subscription`, `queueHead`, `delivery`) and its outcomes
  * (`recordAttempt`, `endpointSucceeded`, `endpointFailed`) — is named methods here, however an implementation runs
- * them (SQLite: statements prepared once).
+ * them (statements compiled once: statements.ts).
  */
 export interface WebhookStore {
   readonly platformEvents: PlatformEventStore;
@@ -203,7 +128,8 @@ export interface WebhookStore {
   /**
    * After an erasure has committed, no old version of an erased webhook copy (an envelope, a platform event's body)
    * stays in the database (D-241, D-257). SQLite: nothing to do here, true (the submissions store's checkpoint
-   * covers the whole file). PostgreSQL: VACUUM of the webhook tables that hold copies, true once it ran.
+   * covers the whole file). PostgreSQL: VACUUM of the webhook tables that hold copies, true once it ran; never inside
+   * a transaction.
    */
   compactAfterErasure(): Promise<boolean>;
 }

@@ -1,41 +1,56 @@
-import { and, eq, lt } from "drizzle-orm";
 import type { ReplayStore } from "../../../contract/replay-store.js";
-import { platformDeliveries, platformEvents } from "../../../db/schema/index.js";
-import type { StorageHandles } from "../handles.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { CompiledOnce } from "./compiled.js";
+
+/**
+ * §6.3.2: a delivery id is new for exactly one of the receipts of it, whichever processes receive it at once. The
+ * insert is the check (`ON CONFLICT DO NOTHING` on the primary key, then its row count), never a read before a write:
+ * on PostgreSQL a second insert of the same id waits for the first one's transaction, then inserts nothing (D-245).
+ */
+const REMEMBER_DELIVERY = new CompiledOnce((on, companyId: string, deliveryId: string, keepUntil: number) =>
+  on.db
+    .insertInto("platformDeliveries")
+    .values({ companyId, deliveryId, keepUntil })
+    .onConflict((conflict) => conflict.doNothing()),
+);
+
+/** §6.6: an event is processed once its row is stored (with its fan-out, in one transaction). */
+const EVENT_PROCESSED = new CompiledOnce((on, companyId: string, eventId: string) =>
+  on.db.selectFrom("platformEvents").select("id").where("companyId", "=", companyId).where("id", "=", eventId),
+);
 
 /**
  * §6.6 for the gateway's receiver of platform deliveries: a delivery id seen (kept until its signature could no longer
  * pass the §6.3.2 timestamp check) and an event id processed are remembered in the database, so a redelivery is
  * answered 2xx without processing, whichever process receives it.
  */
-export class DbReplayStore implements ReplayStore {
-  constructor(
-    private readonly handles: StorageHandles,
-    private readonly companyId: string,
-  ) {}
+export class SqlReplayStore implements ReplayStore {
+  readonly #sql: StoreSql;
+  readonly #companyId: string;
+
+  constructor(sql: StoreSql, companyId: string) {
+    this.#sql = sql;
+    this.#companyId = companyId;
+  }
 
   async rememberDelivery(deliveryId: string, keepUntil: number): Promise<boolean> {
-    while (this.handles.gate.busy) await this.handles.gate.pass();
-    const result = this.handles.db
-      .insert(platformDeliveries)
-      .values({ companyId: this.companyId, deliveryId, keepUntil })
-      .onConflictDoNothing()
-      .run();
-    return result.changes > 0;
+    const result = await REMEMBER_DELIVERY.execute(this.#sql, this.#companyId, deliveryId, Math.ceil(keepUntil));
+    return result.numAffectedRows === 1n;
   }
 
   async isEventProcessed(eventId: string): Promise<boolean> {
-    while (this.handles.gate.busy) await this.handles.gate.pass();
-    const row = this.handles.db
-      .select({ id: platformEvents.id })
-      .from(platformEvents)
-      .where(and(eq(platformEvents.companyId, this.companyId), eq(platformEvents.id, eventId)))
-      .get();
-    return row !== undefined;
+    return (await EVENT_PROCESSED.execute(this.#sql, this.#companyId, eventId)).rows.length > 0;
   }
 }
 
-/** Forgets delivery ids whose signatures have expired. */
-export function purgePlatformDeliveries({ db }: StorageHandles, nowSeconds: number): number {
-  return db.delete(platformDeliveries).where(lt(platformDeliveries.keepUntil, nowSeconds)).run().changes;
+/**
+ * Forgets delivery ids whose signatures have expired (one statement, on the keep_until index). `keep_until < now` for
+ * whole seconds is `keep_until < ceil(now)`: PostgreSQL's bigint takes no fraction.
+ */
+export async function purgePlatformDeliveries(sql: StoreSql, nowSeconds: number): Promise<number> {
+  const result = await sql.db
+    .deleteFrom("platformDeliveries")
+    .where("keepUntil", "<", Math.ceil(nowSeconds))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,61 +1,103 @@
 import { idFloor } from "../../../ids.js";
-import type { StorageHandles } from "../handles.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import type { PurgedWebhookHistory } from "./row.js";
 
 /** Rows deleted per statement: each chunk is its own short transaction, so a large purge never holds the writer. */
 const CHUNK = 1_000;
-
-export interface PurgedWebhookHistory {
-  webhookDeliveries: number;
-  webhookEvents: number;
-  platformEvents: number;
-}
 
 /**
  * The retention purge of the webhook tables (called by the submissions' one, retention.ts), for what was created
  * before `cutoffMs`:
  * - finished deliveries (delivered, or dead-lettered) with their attempts; pending ones stay, however old (a
- *   disabled subscription's backlog resumes when it is re-enabled);
+ *   disabled subscription's backlog resumes when it is re-enabled). The status is in the DELETE's own WHERE too, so
+ *   on PostgreSQL a delivery a redelivery made pending while the purge runs is checked again on the locked row, not
+ *   only in the chunk's snapshot (D-245);
  * - the events (envelopes) none of whose deliveries remains;
  * - the platform events received: a redelivery that old fails the §6.3.2 timestamp check before the §6.6 lookup.
  * Deliveries are found by id, which carries its creation time (src/ids.ts), so no index is written per delivery
  * for this; an event and its deliveries are created together, at the same time.
  */
-export function purgeWebhookHistory(
-  { sqlite }: StorageHandles,
+export async function purgeWebhookHistory(
+  sql: StoreSql,
   cutoffMs: number,
   companyIds: readonly string[],
-): PurgedWebhookHistory {
+): Promise<PurgedWebhookHistory> {
+  const { db } = sql;
   const cutoffIso = new Date(cutoffMs).toISOString();
   const beforeCutoff = idFloor("whd", cutoffMs);
-  const deliveries = sqlite.prepare(
-    `DELETE FROM webhook_deliveries WHERE id IN (
-       SELECT id FROM webhook_deliveries WHERE id < ? AND status IN ('delivered', 'failed') LIMIT ${CHUNK})`,
+  const finished = ["delivered", "failed"] as const;
+  const webhookDeliveries = await inChunks(() =>
+    db
+      .deleteFrom("webhookDeliveries")
+      .where("status", "in", finished)
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("webhookDeliveries")
+          .select("id")
+          .where("id", "<", beforeCutoff)
+          .where("status", "in", finished)
+          .limit(CHUNK),
+      )
+      .executeTakeFirst(),
   );
   // What is left before the cutoff is unfinished: the events those deliveries still send are kept.
-  const events = sqlite.prepare(
-    `DELETE FROM webhook_events WHERE id IN (
-       SELECT id FROM webhook_events WHERE created_at < ?
-         AND id NOT IN (SELECT event_id FROM webhook_deliveries WHERE id < ?) LIMIT ${CHUNK})`,
+  const webhookEvents = await inChunks(() =>
+    db
+      .deleteFrom("webhookEvents")
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("webhookEvents as e")
+          .select("e.id")
+          .where("e.createdAt", "<", cutoffIso)
+          .where((inner) =>
+            // The same condition, each dialect's way: SQLite reads the subquery once into a temporary index (a
+            // correlated NOT EXISTS would scan the deliveries per event: no index on event_id, D-081); PostgreSQL
+            // anti-joins NOT EXISTS by hash, where a NOT IN list too large for work_mem is re-read per event.
+            sql.dialect === "postgres"
+              ? inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom("webhookDeliveries as d")
+                      .select("d.id")
+                      .where("d.id", "<", beforeCutoff)
+                      .whereRef("d.eventId", "=", "e.id"),
+                  ),
+                )
+              : inner(
+                  "e.id",
+                  "not in",
+                  inner.selectFrom("webhookDeliveries as d").select("d.eventId").where("d.id", "<", beforeCutoff),
+                ),
+          )
+          .limit(CHUNK),
+      )
+      .executeTakeFirst(),
   );
   // Per company, on the (company_id, received_at) index; the companies are the tenants' record's to list.
-  const platform = sqlite.prepare(
-    `DELETE FROM platform_events WHERE rowid IN (
-       SELECT rowid FROM platform_events WHERE company_id = ? AND received_at < ? LIMIT ${CHUNK})`,
-  );
-  return {
-    webhookDeliveries: inChunks(() => deliveries.run(beforeCutoff).changes),
-    webhookEvents: inChunks(() => events.run(cutoffIso, beforeCutoff).changes),
-    platformEvents: companyIds.reduce(
-      (sum, companyId) => sum + inChunks(() => platform.run(companyId, cutoffIso).changes),
-      0,
-    ),
-  };
+  let platformEvents = 0;
+  for (const companyId of companyIds) {
+    platformEvents += await inChunks(() =>
+      db
+        .deleteFrom("platformEvents")
+        .where("companyId", "=", companyId)
+        .where("id", "in", (eb) =>
+          eb
+            .selectFrom("platformEvents")
+            .select("id")
+            .where("companyId", "=", companyId)
+            .where("receivedAt", "<", cutoffIso)
+            .limit(CHUNK),
+        )
+        .executeTakeFirst(),
+    );
+  }
+  return { webhookDeliveries, webhookEvents, platformEvents };
 }
 
-function inChunks(deleteChunk: () => number): number {
+async function inChunks(deleteChunk: () => Promise<{ numDeletedRows: bigint }>): Promise<number> {
   let total = 0;
   for (;;) {
-    const deleted = deleteChunk();
+    const deleted = Number((await deleteChunk()).numDeletedRows);
     total += deleted;
     if (deleted < CHUNK) return total;
   }

@@ -1,101 +1,137 @@
-import { and, eq, isNotNull } from "drizzle-orm";
-import { bookedAppointments, sourcedLeads } from "../../../db/schema/index.js";
-import type { SqliteDatabase } from "../../../db/sqlite.js";
-import type { StorageHandles } from "../handles.js";
-import type { GateView } from "../sqlite-gate.js";
+import { type RawBuilder, sql } from "kysely";
+import type { StoreSql } from "../sql/store-sql.js";
+import { byBytes } from "../sql/store-sql.js";
+import { CompiledOnce, type On } from "./compiled.js";
 import type { EventRoutingStore } from "./port.js";
+import type { ForwardedLead, NewBookedAppointment } from "./row.js";
 
-export type NewBookedAppointment = typeof bookedAppointments.$inferInsert;
+/**
+ * Lead → source and latest contact submission (compiled once: this runs in the settlement of every forwarded lead):
+ * the first key that created the lead stays its source; the contact follows the latest submission (ids are
+ * time-ordered), so recording an older submission again (the start-up repair) never takes the contact back.
+ */
+const REMEMBER_LEAD = new CompiledOnce(
+  (on, companyId: string, leadId: string, source: string | null, submissionId: string, at: string) =>
+    on.db
+      .insertInto("sourcedLeads")
+      .values({
+        companyId,
+        leadId,
+        vendorKeyId: source,
+        contactSubmissionId: submissionId,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(["companyId", "leadId"]).doUpdateSet((eb) => ({
+          contactSubmissionId: later(on, "sourcedLeads.contactSubmissionId", "excluded.contactSubmissionId"),
+          updatedAt: eb.ref("excluded.updatedAt"),
+          vendorKeyId: eb.fn.coalesce("sourcedLeads.vendorKeyId", "excluded.vendorKeyId"),
+        })),
+      ),
+);
+
+/**
+ * The later of two ids in byte order, as SQLite compares text (D-246): SQLite's scalar `max`; PostgreSQL's
+ * `greatest`, in `COLLATE "C"` whatever the database's collation.
+ */
+function later(on: On, a: string, b: string): RawBuilder<string> {
+  return on.dialect === "postgres"
+    ? sql<string>`greatest(${byBytes(on, a)}, ${sql.ref(b)})`
+    : sql<string>`max(${sql.ref(a)}, ${sql.ref(b)})`;
+}
+
+/** Records a booking; the first one of an appointment stays (a repeat does nothing). */
+const REMEMBER_BOOKING = new CompiledOnce(
+  (
+    on,
+    companyId: string,
+    appointmentId: string,
+    vendorKeyId: string,
+    submissionId: string,
+    leadId: string | null,
+    createdAt: string,
+  ) =>
+    on.db
+      .insertInto("bookedAppointments")
+      .values({ companyId, appointmentId, vendorKeyId, submissionId, leadId, createdAt })
+      .onConflict((conflict) => conflict.doNothing()),
+);
+
+const CONTACT_SUBMISSION = new CompiledOnce((on, companyId: string, leadId: string) =>
+  on.db
+    .selectFrom("sourcedLeads")
+    .select("contactSubmissionId")
+    .where("companyId", "=", companyId)
+    .where("leadId", "=", leadId),
+);
+
+const SOURCE = new CompiledOnce((on, companyId: string, leadId: string) =>
+  on.db
+    .selectFrom("sourcedLeads")
+    .select("vendorKeyId")
+    .where("companyId", "=", companyId)
+    .where("leadId", "=", leadId)
+    .where("vendorKeyId", "is not", null),
+);
+
+const BOOKER = new CompiledOnce((on, companyId: string, appointmentId: string) =>
+  on.db
+    .selectFrom("bookedAppointments")
+    .select("vendorKeyId")
+    .where("companyId", "=", companyId)
+    .where("appointmentId", "=", appointmentId),
+);
 
 /**
  * What routes later platform events to the vendor that caused them (§1): the lead a lead source created (and the
  * latest submission carrying its contact), the appointment a booking vendor booked. Written in the settlement's
- * transaction, read when a platform event fans out.
+ * transaction, read when a platform event fans out; the statements of both are compiled once.
  */
-export class SqliteEventRoutingStore implements EventRoutingStore {
-  readonly #db: StorageHandles["db"];
-  readonly #sqlite: SqliteDatabase;
-  readonly #rememberLead;
+export class SqlEventRoutingStore implements EventRoutingStore {
+  readonly #sql: StoreSql;
 
-  readonly #gate: GateView;
-
-  constructor(handles: StorageHandles) {
-    this.#gate = handles.gate;
-    this.#db = handles.db;
-    this.#sqlite = handles.sqlite;
-    /**
-     * Lead → source and latest contact submission (prepared once: this runs for every forwarded lead): the first key
-     * that created the lead stays its source; the contact follows the latest submission (ids are time-ordered), so
-     * recording an older submission again (the start-up repair) never takes the contact back.
-     */
-    this.#rememberLead = handles.sqlite.prepare(
-      `INSERT INTO sourced_leads (company_id, lead_id, vendor_key_id, contact_submission_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (company_id, lead_id) DO UPDATE SET
-         contact_submission_id = max(sourced_leads.contact_submission_id, excluded.contact_submission_id),
-         updated_at = excluded.updated_at, vendor_key_id = coalesce(sourced_leads.vendor_key_id, excluded.vendor_key_id)`,
-    );
+  constructor(sql: StoreSql) {
+    this.#sql = sql;
   }
 
-  async rememberLead(
-    lead: { companyId: string; leadId: string; source: string | null; submissionId: string },
-    at: string,
-  ) {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#rememberLead.run(lead.companyId, lead.leadId, lead.source, lead.submissionId, at, at);
+  async rememberLead(lead: ForwardedLead, at: string): Promise<void> {
+    await REMEMBER_LEAD.execute(this.#sql, lead.companyId, lead.leadId, lead.source, lead.submissionId, at);
   }
 
   /** The submission whose canonical body carries the lead's contact (the latest forwarded for it). */
   async contactSubmissionOf(companyId: string, leadId: string): Promise<string | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({ submissionId: sourcedLeads.contactSubmissionId })
-      .from(sourcedLeads)
-      .where(and(eq(sourcedLeads.companyId, companyId), eq(sourcedLeads.leadId, leadId)))
-      .get()?.submissionId;
+    return (await CONTACT_SUBMISSION.execute(this.#sql, companyId, leadId)).rows[0]?.contactSubmissionId;
   }
 
   /** The lead source that created the lead, if one did through the gateway. */
   async sourceOf(companyId: string, leadId: string): Promise<string | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return (
-      this.#db
-        .select({ vendorKeyId: sourcedLeads.vendorKeyId })
-        .from(sourcedLeads)
-        .where(
-          and(
-            eq(sourcedLeads.companyId, companyId),
-            eq(sourcedLeads.leadId, leadId),
-            isNotNull(sourcedLeads.vendorKeyId),
-          ),
-        )
-        .get()?.vendorKeyId ?? undefined
-    );
+    return (await SOURCE.execute(this.#sql, companyId, leadId)).rows[0]?.vendorKeyId ?? undefined;
   }
 
-  /** Records a booking (the first one of an appointment stays: a repeat does nothing). */
   async rememberBooking(row: NewBookedAppointment): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(bookedAppointments).values(row).onConflictDoNothing().run();
+    await REMEMBER_BOOKING.execute(
+      this.#sql,
+      row.companyId,
+      row.appointmentId,
+      row.vendorKeyId,
+      row.submissionId,
+      row.leadId ?? null,
+      row.createdAt,
+    );
   }
 
   /** The vendor key that booked the appointment through the gateway. */
   async bookerOf(companyId: string, appointmentId: string): Promise<string | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select({ vendorKeyId: bookedAppointments.vendorKeyId })
-      .from(bookedAppointments)
-      .where(and(eq(bookedAppointments.companyId, companyId), eq(bookedAppointments.appointmentId, appointmentId)))
-      .get()?.vendorKeyId;
+    return (await BOOKER.execute(this.#sql, companyId, appointmentId)).rows[0]?.vendorKeyId;
   }
 
   /** A company's bookings through the gateway with the lead each was for (an erasure finds the person's by them). */
-  async bookingsOf(companyId: string): Promise<{ appointmentId: string; leadId: string | null }[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#sqlite
-      .prepare<[string], { appointmentId: string; leadId: string | null }>(
-        "SELECT appointment_id AS appointmentId, lead_id AS leadId FROM booked_appointments WHERE company_id = ?",
-      )
-      .all(companyId);
+  bookingsOf(companyId: string): Promise<{ appointmentId: string; leadId: string | null }[]> {
+    return this.#sql.db
+      .selectFrom("bookedAppointments")
+      .select(["appointmentId", "leadId"])
+      .where("companyId", "=", companyId)
+      .execute();
   }
 }

@@ -1,88 +1,162 @@
-import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
-import type { GatewayDb } from "../../../db/client.js";
-import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../../../db/schema/index.js";
-import type { SqliteDatabase } from "../../../db/sqlite.js";
+import { sql } from "kysely";
+import { CompiledOnce, type On } from "./compiled.js";
+import { wholeMs } from "./numbers.js";
+import type { NewWebhookDelivery, NewWebhookEvent } from "./row.js";
 
 /**
- * The statements of the delivery hot path, prepared once per database: building a query costs more than running
- * it at thousands of deliveries a second (bench:fanout). Writes use plain SQL with positional parameters.
+ * The statements of the delivery hot path — fan-out and the dispatcher's queue; the outcomes are in outcomes.ts —
+ * compiled once per dialect (compiled.ts): building a query costs more than running it at thousands of deliveries a
+ * second (bench:fanout). store.ts runs them behind the port's named methods.
  */
+
 /**
  * `status = 'pending'` with a literal, as the partial index webhook_deliveries_pending_subscription_next_idx is
- * declared: SQLite uses a partial index only when the query's terms imply its WHERE, and a bound parameter does not.
+ * declared: SQLite uses a partial index only when the query's terms imply its WHERE, and a bound parameter does not
+ * (nor would a generic plan on PostgreSQL).
  */
-export const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
+export const PENDING = sql<boolean>`${sql.ref("webhookDeliveries.status")} = 'pending'`;
 
-/** Prepared once per store (store.ts), behind the webhooks store's named hot-path methods. */
-export function prepareWebhookStatements({ db, sqlite }: { db: GatewayDb; sqlite: SqliteDatabase }) {
+/** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked), on the (key, status) index. */
+export const TARGETS = new CompiledOnce((on, vendorKeyId: string, companyId: string) =>
+  on.db
+    .selectFrom("webhookSubscriptions")
+    .select(["id", "events", "createdAt"])
+    .where("vendorKeyId", "=", vendorKeyId)
+    .where("companyId", "=", companyId)
+    .where("status", "=", "active"),
+);
+
+/** The values of one delivery row in an insert (deliveryValues gives them, deliveryRow binds them). */
+const DELIVERY_FIELDS = 10;
+
+/** Rows per insert on PostgreSQL: at most this many statements' shapes are compiled (one per row count). */
+const MAX_DELIVERIES_PER_INSERT = 50;
+
+/** One delivery, skipped when its (dedupe key, subscription) is taken. */
+const INSERT_DELIVERY = new CompiledOnce(
+  (on, ...values: unknown[]) =>
+    on.db
+      .insertInto("webhookDeliveries")
+      .values(deliveryRow(values, 0))
+      .onConflict((conflict) => conflict.doNothing()),
+  DELIVERY_FIELDS,
+);
+
+const insertsByCount = new Map<number, CompiledOnce<unknown[], { id: string }>>();
+
+/** `count` deliveries in one statement, skipping those whose (dedupe key, subscription) is taken: the new ones' ids. */
+function insertMany(count: number): CompiledOnce<unknown[], { id: string }> {
+  let statement = insertsByCount.get(count);
+  if (!statement) {
+    statement = new CompiledOnce(
+      (on, ...values: unknown[]) =>
+        on.db
+          .insertInto("webhookDeliveries")
+          .values(Array.from({ length: count }, (_, row) => deliveryRow(values, row * DELIVERY_FIELDS)))
+          .onConflict((conflict) => conflict.doNothing())
+          .returning("id"),
+      count * DELIVERY_FIELDS,
+    );
+    insertsByCount.set(count, statement);
+  }
+  return statement;
+}
+
+/**
+ * An event's deliveries, in the order given (the store's one order for every writer), skipping those whose (dedupe
+ * key, subscription) is taken — the unique index decides; a concurrent insert of the same key waits for the first
+ * transaction, then skips (D-244): the ids of the new ones. SQLite: one statement per delivery, since a statement costs
+ * no round trip there and SQLite inserts ten rows one by one for less than as one ten-row statement (300 against 550
+ * µs of CPU, measured); PostgreSQL: the whole fan-out in one round trip (up to MAX_DELIVERIES_PER_INSERT a statement).
+ */
+export async function insertDeliveryRows(
+  on: On,
+  event: NewWebhookEvent,
+  deliveries: readonly NewWebhookDelivery[],
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  if (on.dialect === "sqlite") {
+    for (const d of deliveries) {
+      const { numAffectedRows } = await INSERT_DELIVERY.execute(on, ...deliveryValues(event, d));
+      if ((numAffectedRows ?? 0n) > 0n) inserted.add(d.id);
+    }
+    return inserted;
+  }
+  for (let from = 0; from < deliveries.length; from += MAX_DELIVERIES_PER_INSERT) {
+    const chunk = deliveries.slice(from, from + MAX_DELIVERIES_PER_INSERT);
+    const values = chunk.flatMap((d) => deliveryValues(event, d));
+    for (const row of (await insertMany(chunk.length).execute(on, ...values)).rows) inserted.add(row.id);
+  }
+  return inserted;
+}
+
+/** One delivery's values for an insert, in deliveryRow's order. */
+function deliveryValues(event: NewWebhookEvent, d: NewWebhookDelivery): unknown[] {
+  return [
+    d.id,
+    event.companyId,
+    d.subscriptionId,
+    event.id,
+    event.event,
+    d.dedupeKey,
+    d.sourceEventId,
+    wholeMs(d.nextAttemptAt),
+    d.createdAt,
+    wholeMs(d.createdAtMs),
+  ];
+}
+
+/** One row of an insert from its placeholders (values of the compiled statement, never read as such). */
+function deliveryRow(values: readonly unknown[], at: number) {
   return {
-    /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked). */
-    targets: db
-      .select({
-        id: webhookSubscriptions.id,
-        events: webhookSubscriptions.events,
-        createdAt: webhookSubscriptions.createdAt,
-      })
-      .from(webhookSubscriptions)
-      .where(
-        and(
-          eq(webhookSubscriptions.vendorKeyId, sql.placeholder("vendorKeyId")),
-          eq(webhookSubscriptions.companyId, sql.placeholder("companyId")),
-          eq(webhookSubscriptions.status, "active"),
-        ),
-      )
-      .prepare(),
-    insertDelivery: sqlite.prepare(
-      `INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, event, dedupe_key, source_event_id,
-         status, attempts, retry_index, next_attempt_at, created_at, created_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ),
-    /** The envelope, once per event whatever the number of its deliveries. */
-    insertEvent: sqlite.prepare(
-      "INSERT INTO webhook_events (id, company_id, event, envelope, created_at) VALUES (?, ?, ?, ?, ?)",
-    ),
-    subscription: db
-      .select()
-      .from(webhookSubscriptions)
-      .where(eq(webhookSubscriptions.id, sql.placeholder("id")))
-      .prepare(),
-    /** The head of a subscription's pending queue, oldest due first (the partial pending index). */
-    queueHead: db
-      .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt })
-      .from(webhookDeliveries)
-      .where(and(PENDING, eq(webhookDeliveries.subscriptionId, sql.placeholder("id"))))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(sql.placeholder("limit"))
-      .prepare(),
-    /** One delivery picked from the queue head, with its event's envelope (the head itself is read narrow). */
-    delivery: db
-      .select({ ...getTableColumns(webhookDeliveries), envelope: webhookEvents.envelope })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-      .where(eq(webhookDeliveries.id, sql.placeholder("id")))
-      .prepare(),
-    /** Nothing when the delivery went with its subscription while in flight (the batch must still commit). */
-    insertAttempt: sqlite.prepare(
-      `INSERT INTO webhook_attempts (id, delivery_row_id, attempt, delivery_id, secret_version, started_at, status, error,
-         response_excerpt, latency_ms)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?)`,
-    ),
-    updateDelivery: sqlite.prepare(
-      `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?,
-         body = coalesce(body, ?), profile_version_id = coalesce(profile_version_id, ?), retry_index = ?,
-         next_attempt_at = ?, delivered_at = ?, failed_at = ? WHERE id = ?`,
-    ),
-    endpointSucceeded: sqlite.prepare(
-      `UPDATE webhook_subscriptions SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL
-       WHERE id = ? AND (consecutive_failures > 0 OR paused_until IS NOT NULL)`,
-    ),
-    endpointFailed: sqlite.prepare(
-      `UPDATE webhook_subscriptions SET consecutive_failures = consecutive_failures + 1,
-         failing_since = coalesce(failing_since, ?), paused_until = coalesce(?, paused_until)
-       WHERE id = ? RETURNING consecutive_failures AS consecutiveFailures, failing_since AS failingSince, status`,
-    ),
+    id: values[at] as string,
+    companyId: values[at + 1] as string,
+    subscriptionId: values[at + 2] as string,
+    eventId: values[at + 3] as string,
+    event: values[at + 4] as string,
+    dedupeKey: values[at + 5] as string,
+    sourceEventId: values[at + 6] as string | null,
+    status: "pending" as const,
+    attempts: 0,
+    retryIndex: 0,
+    nextAttemptAt: values[at + 7] as number,
+    createdAt: values[at + 8] as string,
+    createdAtMs: values[at + 9] as number,
   };
 }
 
-/** @internal The webhooks' own statements, left out of the published declarations (drizzle's prepared-query types name better-sqlite3 types a declaration cannot). */
-export type WebhookStatements = ReturnType<typeof prepareWebhookStatements>;
+/** The envelope, once per event whatever the number of its deliveries. */
+export const INSERT_EVENT = new CompiledOnce(
+  (on, id: string, companyId: string, event: string, envelope: string, createdAt: string) =>
+    on.db.insertInto("webhookEvents").values({ id, companyId, event, envelope, createdAt }),
+);
+
+export const SUBSCRIPTION = new CompiledOnce((on, id: string) =>
+  on.db.selectFrom("webhookSubscriptions").selectAll().where("id", "=", id),
+);
+
+/**
+ * The head of a subscription's pending queue, oldest due first, on the partial pending index. Ties: SQLite's index
+ * gives them in rowid (insertion) order, and a second term would sort a whole backlog made due at one time (a range
+ * redelivered) in a temporary b-tree at every read; PostgreSQL has no insertion order, so it says id (creation) order.
+ */
+export const QUEUE_HEAD = new CompiledOnce((on, subscriptionId: string, limit: number) =>
+  on.db
+    .selectFrom("webhookDeliveries")
+    .select(["id", "nextAttemptAt"])
+    .where(PENDING)
+    .where("subscriptionId", "=", subscriptionId)
+    .orderBy("nextAttemptAt")
+    .$if(on.dialect === "postgres", (q) => q.orderBy("id"))
+    .limit(limit),
+);
+
+/** One delivery picked from the queue head, with its event's envelope (the head itself is read narrow). */
+export const DELIVERY = new CompiledOnce((on, id: string) =>
+  on.db
+    .selectFrom("webhookDeliveries")
+    .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
+    .selectAll("webhookDeliveries")
+    .select("webhookEvents.envelope")
+    .where("webhookDeliveries.id", "=", id),
+);

@@ -1,8 +1,15 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
-import type { StorageHandles } from "../handles.js";
-import type { GateView } from "../sqlite-gate.js";
-import { SqliteDeliveryStore } from "./deliveries.js";
-import { SqlitePlatformEventStore } from "./platform-events.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import type { WebhookCompaction } from "./compaction.js";
+import type { On } from "./compiled.js";
+import { SqlDeliveryStore } from "./deliveries.js";
+import { asDeliveryRow, asSubscriptionRow, wholeMs, wholeMsOrNull, withNumbers } from "./numbers.js";
+import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
+import { SqlPlatformEventStore } from "./platform-events.js";
+import type { WebhookStore } from "./port.js";
+import { purgePlatformDeliveries, SqlReplayStore } from "./replay-store.js";
+import { purgeWebhookHistory } from "./retention.js";
+import { SqlEventRoutingStore } from "./routing.js";
 import type {
   AttemptOutcome,
   DeliveryToSend,
@@ -10,121 +17,90 @@ import type {
   NewWebhookAttempt,
   NewWebhookDelivery,
   NewWebhookEvent,
+  PurgedWebhookHistory,
   QueuedDelivery,
-  WebhookStore,
+  WebhookSubscriptionRow,
   WebhookTarget,
-} from "./port.js";
-import { DbReplayStore, purgePlatformDeliveries } from "./replay-store.js";
-import { type PurgedWebhookHistory, purgeWebhookHistory } from "./retention.js";
-import { SqliteEventRoutingStore } from "./routing.js";
-import { prepareWebhookStatements, type WebhookStatements } from "./statements.js";
-import type { WebhookSubscriptionRow } from "./subscriptions.js";
-import { SqliteSubscriptionStore } from "./subscriptions.js";
+} from "./row.js";
+import { DELIVERY, INSERT_EVENT, insertDeliveryRows, QUEUE_HEAD, SUBSCRIPTION, TARGETS } from "./statements.js";
+import { SqlSubscriptionStore } from "./subscriptions.js";
 
 /**
- * The webhooks record on SQLite: vendors' subscriptions, the events and deliveries made for them with their attempts,
- * the platform events received (their secrets, the §6.6 replay store), what routes those to vendors (sourced leads,
- * booked appointments), and the retention purge of its tables. The delivery hot path (fan-out, the dispatcher's
- * queue, recording attempts) runs statements prepared once (statements.ts), as measured by bench:fanout, behind the
- * named methods of port.ts; the rest are methods of the sub-stores.
+ * The webhooks record, once for SQLite and PostgreSQL (D-275): vendors' subscriptions, the events and deliveries made
+ * for them with their attempts, the platform events received (their secrets, the §6.6 replay store), what routes those
+ * to vendors (sourced leads, booked appointments), and the retention purge of its tables. The delivery hot path
+ * (fan-out, the dispatcher's queue, recording attempts) runs statements compiled once (statements.ts) behind the named
+ * methods of port.ts; the rest are methods of the sub-stores. Construction does no I/O, so a transaction builds its
+ * own store. What differs by dialect is small and named where it is: the fan-out's rows per statement and the queue
+ * head's tie order (statements.ts), the lock an attempt takes (outcomes.ts), the latest contact (routing.ts), the
+ * erasure's key search (erasure.ts), the purge of finished events (retention.ts), the row locks of multi-statement
+ * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (the factory's `compaction`).
  */
-export class SqliteWebhookStore implements WebhookStore {
-  readonly #handles: StorageHandles;
-  readonly #gate: GateView;
-  readonly #statements: WebhookStatements;
-  readonly platformEvents: SqlitePlatformEventStore;
-  readonly routing: SqliteEventRoutingStore;
-  readonly subscriptions: SqliteSubscriptionStore;
-  readonly deliveries: SqliteDeliveryStore;
+export class SqlWebhookStore implements WebhookStore {
+  readonly #sql: StoreSql;
+  readonly #compaction: WebhookCompaction;
+  readonly platformEvents: SqlPlatformEventStore;
+  readonly routing: SqlEventRoutingStore;
+  readonly subscriptions: SqlSubscriptionStore;
+  readonly deliveries: SqlDeliveryStore;
 
-  constructor(handles: StorageHandles) {
-    this.#handles = handles;
-    this.#gate = handles.gate;
-    this.platformEvents = new SqlitePlatformEventStore(handles);
-    this.routing = new SqliteEventRoutingStore(handles);
-    this.subscriptions = new SqliteSubscriptionStore(handles);
-    this.deliveries = new SqliteDeliveryStore(handles);
-    this.#statements = prepareWebhookStatements(handles);
+  constructor(sql: StoreSql, compaction: WebhookCompaction) {
+    this.#sql = sql;
+    this.#compaction = compaction;
+    this.platformEvents = new SqlPlatformEventStore(sql);
+    this.routing = new SqlEventRoutingStore(sql);
+    this.subscriptions = new SqlSubscriptionStore(sql);
+    this.deliveries = new SqlDeliveryStore(sql);
   }
 
   async targets(vendorKeyId: string, companyId: string): Promise<WebhookTarget[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#statements.targets.all({ vendorKeyId, companyId });
+    return (await TARGETS.execute(this.#sql, vendorKeyId, companyId)).rows;
   }
 
+  /**
+   * An event's deliveries (statements.ts), then its envelope only if one of them is new: both in one transaction (the
+   * caller's, or one of their own), so no delivery is ever without its envelope (D-244).
+   */
   async insertDeliveries(event: NewWebhookEvent, deliveries: readonly NewWebhookDelivery[]): Promise<string[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    const inserted: string[] = [];
-    for (const d of deliveries) {
-      const result = this.#statements.insertDelivery.run(
-        d.id,
-        event.companyId,
-        d.subscriptionId,
-        event.id,
-        event.event,
-        d.dedupeKey,
-        d.sourceEventId,
-        d.nextAttemptAt,
-        d.createdAt,
-        d.createdAtMs,
-      );
-      if (result.changes > 0) inserted.push(d.id);
-    }
-    // Stored once for all its deliveries; not at all when every delivery was already there (a repeated hook).
-    if (inserted.length > 0) {
-      this.#statements.insertEvent.run(event.id, event.companyId, event.event, event.envelope(), event.createdAt);
-    }
-    return inserted;
+    if (deliveries.length === 0) return [];
+    // One order for every writer, so two transactions inserting overlapping keys wait on each other, never deadlock.
+    const sorted = [...deliveries].sort(
+      (a, b) => compare(a.dedupeKey, b.dedupeKey) || compare(a.subscriptionId, b.subscriptionId),
+    );
+    const inserted = await this.#sql.atomically(async (db) => {
+      const on: On = { db, dialect: this.#sql.dialect };
+      const ids = await insertDeliveryRows(on, event, sorted);
+      // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated hook).
+      if (ids.size > 0) {
+        await INSERT_EVENT.execute(on, event.id, event.companyId, event.event, event.envelope(), event.createdAt);
+      }
+      return ids;
+    });
+    return deliveries.filter((d) => inserted.has(d.id)).map((d) => d.id);
   }
 
   async subscription(id: string): Promise<WebhookSubscriptionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#statements.subscription.get({ id });
+    const [row] = (await SUBSCRIPTION.execute(this.#sql, id)).rows;
+    return row && asSubscriptionRow(row);
   }
 
   async queueHead(subscriptionId: string, limit: number): Promise<QueuedDelivery[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#statements.queueHead.all({ id: subscriptionId, limit });
+    const { rows } = await QUEUE_HEAD.execute(this.#sql, subscriptionId, limit);
+    return rows.map((row) => withNumbers(row, ["nextAttemptAt"]));
   }
 
   async delivery(id: string): Promise<DeliveryToSend | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#statements.delivery.get({ id });
+    const [row] = (await DELIVERY.execute(this.#sql, id)).rows;
+    return row && asDeliveryRow(row);
   }
 
+  /** The attempt and the outcome it leaves, together (inline in the dispatcher's group commit). */
   async recordAttempt(attempt: NewWebhookAttempt, outcome: AttemptOutcome): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#statements.insertAttempt.run(
-      attempt.id,
-      attempt.deliveryRowId,
-      attempt.attempt,
-      attempt.deliveryId,
-      attempt.secretVersion,
-      attempt.startedAt,
-      attempt.status,
-      attempt.error,
-      attempt.responseExcerpt,
-      attempt.latencyMs,
-      attempt.deliveryRowId,
-    );
-    this.#statements.updateDelivery.run(
-      outcome.status,
-      outcome.attempts,
-      outcome.lastStatus,
-      outcome.lastError,
-      outcome.body,
-      outcome.profileVersionId,
-      outcome.retryIndex,
-      outcome.nextAttemptAt,
-      outcome.deliveredAt,
-      outcome.failedAt,
-      attempt.deliveryRowId,
-    );
+    await this.#sql.atomically((db) => recordAttemptOn({ db, dialect: this.#sql.dialect }, attempt, outcome));
   }
 
   async endpointSucceeded(subscriptionId: string): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#statements.endpointSucceeded.run(subscriptionId);
+    await ENDPOINT_SUCCEEDED.execute(this.#sql, subscriptionId);
   }
 
   async endpointFailed(
@@ -132,26 +108,33 @@ export class SqliteWebhookStore implements WebhookStore {
     nowMs: number,
     pausedUntil: number | null,
   ): Promise<EndpointFailures | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#statements.endpointFailed.get(nowMs, pausedUntil, subscriptionId) as EndpointFailures | undefined;
+    const { rows } = await ENDPOINT_FAILED.execute(
+      this.#sql,
+      subscriptionId,
+      wholeMs(nowMs),
+      wholeMsOrNull(pausedUntil),
+    );
+    return rows[0] && withNumbers(rows[0], ["failingSince"]);
   }
 
   replayStore(companyId: string): ReplayStore {
-    return new DbReplayStore(this.#handles, companyId);
+    return new SqlReplayStore(this.#sql, companyId);
   }
 
-  async purgePlatformDeliveries(nowSeconds: number): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return purgePlatformDeliveries(this.#handles, nowSeconds);
+  purgePlatformDeliveries(nowSeconds: number): Promise<number> {
+    return purgePlatformDeliveries(this.#sql, nowSeconds);
   }
 
-  async purgeHistory(cutoffMs: number, companyIds: readonly string[]): Promise<PurgedWebhookHistory> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return purgeWebhookHistory(this.#handles, cutoffMs, companyIds);
+  purgeHistory(cutoffMs: number, companyIds: readonly string[]): Promise<PurgedWebhookHistory> {
+    return purgeWebhookHistory(this.#sql, cutoffMs, companyIds);
   }
 
-  /** Nothing of its own on SQLite: the submissions store's checkpoint empties the WAL of the whole file (D-257). */
-  async compactAfterErasure(): Promise<boolean> {
-    return true;
+  compactAfterErasure(): Promise<boolean> {
+    return this.#compaction.afterErasure(this.#sql.inTransaction);
   }
+}
+
+/** Code-unit order, as the unique index orders in a bytewise collation (any fixed order avoids the deadlock). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

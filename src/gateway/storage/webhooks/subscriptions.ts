@@ -1,77 +1,62 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import { webhookDeliveries, webhookSubscriptions } from "../../../db/schema/index.js";
-import type { StorageHandles } from "../handles.js";
-import type { GateView } from "../sqlite-gate.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { asSubscriptionRow } from "./numbers.js";
 import type { SubscriptionStore } from "./port.js";
-
-export type { WebhookSubscriptionRow } from "../../../db/schema/webhook-subscriptions.js";
-export type NewWebhookSubscription = typeof webhookSubscriptions.$inferInsert;
-
-type Row = typeof webhookSubscriptions.$inferSelect;
+import type { NewWebhookSubscription, WebhookSubscriptionRow } from "./row.js";
 
 /** Vendors' webhook subscriptions: the owner's API creates, updates, rotates and deletes them. */
-export class SqliteSubscriptionStore implements SubscriptionStore {
-  readonly #db: StorageHandles["db"];
+export class SqlSubscriptionStore implements SubscriptionStore {
+  readonly #sql: StoreSql;
 
-  readonly #gate: GateView;
-
-  constructor(handles: StorageHandles) {
-    this.#gate = handles.gate;
-    this.#db = handles.db;
+  constructor(sql: StoreSql) {
+    this.#sql = sql;
   }
 
   /** One of a company's subscriptions (another company's is not found). */
-  async getOfCompany(id: string, companyId: string): Promise<Row | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(webhookSubscriptions)
-      .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId)))
-      .get();
+  async getOfCompany(id: string, companyId: string): Promise<WebhookSubscriptionRow | undefined> {
+    const row = await this.#sql.db
+      .selectFrom("webhookSubscriptions")
+      .selectAll()
+      .where("id", "=", id)
+      .where("companyId", "=", companyId)
+      .executeTakeFirst();
+    return row && asSubscriptionRow(row);
   }
 
-  /** A company's subscriptions (of one vendor key, if given), newest first. */
-  async listOfCompany(companyId: string, vendorKeyId?: string): Promise<Row[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(webhookSubscriptions)
-      .where(
-        and(
-          eq(webhookSubscriptions.companyId, companyId),
-          vendorKeyId ? eq(webhookSubscriptions.vendorKeyId, vendorKeyId) : undefined,
-        ),
-      )
-      .orderBy(desc(webhookSubscriptions.id))
-      .all();
+  /** A company's subscriptions (of one vendor key, if given), newest first (ids are time-ordered: D-246). */
+  async listOfCompany(companyId: string, vendorKeyId?: string): Promise<WebhookSubscriptionRow[]> {
+    const rows = await this.#sql.db
+      .selectFrom("webhookSubscriptions")
+      .selectAll()
+      .where("companyId", "=", companyId)
+      .$if(vendorKeyId !== undefined, (q) => q.where("vendorKeyId", "=", vendorKeyId as string))
+      .orderBy("id", "desc")
+      .execute();
+    return rows.map(asSubscriptionRow);
   }
 
-  async insert(row: typeof webhookSubscriptions.$inferInsert): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.insert(webhookSubscriptions).values(row).run();
+  async insert(row: NewWebhookSubscription): Promise<void> {
+    await this.#sql.db.insertInto("webhookSubscriptions").values(row).execute();
   }
 
-  async update(id: string, change: Partial<Row>): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.update(webhookSubscriptions).set(change).where(eq(webhookSubscriptions.id, id)).run();
+  async update(id: string, change: Partial<WebhookSubscriptionRow>): Promise<void> {
+    await this.#sql.db.updateTable("webhookSubscriptions").set(change).where("id", "=", id).execute();
   }
 
+  /** Its deliveries and their attempts go with it (the foreign keys cascade). */
   async delete(id: string): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).run();
+    await this.#sql.db.deleteFrom("webhookSubscriptions").where("id", "=", id).execute();
   }
 
-  /** A subscription's deliveries by status. */
+  /** A subscription's deliveries by status, on the (subscription, status, id) index. */
   async deliveryCounts(subscriptionId: string): Promise<Record<string, number>> {
-    while (this.#gate.busy) await this.#gate.pass();
-    const rows = this.#db
-      .select({ status: webhookDeliveries.status, count: sql<number>`count(*)` })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.subscriptionId, subscriptionId))
-      .groupBy(webhookDeliveries.status)
-      .all();
+    const rows = await this.#sql.db
+      .selectFrom("webhookDeliveries")
+      .select((eb) => ["status", eb.fn.countAll<number | string>().as("count")])
+      .where("subscriptionId", "=", subscriptionId)
+      .groupBy("status")
+      .execute();
     const counts: Record<string, number> = { pending: 0, delivering: 0, delivered: 0, failed: 0 };
-    for (const r of rows) counts[r.status] = r.count;
+    for (const r of rows) counts[r.status] = Number(r.count);
     return counts;
   }
 }
