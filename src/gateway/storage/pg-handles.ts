@@ -2,6 +2,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import type { GatewayPgDb } from "../../db/postgres.js";
 import * as schema from "../../db/schema-pg/index.js";
+import { checkOut } from "./sql/postgres.js";
 
 /** A connection statements run on: the pool (each statement on any free connection) or one checked-out client. */
 export type PgQueryable = pg.Pool | pg.PoolClient;
@@ -77,7 +78,7 @@ export async function pgTransaction<T>(
   begin = "BEGIN",
 ): Promise<T> {
   if (handles.inTransaction) return work(handles);
-  const client = await handles.pool.connect();
+  const client = await checkOut(handles.pool);
   let broken = false;
   try {
     await client.query(begin);

@@ -5,7 +5,7 @@ import { SqlUpstreamCredentialStore } from "./credentials/index.js";
 import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
 import { SqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
-import { postgresSql, postgresSqlOn } from "./sql/postgres.js";
+import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
 import { SqlTenantStore } from "./tenants/index.js";
@@ -116,7 +116,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
     work: (tx: Stores & { sql: Sql }) => Promise<T>,
     locks: pg.QueryConfig | undefined,
   ): Promise<T> => {
-    const client = await pool.connect();
+    const client = await checkOut(pool);
     // A connection whose BEGIN or ROLLBACK failed is broken: the pool drops it rather than hand it out again.
     let broken = false;
     try {

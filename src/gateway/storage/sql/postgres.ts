@@ -21,13 +21,34 @@ function run(client: pg.PoolClient, sqlText: string, parameters: readonly unknow
 }
 
 /**
+ * A client of the pool for statements of one's own. A connection that breaks while checked out (the server restarted,
+ * a proxy cut it) emits `error`, and node-postgres listens for it only while the client is idle in the pool: without
+ * a listener here the process would end. The statement in flight rejects anyway; `release(true)` then drops the client.
+ */
+export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  let broken = false;
+  const onError = () => {
+    broken = true;
+  };
+  client.on("error", onError);
+  const release = client.release.bind(client);
+  return Object.assign(client, {
+    release: (destroy?: boolean | Error) => {
+      client.off("error", onError);
+      release(broken || destroy === true || destroy instanceof Error);
+    },
+  });
+}
+
+/**
  * The pool as Kysely's driver takes it, with each statement's parameters as PostgreSQL stores them (values.ts: a JSON
  * column's object or array as JSON text).
  */
 function convertingPool(pool: pg.Pool): PostgresPool {
   return {
     async connect() {
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       return {
         query: (sqlText: string, parameters: readonly unknown[]) => run(client, sqlText, parameters),
         release: () => client.release(),

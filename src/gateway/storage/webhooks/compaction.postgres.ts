@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { checkOut } from "../sql/postgres.js";
 import type { WebhookCompaction } from "./compaction.js";
 
 /**
@@ -11,7 +12,7 @@ export function postgresCompaction(pool: pg.Pool): WebhookCompaction {
   return {
     async afterErasure(inTransaction) {
       if (inTransaction) throw new Error("compactAfterErasure runs after the erasure's transaction has committed");
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       let broken = false;
       try {
         await client.query("SET statement_timeout = 0");
