@@ -1,5 +1,5 @@
-import { upstreamKey } from "../intake/accept-submission.js";
 import type { SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
+import { upstreamKey } from "../submissions/upstream-key.js";
 
 export type UpstreamRequest = { body: Record<string, unknown>; idempotencyKey: string | null } | { fail: string };
 

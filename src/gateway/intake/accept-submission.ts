@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { canonicalDigest } from "../../canonical-json.js";
 import { appointmentSchema } from "../../contract/appointment.js";
 import { leadSchema } from "../../contract/lead.js";
@@ -15,6 +14,7 @@ import {
   type MappingOutcome,
 } from "../profiles/index.js";
 import { type SubmissionView, submissionRow, submissionStatusView } from "../storage/submissions/index.js";
+import { upstreamKey } from "../submissions/upstream-key.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { checkLeadText } from "./lead-text.js";
 
@@ -257,16 +257,6 @@ async function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: s
   if (!(await ctx.submissions.leadOf({ companyId: key.companyId, vendorKeyId: key.id }, leadId))) {
     throw notFound("leadId: no such lead submission for this key");
   }
-}
-
-/**
- * §8: idempotency keys are scoped to the key owner, and all of a company's vendors reach the platform through the
- * company: derive the upstream key from the vendor key and the vendor's own key, so two vendors may both use
- * `abc12345` (47 characters, inside §2.8's 8–160).
- */
-export function upstreamKey(vendorKeyId: string, idempotencyKey: string, generation = 0): string {
-  const digest = createHash("sha256").update(`${vendorKeyId}\u0000${idempotencyKey}`).digest("base64url");
-  return generation === 0 ? `pg.${digest}` : `pg.${digest}.${generation}`;
 }
 
 function normaliseEmail(value: unknown): string | null {

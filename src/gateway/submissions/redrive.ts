@@ -1,10 +1,10 @@
 import { canonicalJson } from "../../canonical-json.js";
 import { badRequest } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
-import { upstreamKey } from "../intake/accept-submission.js";
 import { checkLeadText } from "../intake/lead-text.js";
 import { getProfileRow, getVersionRow } from "../profiles-admin/profiles.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
+import { upstreamKey } from "./upstream-key.js";
 
 export interface RedriveInput {
   submissionIds?: string[];
