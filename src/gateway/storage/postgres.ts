@@ -7,7 +7,7 @@ import { PostgresProfileStore } from "./profiles/postgres.js";
 import type { Sql } from "./sql/database.js";
 import { postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import type { StoreSql } from "./sql/store-sql.js";
-import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
+import { SqlSubmissionStore } from "./submissions/index.js";
 import { PostgresTenantStore } from "./tenants/postgres.js";
 import type { Stores, Transaction, TransactionScope } from "./transaction.js";
 import type { VendorKeyRow } from "./vendor-keys/index.js";
@@ -33,7 +33,7 @@ function postgresStores(
   shared: Shared,
 ): Stores & { vendorKeys: PostgresVendorKeyStore } {
   return {
-    submissions: new PostgresSubmissionStore(handles),
+    submissions: new SqlSubmissionStore(sql),
     vendorKeys: new PostgresVendorKeyStore(handles, shared.keys),
     tenants: new PostgresTenantStore(handles),
     credentials: new SqlUpstreamCredentialStore(sql),

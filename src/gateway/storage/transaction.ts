@@ -6,7 +6,7 @@ import type { Sql } from "./sql/database.js";
 import { sqliteSql } from "./sql/sqlite.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
-import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
+import { SqlSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqliteTenantStore, type TenantStore } from "./tenants/index.js";
 import { SqliteVendorKeyStore, type VendorKeyStore } from "./vendor-keys/index.js";
 import { SqliteWebhookStore, type WebhookStore } from "./webhooks/index.js";
@@ -51,7 +51,7 @@ export function sqliteStores(
   sql: StoreSql,
 ): Stores {
   return {
-    submissions: new SqliteSubmissionStore(handles),
+    submissions: new SqlSubmissionStore(sql),
     vendorKeys: new SqliteVendorKeyStore(handles),
     tenants: new SqliteTenantStore(handles),
     credentials: new SqlUpstreamCredentialStore(sql),
