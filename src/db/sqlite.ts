@@ -18,13 +18,3 @@ export function openSqlite(path: string): SqliteDatabase {
   db.pragma("busy_timeout = 5000");
   return db;
 }
-
-/**
- * Copies every WAL frame into the database file and truncates the WAL to nothing: the frames hold earlier versions of
- * the pages written since the last reset, erased data included, until they are overwritten. False when a reader of
- * another connection kept it from finishing within the busy timeout (the next full checkpoint finishes it).
- */
-export function checkpointTruncate(db: SqliteDatabase): boolean {
-  const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-  return result?.busy === 0;
-}

@@ -60,7 +60,11 @@ describe("storage boundary: one storage module per record", () => {
         expect(own.some((t) => t.table === table && t.how === "import" && t.file.startsWith(record.module))).toBe(true);
       }
     }
-    expect(own).toContainEqual({ file: "src/gateway/storage/submissions/writer.ts", table: "submissions", how: "sql" });
+    expect(own).toContainEqual({
+      file: "src/gateway/storage/submissions/inserts.ts",
+      table: "submissions",
+      how: "sql",
+    });
   });
 
   it("flags a capability that imports a record's table definition or names it in SQL", () => {
@@ -69,13 +73,15 @@ describe("storage boundary: one storage module per record", () => {
       'import { and } from "drizzle-orm";',
       'import { submissions as s, type upstreamCredentials } from "../../db/schema/index.js";',
       'const rows = sqlite.prepare("SELECT id FROM mapping_failures").all();',
+      'const sends = await db.selectFrom("submissionAttempts").selectAll().execute();',
     ].join("\n");
     expect(importedTables(file, source)).toEqual([
       { file, table: "submissions", how: "import" },
       { file, table: "upstream_credentials", how: "import" },
     ]);
-    expect(sqlTables(file, source, ["submissions", "mapping_failures"])).toEqual([
+    expect(sqlTables(file, source, ["submissions", "mapping_failures", "submission_attempts"])).toEqual([
       { file, table: "mapping_failures", how: "sql" },
+      { file, table: "submission_attempts", how: "sql" },
     ]);
   });
 

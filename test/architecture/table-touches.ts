@@ -44,12 +44,19 @@ export function importedTables(file: string, source: string): Touch[] {
   return touches;
 }
 
-/** Every statement in `source` that names one of `tables` in SQL text (from, join, into, update). */
+/**
+ * Every statement in `source` that names one of `tables` in SQL text (from, join, into, update) or to the query
+ * builder (storage/sql, D-275: `selectFrom("submissionAttempts")`, the table's name in camelCase).
+ */
 export function sqlTables(file: string, source: string, tables: readonly string[]): Touch[] {
   const touches: Touch[] = [];
   for (const table of tables) {
     const statement = new RegExp(`\\b(from|join|into|update|exists)\\s+"?${table}\\b(?!\\.)`, "i");
-    if (statement.test(source)) touches.push({ file, table, how: "sql" });
+    const camel = table.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    const built = new RegExp(
+      `\\b(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\\(\\s*"${camel}\\b`,
+    );
+    if (statement.test(source) || built.test(source)) touches.push({ file, table, how: "sql" });
   }
   return touches;
 }

@@ -18,6 +18,12 @@ function row(id: string, changes: Partial<Submission> = {}): Submission {
     createdAt: "2026-11-26T00:00:00.000Z",
     updatedAt: "2026-11-26T00:00:00.000Z",
     vendorKeyId: "key_a",
+    connectionId: null,
+    vendorRecordId: null,
+    recordAction: null,
+    test: false,
+    heldReason: null,
+    note: null,
     ...changes,
   };
 }

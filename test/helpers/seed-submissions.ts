@@ -1,7 +1,9 @@
-import type { GatewayDb } from "../../src/db/client.js";
-import { submissionAttempts, submissions } from "../../src/db/schema/index.js";
-import * as pgSchema from "../../src/db/schema-pg/index.js";
+import type { submissionAttempts } from "../../src/db/schema/index.js";
 import type { StorageHandles } from "../../src/gateway/storage/open-storage.js";
+import type { Sql } from "../../src/gateway/storage/sql/database.js";
+import { postgresSql } from "../../src/gateway/storage/sql/postgres.js";
+import { sqliteSql } from "../../src/gateway/storage/sql/sqlite.js";
+import { SqliteGate } from "../../src/gateway/storage/sqlite-gate.js";
 import { type SubmissionRow, submissionRow } from "../../src/gateway/storage/submissions/index.js";
 import { newId } from "../../src/ids.js";
 
@@ -41,26 +43,29 @@ export async function seedSubmissions(
   const batches = inBatches(specs, ids);
   const { database } = gateway;
   if (database.dialect === "sqlite") {
-    seedSqlite(database.database.db, batches);
+    // A query builder of its own on the file's connection, its BEGIN … COMMIT by hand (the storage's gate is not ours).
+    const { sqlite } = database.database;
+    sqlite.exec("BEGIN");
+    try {
+      await insertAll(sqliteSql(sqlite, new SqliteGate()).inside, batches);
+      sqlite.exec("COMMIT");
+    } finally {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    }
   } else {
-    await database.database.db.transaction(async (tx) => {
-      for (const { rows, attempts } of batches) {
-        if (rows.length) await tx.insert(pgSchema.submissions).values(rows);
-        if (attempts.length) await tx.insert(pgSchema.submissionAttempts).values(attempts);
-      }
-    });
+    // Not destroyed after: that would end the pool, which is the gateway's.
+    await postgresSql(database.database.pool)
+      .transaction()
+      .execute((tx) => insertAll(tx, batches));
   }
   return ids;
 }
 
-/** SQLite's transaction is synchronous: the whole seed in one. */
-function seedSqlite(db: GatewayDb, batches: Iterable<Batch>): void {
-  db.transaction((tx) => {
-    for (const { rows, attempts } of batches) {
-      if (rows.length) tx.insert(submissions).values(rows).run();
-      if (attempts.length) tx.insert(submissionAttempts).values(attempts).run();
-    }
-  });
+async function insertAll(db: Sql, batches: Iterable<Batch>): Promise<void> {
+  for (const { rows, attempts } of batches) {
+    if (rows.length) await db.insertInto("submissions").values(rows).execute();
+    if (attempts.length) await db.insertInto("submissionAttempts").values(attempts).execute();
+  }
 }
 
 /**
@@ -107,6 +112,7 @@ function* inBatches(specs: Iterable<SeedSpec>, ids: string[]): Generator<Batch> 
       });
     }
     ids.push(id);
+    // SQLite binds at most 32,766 values a statement: 500 rows of 36 columns stay well below.
     if (batch.rows.length >= 500) {
       yield batch;
       batch = { rows: [], attempts: [] };

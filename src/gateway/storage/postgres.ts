@@ -7,7 +7,7 @@ import { SqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import type { StoreSql } from "./sql/store-sql.js";
-import { PostgresSubmissionStore } from "./submissions/postgres/store.js";
+import { SqlSubmissionStore } from "./submissions/index.js";
 import { SqlTenantStore } from "./tenants/index.js";
 import type { SharedCaches, Stores, Transaction, TransactionScope } from "./transaction.js";
 import { SqlVendorKeyStore } from "./vendor-keys/index.js";
@@ -26,7 +26,7 @@ function postgresStores(
   shared: SharedCaches,
 ): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
   return {
-    submissions: new PostgresSubmissionStore(handles),
+    submissions: new SqlSubmissionStore(sql),
     vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
     tenants: new SqlTenantStore(sql),
     credentials: new SqlUpstreamCredentialStore(sql),

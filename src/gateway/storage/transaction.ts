@@ -8,7 +8,7 @@ import type { Sql } from "./sql/database.js";
 import { sqliteSql } from "./sql/sqlite.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
-import { SqliteSubmissionStore, type SubmissionStore } from "./submissions/index.js";
+import { SqlSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
 import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
 import { SQLITE_COMPACTION, SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
@@ -63,7 +63,7 @@ export function sqliteStores(
   shared: SharedCaches,
 ): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
   return {
-    submissions: new SqliteSubmissionStore(handles),
+    submissions: new SqlSubmissionStore(sql),
     vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
     tenants: new SqlTenantStore(sql),
     credentials: new SqlUpstreamCredentialStore(sql),

@@ -1,8 +1,25 @@
 import { notFound } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
-import { type SubmissionFilter, submissionStatusView } from "../storage/submissions/index.js";
+import { type SubmissionFilter, type SubmissionRow, submissionStatusView } from "../storage/submissions/index.js";
 
 export type { SubmissionFilter } from "../storage/submissions/index.js";
+
+/**
+ * A row of the owner's submission log: its progress, and where it came from — the vendor key, the hook connection,
+ * the vendor's own record id — and, for what is not forwarded, why (held, noted).
+ */
+export function submissionLogView(row: SubmissionRow) {
+  return {
+    ...submissionStatusView(row),
+    vendorKeyId: row.vendorKeyId,
+    connectionId: row.connectionId,
+    vendorRecordId: row.vendorRecordId,
+    recordAction: row.recordAction,
+    test: row.test,
+    heldReason: row.heldReason,
+    note: row.note,
+  };
+}
 
 /** A company's submissions, newest first, keyset-paginated so a page deep in the history costs what the first does. */
 export async function listSubmissions({
@@ -18,7 +35,7 @@ export async function listSubmissions({
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {
-    submissions: page.map((row) => ({ ...submissionStatusView(row), vendorKeyId: row.vendorKeyId })),
+    submissions: page.map(submissionLogView),
     nextCursor: rows.length > filter.limit && last ? last.id : null,
   };
 }
@@ -36,8 +53,7 @@ export async function getSubmissionDetail({
   const row = await ctx.submissions.getOfCompany(submissionId, companyId);
   if (!row) throw notFound();
   return {
-    ...submissionStatusView(row),
-    vendorKeyId: row.vendorKeyId,
+    ...submissionLogView(row),
     credentialId: row.credentialId,
     rawPayload: row.rawPayload === null ? null : (JSON.parse(row.rawPayload) as unknown),
     canonicalBody: row.canonicalBody,

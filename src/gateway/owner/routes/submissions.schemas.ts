@@ -3,9 +3,22 @@ import { id, instant, json, timestamp } from "./common.schemas.js";
 
 /** The submission log and the dead letter (D-230). */
 
+/** A submission's states: forwarding's, and a hook connection's (held, fetching, noted; docs/connections.md). */
+const submissionStatus = z.enum([
+  "queued",
+  "waiting",
+  "forwarding",
+  "forwarded",
+  "failed",
+  "held",
+  "fetching",
+  "noted",
+]);
+
 export const submissionQuery = z.object({
-  status: z.enum(["queued", "waiting", "forwarding", "forwarded", "failed"]).optional(),
+  status: submissionStatus.optional(),
   keyId: id.optional(),
+  connectionId: id.optional(),
   kind: z.enum(["lead", "appointment"]).optional(),
   from: instant.optional(),
   to: instant.optional(),
@@ -32,7 +45,7 @@ export const redriveBody = z
 const submissionFields = {
   submissionId: z.string(),
   kind: z.enum(["lead", "appointment"]),
-  status: z.enum(["queued", "waiting", "forwarding", "forwarded", "failed"]),
+  status: submissionStatus,
   attempts: z.number().int(),
   waitingReason: z.string().nullable(),
   lastError: z.string().nullable(),
@@ -42,6 +55,18 @@ const submissionFields = {
   createdAt: timestamp,
   updatedAt: timestamp,
   vendorKeyId: z.string(),
+  /** The hook connection it came through; null for a vendor key's own requests. */
+  connectionId: z.string().nullable(),
+  /** The vendor's own id of the record (a hook's), its idempotency. */
+  vendorRecordId: z.string().nullable(),
+  /** A vendor's change to a booking the Inbound API cannot express. */
+  recordAction: z.enum(["reschedule", "cancel"]).nullable(),
+  /** A vendor's test record: never forwarded to a live platform. */
+  test: z.boolean(),
+  /** Why a held submission is held. */
+  heldReason: z.string().nullable(),
+  /** What a noted submission is. */
+  note: z.string().nullable(),
 };
 
 /** A row of the log: the list's rows and the live stream's `submission` events (D-235). */

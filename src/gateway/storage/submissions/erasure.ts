@@ -1,127 +1,167 @@
-import { and, inArray, isNotNull, lt } from "drizzle-orm";
-import { mappingFailures, submissions } from "../../../db/schema/index.js";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { idFloor } from "../../../ids.js";
-import type { StorageHandles } from "../handles.js";
+import type { Sql } from "../sql/database.js";
+import type { StoreSql } from "../sql/store-sql.js";
 import type { ScanBy, ScannedSubmission } from "./port.js";
+
+// Retention and erasure (D-241): what a person's erasure and the retention purge drop, a chunk at a time.
 
 /** Rows of a company scanned per step of an erasure (one transaction, then the event loop's turn). */
 export const ERASURE_CHUNK = 2_000;
 
-const SCANS: Record<ScanBy, string> = {
-  contact: `SELECT id, status, result, contact_email AS email, contact_phone AS phone, NULL AS leadRef
-    FROM submissions WHERE company_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
-  leadReference: `SELECT id, status, result, NULL AS email, NULL AS phone,
-      json_extract(canonical_body, '$.leadId') AS leadRef
-    FROM submissions WHERE company_id = ? AND id < ? AND kind = 'appointment' ORDER BY id DESC LIMIT ?`,
-};
+/**
+ * A step's rows, newest first below `before`: the person's own submissions with their contact, or the appointments
+ * with the lead they name. `result` as its JSON text, as SQLite stores it (the erasure finds an appointment's id in
+ * it): cast, so that neither driver parses it.
+ */
+async function scan(db: Sql, companyId: string, by: ScanBy, before: string): Promise<ScannedSubmission[]> {
+  const rows = await db
+    .selectFrom("submissions")
+    .select((eb) => [
+      "id",
+      "status",
+      "contactEmail",
+      "contactPhone",
+      eb.cast<string | null>("result", "text").as("resultText"),
+      eb.ref("canonicalBody", "->>").key("leadId").$castTo<string | null>().as("leadRef"),
+    ])
+    .where("companyId", "=", companyId)
+    .where("id", "<", before)
+    .$if(by === "leadReference", (q) => q.where("kind", "=", "appointment"))
+    .orderBy("id", "desc")
+    .limit(ERASURE_CHUNK)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    email: by === "contact" ? row.contactEmail : null,
+    phone: by === "contact" ? row.contactPhone : null,
+    leadRef: by === "leadReference" ? row.leadRef : null,
+    result: row.resultText,
+  }));
+}
 
 /**
  * One step of a pass over a company's submissions, newest first below `before`: ERASURE_CHUNK rows, in the caller's
- * immediate transaction, the event loop's turn between steps (a large company never holds the thread serving
- * intake). The rows `match` accepts lose their payloads, and what was not sent yet is failed ("erased at the owner's
- * request"): its id is in `failed`, for the caller to record its outcome in the same transaction, as forwarding
- * records it. The contact columns stay (forgetContacts): a rerun after a crash finds the person's submissions by them.
+ * immediate transaction (or one of its own), the event loop's turn between steps (a large company never holds the
+ * thread serving intake). The rows `match` accepts lose their payloads, and what was not sent yet is failed ("erased
+ * at the owner's request"): its id is in `failed`, for the caller to record its outcome in the same transaction, as
+ * forwarding records it. The status is checked in the UPDATE, so a row another process settles meanwhile keeps its
+ * outcome (D-240). The contact columns stay (forgetContacts): a rerun after a crash finds the person's submissions by
+ * them.
  */
 export function eraseStep(
-  { sqlite }: StorageHandles,
+  store: StoreSql,
   companyId: string,
   by: ScanBy,
   before: string,
   nowMs: number,
   match: (row: ScannedSubmission) => boolean,
-): { erased: string[]; failed: string[]; last: string | undefined } {
+): Promise<{ erased: string[]; failed: string[]; last: string | undefined }> {
   const now = new Date(nowMs).toISOString();
-  const rows = sqlite
-    .prepare<[string, string, number], ScannedSubmission>(SCANS[by])
-    .all(companyId, before, ERASURE_CHUNK);
-  const erase = sqlite.prepare(
-    "UPDATE submissions SET raw_payload = NULL, canonical_body = NULL, purged_at = ?, updated_at = ? WHERE id = ?",
-  );
-  const fail = sqlite.prepare(
-    `UPDATE submissions SET status = 'failed', last_error = 'erased at the owner''s request', next_attempt_at = NULL,
-       waiting_reason = NULL, lease_until = NULL WHERE id = ?`,
-  );
-  const erased: string[] = [];
-  const failed: string[] = [];
-  for (const row of rows.filter(match)) {
-    erase.run(now, now, row.id);
-    erased.push(row.id);
-    if (row.status === "forwarded" || row.status === "failed") continue;
-    // Nothing is left to send: it ends here, and its vendor hears so as of any failure (§1).
-    fail.run(row.id);
-    failed.push(row.id);
-  }
-  return { erased, failed, last: rows.length < ERASURE_CHUNK ? undefined : rows.at(-1)?.id };
+  return store.atomically(async (db) => {
+    const rows = await scan(db, companyId, by, before);
+    const erased = rows.filter(match).map((row) => row.id);
+    let failed: string[] = [];
+    if (erased.length > 0) {
+      await db
+        .updateTable("submissions")
+        .set({ rawPayload: null, canonicalBody: null, purgedAt: now, updatedAt: now })
+        .where("id", "in", erased)
+        .execute();
+      // Nothing is left to send: it ends here, and its vendor hears so as of any failure (§1).
+      const ended = await db
+        .updateTable("submissions")
+        .set({
+          status: "failed",
+          lastError: "erased at the owner's request",
+          nextAttemptAt: null,
+          waitingReason: null,
+          leaseUntil: null,
+        })
+        .where("id", "in", erased)
+        .where("status", "not in", ["forwarded", "failed"])
+        .returning("id")
+        .execute();
+      const done = new Set(ended.map((row) => row.id));
+      failed = erased.filter((id) => done.has(id));
+    }
+    return { erased, failed, last: rows.length < ERASURE_CHUNK ? undefined : rows.at(-1)?.id };
+  });
 }
 
 /** The last step of an erasure: the person's submissions forget their contact, and are found by it no more. */
-export function forgetContacts({ sqlite }: StorageHandles, submissionIds: readonly string[]): void {
-  const forget = sqlite.prepare("UPDATE submissions SET contact_email = NULL, contact_phone = NULL WHERE id = ?");
+export async function forgetContacts(store: StoreSql, submissionIds: readonly string[]): Promise<void> {
   for (let i = 0; i < submissionIds.length; i += ERASURE_CHUNK) {
-    const chunk = submissionIds.slice(i, i + ERASURE_CHUNK);
-    sqlite.transaction(() => {
-      for (const id of chunk) forget.run(id);
-    })();
+    await store.db
+      .updateTable("submissions")
+      .set({ contactEmail: null, contactPhone: null })
+      .where("id", "in", submissionIds.slice(i, i + ERASURE_CHUNK))
+      .execute();
   }
 }
 
 /**
  * Drops the native payload of a company's mapping failures that `mentions` accepts: no profile produced a body there,
  * so there is no contact column to compare, only the text as received. Scanned newest first on the (company, id)
- * index, a chunk per transaction.
+ * index, a chunk per immediate transaction, the event loop's turn between chunks.
  */
 export async function eraseMappingFailures(
-  { sqlite, gate }: StorageHandles,
+  store: StoreSql,
   companyId: string,
   mentions: (text: string) => boolean,
 ): Promise<number> {
-  const select = sqlite.prepare<[string, string, number], { id: string; rawPayload: string | null }>(
-    `SELECT id, raw_payload AS rawPayload FROM mapping_failures WHERE company_id = ? AND id < ?
-     ORDER BY id DESC LIMIT ?`,
-  );
-  const erase = sqlite.prepare("UPDATE mapping_failures SET raw_payload = NULL WHERE id = ?");
   let erased = 0;
   let before = "\uffff";
   for (;;) {
-    while (gate.busy) await gate.pass();
-    const step = sqlite
-      .transaction(() => {
-        const rows = select.all(companyId, before, ERASURE_CHUNK);
-        for (const row of rows) {
-          if (row.rawPayload === null || !mentions(row.rawPayload)) continue;
-          erase.run(row.id);
-          erased++;
-        }
-        return { scanned: rows.length, last: rows.at(-1)?.id };
-      })
-      .immediate();
+    const step = await store.atomically(async (db) => {
+      const rows = await db
+        .selectFrom("mappingFailures")
+        .select(["id", "rawPayload"])
+        .where("companyId", "=", companyId)
+        .where("id", "<", before)
+        .orderBy("id", "desc")
+        .limit(ERASURE_CHUNK)
+        .execute();
+      const ids = rows.filter((row) => row.rawPayload !== null && mentions(row.rawPayload)).map((row) => row.id);
+      if (ids.length > 0) {
+        const result = await db
+          .updateTable("mappingFailures")
+          .set({ rawPayload: null })
+          .where("id", "in", ids)
+          .executeTakeFirst();
+        erased += Number(result.numUpdatedRows);
+      }
+      return { scanned: rows.length, last: rows.at(-1)?.id };
+    }, "immediate");
     if (step.scanned < ERASURE_CHUNK || step.last === undefined) return erased;
     before = step.last;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
 /**
- * Drops raw payloads accepted before `cutoffMs`. Only finished submissions are purged: a queued one still needs its
- * payload for a redrive with another profile version. Mapping failures of the same age lose theirs too.
+ * Drops raw payloads accepted before `cutoffMs`, in one transaction with those of mapping failures of the same age.
+ * Only finished submissions are purged: a queued one still needs its payload for a redrive with another profile
+ * version.
  */
-export function purgePayloadsBefore({ db }: StorageHandles, cutoffMs: number, nowIso: string): number {
-  const purged = db
-    .update(submissions)
-    .set({ rawPayload: null, purgedAt: nowIso })
-    .where(
-      and(
-        // Ids are time-ordered and made with createdAt's clock reading: a range on the primary key, so intake's
-        // inserts need no created_at index.
-        lt(submissions.id, idFloor("sub", cutoffMs)),
-        isNotNull(submissions.rawPayload),
-        inArray(submissions.status, ["forwarded", "failed"]),
-      ),
-    )
-    .run().changes;
-  db.update(mappingFailures)
-    .set({ rawPayload: null })
-    .where(and(lt(mappingFailures.createdAt, new Date(cutoffMs).toISOString()), isNotNull(mappingFailures.rawPayload)))
-    .run();
-  return purged;
+export function purgePayloadsBefore(store: StoreSql, cutoffMs: number, nowIso: string): Promise<number> {
+  return store.atomically(async (db) => {
+    const purged = await db
+      .updateTable("submissions")
+      .set({ rawPayload: null, purgedAt: nowIso })
+      // Ids are time-ordered and made with createdAt's clock reading: a range on the primary key, so intake's
+      // inserts need no created_at index.
+      .where("id", "<", idFloor("sub", cutoffMs))
+      .where("rawPayload", "is not", null)
+      .where("status", "in", ["forwarded", "failed"])
+      .executeTakeFirst();
+    await db
+      .updateTable("mappingFailures")
+      .set({ rawPayload: null })
+      .where("createdAt", "<", new Date(cutoffMs).toISOString())
+      .where("rawPayload", "is not", null)
+      .execute();
+    return Number(purged.numUpdatedRows);
+  });
 }

@@ -9,7 +9,6 @@ export type {
   SubmissionStore,
   SubmissionTimes,
 } from "./port.js";
-export { PostgresSubmissionStore } from "./postgres/store.js";
 export type { ChangeCursor, FailedSelection, SubmissionFilter } from "./reads.js";
 export type {
   MappingFailureRow,
@@ -20,4 +19,4 @@ export type {
 } from "./row.js";
 export { submissionRow } from "./row.js";
 export { type SubmissionView, submissionStatusView } from "./status-view.js";
-export { SqliteSubmissionStore } from "./store.js";
+export { SqlSubmissionStore } from "./store.js";

@@ -72,14 +72,14 @@ export interface SubmissionTimes {
 
 /**
  * The submissions record as the capabilities use it (D-221): intake's group-committed accept, forwarding's claims,
- * settlements and releases, the owner's reads, redrive, retention and erasure. Every method is asynchronous; the
- * SQLite implementation is store.ts.
+ * settlements and releases, the owner's reads, redrive, retention and erasure. Every method is asynchronous; one
+ * implementation serves both databases (store.ts, D-275).
  */
 export interface SubmissionStore {
   /** Intake's durable accept: resolves once the row is committed (group commit). */
   insert(row: NewSubmission): Promise<void>;
   get(id: string): Promise<SubmissionRow | undefined>;
-  /** One row by id through a prepared statement (the settlement's and erasure's per-row reads). */
+  /** One row by id (the settlement's and erasure's per-row reads). */
   read(id: string): Promise<SubmissionRow | undefined>;
   getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined>;
   getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined>;
@@ -102,7 +102,7 @@ export interface SubmissionStore {
   loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]>;
   claim(id: string, now: number, leaseMs: number): Promise<boolean>;
   unclaim(id: string, firstSentAt: number | null): Promise<void>;
-  /** Checked and set in one immediate transaction of its own (or a savepoint of the caller's). */
+  /** Checked and set in one immediate transaction of its own (or inline in the caller's open transaction). */
   holdForLead(appointmentId: string, leadSubmissionId: string, now: number): Promise<boolean>;
   recordAttempt(
     row: SubmissionRow,

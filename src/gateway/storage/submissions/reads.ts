@@ -1,13 +1,20 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from "drizzle-orm";
-import { mappingFailures, submissionAttempts, submissions } from "../../../db/schema/index.js";
 import { idFloor } from "../../../ids.js";
-import type { StorageHandles } from "../handles.js";
-import type { SubmissionRow } from "./row.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { byBytes } from "../sql/store-sql.js";
+import type { KeyCounts, SubmissionTimes } from "./port.js";
+import { type MappingFailureRow, type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
+
+// The owner's reads: the log, the live log's poll, a submission's attempts, the mapping failures, a redrive's
+// selection and the insights' counts. The same rows in the same order on both databases (D-242): each list says its
+// order. Ids are time-ordered and compare alike byte-wise and under the usual collations (one prefix, then digits and
+// lower-case letters), so ordering by id needs no `byBytes` and keeps its index.
 
 /** What the owner's submission log filters by. */
 export interface SubmissionFilter {
-  status?: "queued" | "waiting" | "forwarding" | "forwarded" | "failed";
+  status?: SubmissionRow["status"];
   keyId?: string;
+  /** A hook connection's submissions only. */
+  connectionId?: string;
   kind?: "lead" | "appointment";
   /** ISO timestamps bounding createdAt. */
   from?: string;
@@ -18,21 +25,22 @@ export interface SubmissionFilter {
 }
 
 /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
-export function listPage({ db }: StorageHandles, companyId: string, filter: SubmissionFilter): SubmissionRow[] {
-  const where: SQL[] = [eq(submissions.companyId, companyId)];
-  if (filter.status) where.push(eq(submissions.status, filter.status));
-  if (filter.keyId) where.push(eq(submissions.vendorKeyId, filter.keyId));
-  if (filter.kind) where.push(eq(submissions.kind, filter.kind));
-  if (filter.from) where.push(gte(submissions.createdAt, filter.from));
-  if (filter.to) where.push(lte(submissions.createdAt, filter.to));
-  if (filter.cursor) where.push(lt(submissions.id, filter.cursor));
-  return db
-    .select()
-    .from(submissions)
-    .where(and(...where))
-    .orderBy(desc(submissions.id))
+export async function listPage(store: StoreSql, companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
+  const rows = await store.db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("companyId", "=", companyId)
+    .$if(filter.status !== undefined, (q) => q.where("status", "=", filter.status as SubmissionRow["status"]))
+    .$if(filter.keyId !== undefined, (q) => q.where("vendorKeyId", "=", filter.keyId as string))
+    .$if(filter.connectionId !== undefined, (q) => q.where("connectionId", "=", filter.connectionId as string))
+    .$if(filter.kind !== undefined, (q) => q.where("kind", "=", filter.kind as SubmissionRow["kind"]))
+    .$if(filter.from !== undefined, (q) => q.where("createdAt", ">=", filter.from as string))
+    .$if(filter.to !== undefined, (q) => q.where("createdAt", "<=", filter.to as string))
+    .$if(filter.cursor !== undefined, (q) => q.where("id", "<", filter.cursor as string))
+    .orderBy("id", "desc")
     .limit(filter.limit + 1)
-    .all();
+    .execute();
+  return rows.map(withEpochNumbers);
 }
 
 /** A position in a company's changes: the last row read, by its `updatedAt` and then its id. */
@@ -43,68 +51,61 @@ export interface ChangeCursor {
 
 /**
  * A company's submissions changed after `after`, oldest change first, at most `limit`: the live log's poll
- * (submissions/stream, D-235). A seek on `submissions_company_updated_idx`, so a quiet company costs one index probe.
+ * (submissions/stream, D-235). A row comparison on `submissions_company_updated_idx`, so a quiet company costs one
+ * index probe; ISO times and ids order alike in every collation (D-246).
  */
-export function changedSince(
-  { db }: StorageHandles,
-  companyId: string,
-  after: ChangeCursor,
-  limit: number,
-): SubmissionRow[] {
-  return db
-    .select()
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.companyId, companyId),
-        sql`(${submissions.updatedAt}, ${submissions.id}) > (${after.updatedAt}, ${after.id})`,
-      ),
-    )
-    .orderBy(asc(submissions.updatedAt), asc(submissions.id))
+export async function changedSince(store: StoreSql, companyId: string, after: ChangeCursor, limit: number) {
+  const rows = await store.db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("companyId", "=", companyId)
+    .where((eb) => eb(eb.refTuple("updatedAt", "id"), ">", eb.tuple(after.updatedAt, after.id)))
+    .orderBy("updatedAt")
+    .orderBy("id")
     .limit(limit)
-    .all();
+    .execute();
+  return rows.map(withEpochNumbers);
 }
 
 /** A submission's sends, in the order they were sent (two ids of one millisecond are in random order, ids.ts). */
-export function attemptsOf({ db }: StorageHandles, submissionId: string) {
-  return db
-    .select()
-    .from(submissionAttempts)
-    .where(eq(submissionAttempts.submissionId, submissionId))
-    .orderBy(submissionAttempts.startedAt, submissionAttempts.id)
-    .all();
+export function attemptsOf(store: StoreSql, submissionId: string): Promise<SubmissionAttemptRow[]> {
+  return store.db
+    .selectFrom("submissionAttempts")
+    .selectAll()
+    .where("submissionId", "=", submissionId)
+    .orderBy("startedAt")
+    .orderBy("id")
+    .execute();
 }
 
 /** A company's latest mapping failures, newest first. */
-export function mappingFailuresOf({ db }: StorageHandles, companyId: string, limit: number) {
-  return db
-    .select()
-    .from(mappingFailures)
-    .where(eq(mappingFailures.companyId, companyId))
-    .orderBy(desc(mappingFailures.id))
+export function mappingFailuresOf(store: StoreSql, companyId: string, limit: number): Promise<MappingFailureRow[]> {
+  return store.db
+    .selectFrom("mappingFailures")
+    .selectAll()
+    .where("companyId", "=", companyId)
+    .orderBy("id", "desc")
     .limit(limit)
-    .all();
+    .execute();
 }
 
 /** A key's latest submissions that still have their raw payload (the profile editor's samples, a replay's input). */
-export function withRawPayload(
-  { db }: StorageHandles,
+export async function withRawPayload(
+  store: StoreSql,
   scope: { companyId: string; vendorKeyId: string; kind?: "lead" | "appointment" | undefined },
   limit: number,
-): SubmissionRow[] {
-  const where = [
-    eq(submissions.companyId, scope.companyId),
-    eq(submissions.vendorKeyId, scope.vendorKeyId),
-    isNotNull(submissions.rawPayload),
-  ];
-  if (scope.kind) where.push(eq(submissions.kind, scope.kind));
-  return db
-    .select()
-    .from(submissions)
-    .where(and(...where))
-    .orderBy(desc(submissions.id))
+): Promise<SubmissionRow[]> {
+  const rows = await store.db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("companyId", "=", scope.companyId)
+    .where("vendorKeyId", "=", scope.vendorKeyId)
+    .where("rawPayload", "is not", null)
+    .$if(scope.kind !== undefined, (q) => q.where("kind", "=", scope.kind as SubmissionRow["kind"]))
+    .orderBy("id", "desc")
     .limit(limit)
-    .all();
+    .execute();
+  return rows.map(withEpochNumbers);
 }
 
 /** What a redrive selects: a company's failed submissions, by id or by filter (or all of them). */
@@ -113,74 +114,78 @@ export interface FailedSelection {
   filter?: { keyId?: string; kind?: "lead" | "appointment"; from?: string; to?: string } | undefined;
 }
 
-export function failedOf({ db }: StorageHandles, companyId: string, selection: FailedSelection): SubmissionRow[] {
-  const where: SQL[] = [eq(submissions.companyId, companyId), eq(submissions.status, "failed")];
-  if (selection.submissionIds) where.push(inArray(submissions.id, selection.submissionIds));
-  else if (selection.filter) {
-    if (selection.filter.keyId) where.push(eq(submissions.vendorKeyId, selection.filter.keyId));
-    if (selection.filter.kind) where.push(eq(submissions.kind, selection.filter.kind));
-    if (selection.filter.from) where.push(gte(submissions.createdAt, selection.filter.from));
-    if (selection.filter.to) where.push(lte(submissions.createdAt, selection.filter.to));
-  }
-  return db
-    .select()
-    .from(submissions)
-    .where(and(...where))
-    .all();
+/** A company's failed submissions, by id or filter, in the order of the (company, status, id) index. */
+export async function failedOf(store: StoreSql, companyId: string, selection: FailedSelection) {
+  const { submissionIds: ids, filter } = selection;
+  if (ids?.length === 0) return [];
+  const rows = await store.db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("companyId", "=", companyId)
+    .where("status", "=", "failed")
+    .$if(ids !== undefined, (q) => q.where("id", "in", ids as string[]))
+    .$if(ids === undefined && filter?.keyId !== undefined, (q) => q.where("vendorKeyId", "=", filter?.keyId as string))
+    .$if(ids === undefined && filter?.kind !== undefined, (q) =>
+      q.where("kind", "=", filter?.kind as SubmissionRow["kind"]),
+    )
+    .$if(ids === undefined && filter?.from !== undefined, (q) => q.where("createdAt", ">=", filter?.from as string))
+    .$if(ids === undefined && filter?.to !== undefined, (q) => q.where("createdAt", "<=", filter?.to as string))
+    .orderBy("id")
+    .execute();
+  return rows.map(withEpochNumbers);
 }
 
 /**
- * Per vendor key, the submissions accepted since `since` (ms) and how many of those are forwarded and failed now. One
- * grouped range read on `submissions_company_id_idx`.
+ * Per vendor key, the submissions accepted since `since` (ms) and how many of those are forwarded and failed now, by
+ * key. One grouped range read on `submissions_company_id_idx`; counts cast to integer, which both give as a number.
  */
-export function countsByKey({ db }: StorageHandles, companyId: string, since: number, keyId?: string) {
-  const where = [eq(submissions.companyId, companyId), gte(submissions.id, idFloor("sub", since))];
-  if (keyId) where.push(eq(submissions.vendorKeyId, keyId));
-  return db
-    .select({
-      keyId: submissions.vendorKeyId,
-      accepted: count(),
-      forwarded: sql<number>`sum(${submissions.status} = 'forwarded')`,
-      failed: sql<number>`sum(${submissions.status} = 'failed')`,
-    })
-    .from(submissions)
-    .where(and(...where))
-    .groupBy(submissions.vendorKeyId)
-    .all();
+export function countsByKey(store: StoreSql, companyId: string, since: number, keyId?: string): Promise<KeyCounts[]> {
+  return store.db
+    .selectFrom("submissions")
+    .select((eb) => [
+      "vendorKeyId as keyId",
+      eb.cast<number>(eb.fn.countAll(), "integer").as("accepted"),
+      eb.cast<number>(eb.fn.countAll().filterWhere("status", "=", "forwarded"), "integer").as("forwarded"),
+      eb.cast<number>(eb.fn.countAll().filterWhere("status", "=", "failed"), "integer").as("failed"),
+    ])
+    .where("companyId", "=", companyId)
+    .where("id", ">=", idFloor("sub", since))
+    .$if(keyId !== undefined, (q) => q.where("vendorKeyId", "=", keyId as string))
+    .groupBy("vendorKeyId")
+    .orderBy(byBytes(store, "vendorKeyId"))
+    .execute();
 }
 
-/** The timestamps of a company's submissions accepted since `since` (ms): the overview's time series. */
-export function timelineSince({ db }: StorageHandles, companyId: string, since: number) {
-  return db
-    .select({
-      status: submissions.status,
-      createdAt: submissions.createdAt,
-      forwardedAt: submissions.forwardedAt,
-      updatedAt: submissions.updatedAt,
-    })
-    .from(submissions)
-    .where(and(eq(submissions.companyId, companyId), gte(submissions.id, idFloor("sub", since))))
-    .all();
+/** The timestamps of a company's submissions accepted since `since` (ms): the overview's time series, by id. */
+export function timelineSince(store: StoreSql, companyId: string, since: number): Promise<SubmissionTimes[]> {
+  return store.db
+    .selectFrom("submissions")
+    .select(["status", "createdAt", "forwardedAt", "updatedAt"])
+    .where("companyId", "=", companyId)
+    .where("id", ">=", idFloor("sub", since))
+    .orderBy("id")
+    .execute();
 }
 
-/** A company's sends since `since` (ms) per upstream credential: every attempt counts, a 429 too (§8). */
-export function sendsByCredential({ db }: StorageHandles, companyId: string, since: number) {
-  return db
-    .select({ credentialId: submissions.credentialId, used: count() })
-    .from(submissionAttempts)
-    .innerJoin(submissions, eq(submissions.id, submissionAttempts.submissionId))
-    .where(and(gte(submissionAttempts.id, idFloor("att", since)), eq(submissions.companyId, companyId)))
-    .groupBy(submissions.credentialId)
-    .all();
+/** A company's sends since `since` (ms) per upstream credential, by credential: every attempt counts, a 429 too (§8). */
+export function sendsByCredential(store: StoreSql, companyId: string, since: number) {
+  return store.db
+    .selectFrom("submissionAttempts as attempt")
+    .innerJoin("submissions as submission", "submission.id", "attempt.submissionId")
+    .select((eb) => ["submission.credentialId", eb.cast<number>(eb.fn.countAll(), "integer").as("used")])
+    .where("attempt.id", ">=", idFloor("att", since))
+    .where("submission.companyId", "=", companyId)
+    .groupBy("submission.credentialId")
+    .orderBy(byBytes(store, "submission.credentialId"))
+    .execute();
 }
 
 /** Every company's sends since `since` (ms): the egress level, the gateway's single source IP. */
-export function sendsSince({ db }: StorageHandles, since: number): number {
-  return (
-    db
-      .select({ used: count() })
-      .from(submissionAttempts)
-      .where(gte(submissionAttempts.id, idFloor("att", since)))
-      .get()?.used ?? 0
-  );
+export async function sendsSince(store: StoreSql, since: number): Promise<number> {
+  const row = await store.db
+    .selectFrom("submissionAttempts")
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("used"))
+    .where("id", ">=", idFloor("att", since))
+    .executeTakeFirst();
+  return row?.used ?? 0;
 }

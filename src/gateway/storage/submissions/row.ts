@@ -35,49 +35,59 @@ export function submissionRow(fields: Pick<SubmissionRow, Identity> & Partial<Su
     result: null,
     purgedAt: null,
     settlementRecordedAt: null,
+    connectionId: null,
+    heldReason: null,
+    note: null,
+    vendorRecordId: null,
+    recordAction: null,
+    test: false,
+    fetchTarget: null,
     updatedAt: fields.createdAt,
     ...fields,
   };
 }
 
-/** The columns an accepted submission is inserted with, in the order of `insertValues` (both stores' writers). */
-export const INSERT_COLUMNS = [
+/** The fields intake writes (the others take their defaults): one list for the insert of both databases (writer.ts). */
+export const INSERT_FIELDS = [
   "id",
-  "company_id",
-  "vendor_key_id",
-  "credential_id",
+  "companyId",
+  "vendorKeyId",
+  "credentialId",
   "kind",
   "status",
-  "raw_payload",
-  "canonical_body",
-  "profile_version_id",
-  "idempotency_key",
-  "payload_digest",
-  "upstream_idempotency_key",
-  "contact_email",
-  "contact_phone",
-  "created_at",
-  "updated_at",
-] as const;
+  "rawPayload",
+  "canonicalBody",
+  "profileVersionId",
+  "idempotencyKey",
+  "payloadDigest",
+  "upstreamIdempotencyKey",
+  "contactEmail",
+  "contactPhone",
+  "createdAt",
+  "updatedAt",
+  // A hook connection's (docs/connections.md): where it came from, and for what is not forwarded, why.
+  "nextAttemptAt",
+  "connectionId",
+  "heldReason",
+  "note",
+  "vendorRecordId",
+  "recordAction",
+  "test",
+  "fetchTarget",
+] as const satisfies readonly (keyof NewSubmission)[];
 
-/** A new submission's values in INSERT_COLUMNS' order. */
-export function insertValues(row: NewSubmission): unknown[] {
-  return [
-    row.id,
-    row.companyId,
-    row.vendorKeyId,
-    row.credentialId,
-    row.kind,
-    row.status,
-    row.rawPayload ?? null,
-    row.canonicalBody === undefined || row.canonicalBody === null ? null : JSON.stringify(row.canonicalBody),
-    row.profileVersionId ?? null,
-    row.idempotencyKey ?? null,
-    row.payloadDigest ?? null,
-    row.upstreamIdempotencyKey ?? null,
-    row.contactEmail ?? null,
-    row.contactPhone ?? null,
-    row.createdAt,
-    row.updatedAt,
-  ];
+/** A submission's epoch-millisecond columns (schema/epoch-ms.ts). */
+type EpochFields = Partial<Record<"leaseUntil" | "firstSentAt" | "nextAttemptAt", number | string | null>>;
+
+/**
+ * A submission (or part of one) as read, its epoch-millisecond columns as numbers: node-postgres gives a `bigint` as
+ * text until the pool parses int8 (D-275); SQLite's integers, and PostgreSQL's once parsed, pass unchanged. Integers
+ * below 2^53 are exact (D-242).
+ */
+export function withEpochNumbers<T extends object>(row: T): T {
+  const fields = row as EpochFields;
+  if (typeof fields.leaseUntil === "string") fields.leaseUntil = Number(fields.leaseUntil);
+  if (typeof fields.firstSentAt === "string") fields.firstSentAt = Number(fields.firstSentAt);
+  if (typeof fields.nextAttemptAt === "string") fields.nextAttemptAt = Number(fields.nextAttemptAt);
+  return row;
 }

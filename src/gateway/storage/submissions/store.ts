@@ -1,151 +1,115 @@
-import { setTimeout as delay } from "node:timers/promises";
-import type Database from "better-sqlite3";
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import type { GatewayDb } from "../../../db/client.js";
-import { rowReader } from "../../../db/row-reader.js";
-import { mappingFailures, submissionAttempts, submissions } from "../../../db/schema/index.js";
-import { checkpointTruncate, type SqliteDatabase } from "../../../db/sqlite.js";
 import { newId } from "../../../ids.js";
-import type { StorageHandles } from "../handles.js";
-import { type GateView, INSIDE } from "../sqlite-gate.js";
-import { eraseMappingFailures, eraseStep, forgetContacts, purgePayloadsBefore } from "./erasure.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { compactAfterErasure } from "./compaction.js";
+import { compiledOnce } from "./compiled.js";
+import * as erasure from "./erasure.js";
+import * as forwarding from "./forwarding.js";
+import { insertNow } from "./inserts.js";
 import type {
   Admissible,
   AttemptRecord,
+  KeyCounts,
   ScanBy,
   ScannedSubmission,
   SubmissionChange,
   SubmissionStore,
+  SubmissionTimes,
 } from "./port.js";
+import * as reads from "./reads.js";
 import {
-  attemptsOf,
-  type ChangeCursor,
-  changedSince,
-  countsByKey,
-  type FailedSelection,
-  failedOf,
-  listPage,
-  mappingFailuresOf,
-  type SubmissionFilter,
-  sendsByCredential,
-  sendsSince,
-  timelineSince,
-  withRawPayload,
-} from "./reads.js";
-import type {
-  MappingFailureRow,
-  NewMappingFailure,
-  NewSubmission,
-  SubmissionAttemptRow,
-  SubmissionRow,
+  type MappingFailureRow,
+  type NewMappingFailure,
+  type NewSubmission,
+  type SubmissionAttemptRow,
+  type SubmissionRow,
+  withEpochNumbers,
 } from "./row.js";
+import * as settlement from "./settlement.js";
 import { SubmissionWriter } from "./writer.js";
 
-/** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
-/** How long an erasure keeps trying to empty the WAL past another connection's checkpoint or read, and how often. */
-const TRUNCATE_PATIENCE_MS = 3_000;
-const TRUNCATE_RETRY_MS = 20;
+// The lookups of one row, compiled once (compiled.ts): each runs per intake request, per send or per settlement.
 
-const admissibleColumns = {
-  id: submissions.id,
-  kind: submissions.kind,
-  companyId: submissions.companyId,
-  credentialId: submissions.credentialId,
-  nextAttemptAt: submissions.nextAttemptAt,
-  canonicalBody: submissions.canonicalBody,
-};
+const BY_ID = compiledOnce<{ id: string }>()((db, args) =>
+  db.selectFrom("submissions").selectAll().where("id", "=", args.id),
+);
+
+const OF_VENDOR_KEY = compiledOnce<{ id: string; vendorKeyId: string }>()((db, args) =>
+  db.selectFrom("submissions").selectAll().where("id", "=", args.id).where("vendorKeyId", "=", args.vendorKeyId),
+);
+
+const BY_IDEMPOTENCY_KEY = compiledOnce<Pick<SubmissionRow, "vendorKeyId" | "kind" | "idempotencyKey">>()((db, args) =>
+  db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("vendorKeyId", "=", args.vendorKeyId)
+    .where("kind", "=", args.kind)
+    .where("idempotencyKey", "=", args.idempotencyKey),
+);
+
+const LEAD_OF = compiledOnce<Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">>()((db, args) =>
+  db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("id", "=", args.id)
+    .where("companyId", "=", args.companyId)
+    .where("vendorKeyId", "=", args.vendorKeyId)
+    .where("kind", "=", "lead"),
+);
 
 /**
  * The submissions record (submissions, their attempts, and the mapping failures of refused payloads): every statement
- * on its tables is here, nowhere else. Intake writes through the group-committing writer; forwarding claims, settles
- * and releases; the owner's tools list, redrive and erase through the reads in this folder.
- *
- * The SQLite implementation of port.ts (D-221): every method waits at the connection's gate while an
- * asynchronous transaction holds it (sqlite-gate.ts, D-222), and otherwise runs on the calling thread at once.
+ * on its tables is in this folder, once for both databases (D-275). Intake writes through the group-committing writer
+ * (writer.ts); forwarding claims and releases (forwarding.ts) and settles (settlement.ts); the owner's tools list
+ * (reads.ts), redrive and erase (erasure.ts, compaction.ts). Cheap to build (no I/O, nothing compiled here): the
+ * stores of a transaction are built per transaction.
  */
-export class SqliteSubmissionStore implements SubmissionStore {
-  readonly #handles: StorageHandles;
-  readonly #db: GatewayDb;
-  readonly #sqlite: SqliteDatabase;
-  readonly #writer: SubmissionWriter;
-  readonly #read: (id: string) => SubmissionRow | undefined;
-  readonly #markSettled: Database.Statement<[string, string]>;
-  readonly #owed: Database.Statement<[number], string>;
+export class SqlSubmissionStore implements SubmissionStore {
+  readonly #sql: StoreSql;
+  /** Made on the first insert outside a transaction: the context's store group-commits all of its callers'. */
+  #writer: SubmissionWriter | undefined;
 
-  readonly #gate: GateView;
-
-  constructor(handles: StorageHandles) {
-    this.#gate = handles.gate;
-    this.#db = handles.db;
-    this.#sqlite = handles.sqlite;
-    this.#writer = new SubmissionWriter(handles.sqlite, handles.gate);
-    this.#handles = handles;
-    this.#read = rowReader(handles.sqlite, submissions);
-    this.#markSettled = handles.sqlite.prepare("UPDATE submissions SET settlement_recorded_at = ? WHERE id = ?");
-    this.#owed = handles.sqlite
-      .prepare<[number], string>(
-        `SELECT id FROM submissions INDEXED BY submissions_settlement_owed_idx
-         WHERE status IN ('forwarded', 'failed') AND settlement_recorded_at IS NULL ORDER BY id LIMIT ?`,
-      )
-      .pluck();
+  constructor(sql: StoreSql) {
+    this.#sql = sql;
   }
 
-  /** Intake's durable accept: resolves once the row is committed (group commit, writer.ts). */
-  async insert(row: NewSubmission): Promise<void> {
-    // Bound to an open transaction: written in it, and committed with it.
-    if (this.#gate === INSIDE) return this.#writer.insertNow(row);
+  /**
+   * Intake's durable accept: resolves once the row is committed (group commit, writer.ts). Bound to an open
+   * transaction: written in it, and committed with it.
+   */
+  insert(row: NewSubmission): Promise<void> {
+    if (this.#sql.inTransaction) return insertNow(this.#sql, row);
+    this.#writer ??= new SubmissionWriter(this.#sql);
     return this.#writer.insert(row);
   }
 
-  async get(id: string): Promise<SubmissionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#get(id);
+  get(id: string): Promise<SubmissionRow | undefined> {
+    return this.#one(BY_ID.run(this.#sql, { id }));
   }
 
-  #get(id: string): SubmissionRow | undefined {
-    return this.#db.select().from(submissions).where(eq(submissions.id, id)).get();
-  }
-
-  /** One row by id through a prepared statement (the settlement's and erasure's per-row reads). */
-  async read(id: string): Promise<SubmissionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#read(id);
+  /** One row by id (the settlement's and erasure's per-row reads): the same statement as `get`. */
+  read(id: string): Promise<SubmissionRow | undefined> {
+    return this.#one(BY_ID.run(this.#sql, { id }));
   }
 
   /** One of a vendor key's own submissions (another key's is not found). */
-  async getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(submissions)
-      .where(and(eq(submissions.id, id), eq(submissions.vendorKeyId, vendorKeyId)))
-      .get();
+  getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined> {
+    return this.#one(OF_VENDOR_KEY.run(this.#sql, { id, vendorKeyId }));
   }
 
   /** One of a company's submissions. */
   async getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(submissions)
-      .where(and(eq(submissions.id, id), eq(submissions.companyId, companyId)))
-      .get();
+    const row = await this.#sql.db
+      .selectFrom("submissions")
+      .selectAll()
+      .where("id", "=", id)
+      .where("companyId", "=", companyId)
+      .executeTakeFirst();
+    return row && withEpochNumbers(row);
   }
 
   /** The submission a vendor key already made with this idempotency key (a replay, or a conflict). */
-  async findByIdempotencyKey(vendorKeyId: string, kind: SubmissionRow["kind"], idempotencyKey: string) {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select()
-      .from(submissions)
-      .where(
-        and(
-          eq(submissions.vendorKeyId, vendorKeyId),
-          eq(submissions.kind, kind),
-          eq(submissions.idempotencyKey, idempotencyKey),
-        ),
-      )
-      .get();
+  findByIdempotencyKey(vendorKeyId: string, kind: SubmissionRow["kind"], idempotencyKey: string) {
+    return this.#one(BY_IDEMPOTENCY_KEY.run(this.#sql, { vendorKeyId, kind, idempotencyKey }));
   }
 
   /**
@@ -155,412 +119,126 @@ export class SqliteSubmissionStore implements SubmissionStore {
    * appointment — never by the id alone, so one tenant's appointment cannot wait on, fail with, or be sent with
    * another's lead.
    */
-  async leadOf(
-    appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
-    leadSubmissionId: string,
-  ): Promise<SubmissionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#leadOf(appointment, leadSubmissionId);
-  }
-
-  #leadOf(
-    appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
-    leadSubmissionId: string,
-  ): SubmissionRow | undefined {
-    return this.#db
-      .select()
-      .from(submissions)
-      .where(
-        and(
-          eq(submissions.id, leadSubmissionId),
-          eq(submissions.companyId, appointment.companyId),
-          eq(submissions.vendorKeyId, appointment.vendorKeyId),
-          eq(submissions.kind, "lead"),
-        ),
-      )
-      .get();
+  leadOf(appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">, leadSubmissionId: string) {
+    const { companyId, vendorKeyId } = appointment;
+    return this.#one(LEAD_OF.run(this.#sql, { id: leadSubmissionId, companyId, vendorKeyId }));
   }
 
   /** Keeps a payload a guardrail refused, for the owner to fix the profile against (intake's 422). */
   async recordMappingFailure(failure: NewMappingFailure): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .insert(mappingFailures)
+    await this.#sql.db
+      .insertInto("mappingFailures")
       .values({ id: newId("mf"), ...failure })
-      .run();
+      .execute();
   }
 
-  /** A redrive's reset of a failed submission: queued again with `change` (a re-mapped body, a new key). */
-  async requeue(id: string, change: Partial<SubmissionRow>): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db.update(submissions).set(change).where(eq(submissions.id, id)).run();
+  async #one(query: Promise<{ rows: SubmissionRow[] }>): Promise<SubmissionRow | undefined> {
+    const [row] = (await query).rows;
+    return row && withEpochNumbers(row);
   }
 
-  /** Marks a submission's settlement recorded (inside the transaction that records it). */
-  async markSettlementRecorded(id: string, nowMs: number): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#markSettled.run(new Date(nowMs).toISOString(), id);
-  }
+  // Forwarding (forwarding.ts, settlement.ts).
 
-  /**
-   * Settled submissions whose settlement was never recorded, `limit` at a time, on the partial index of exactly
-   * those rows (webhooks/repair-settlements.ts).
-   */
-  async settlementsOwed(limit: number): Promise<SubmissionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#owed.all(limit).flatMap((id) => this.#read(id) ?? []);
+  requeue(id: string, change: Partial<SubmissionRow>): Promise<void> {
+    return settlement.requeue(this.#sql, id, change);
   }
-
-  /** After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. */
-  async releaseExpiredLeases(expiredBy: number, now: number): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .update(submissions)
-      .set({ status: "queued", leaseUntil: null, updatedAt: new Date(now).toISOString() })
-      .where(
-        and(
-          eq(submissions.status, "forwarding"),
-          or(isNull(submissions.leaseUntil), lte(submissions.leaseUntil, expiredBy)),
-        ),
-      )
-      .run().changes;
+  markSettlementRecorded(id: string, nowMs: number): Promise<void> {
+    return settlement.markSettlementRecorded(this.#sql, id, nowMs);
   }
-
-  async releaseLeases(ids: string[]): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    if (ids.length === 0) return;
-    this.#db
-      .update(submissions)
-      .set({ status: "queued", leaseUntil: null })
-      .where(and(inArray(submissions.id, ids), eq(submissions.status, "forwarding")))
-      .run();
+  settlementsOwed(limit: number): Promise<SubmissionRow[]> {
+    return settlement.settlementsOwed(this.#sql, limit);
   }
-
-  /** Queued submissions of these (active) credentials, oldest first: what a dispatcher needs of each, no more. */
-  async loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .select(admissibleColumns)
-      .from(submissions)
-      .where(and(eq(submissions.status, "queued"), inArray(submissions.credentialId, [...activeCredentialIds])))
-      .orderBy(submissions.id)
-      .all();
+  releaseExpiredLeases(expiredBy: number, now: number): Promise<number> {
+    return forwarding.releaseExpiredLeases(this.#sql, expiredBy, now);
   }
-
-  /**
-   * Takes the submission for one send: only if it is queued, or its last holder's lease ran out. Several worker
-   * processes may be handed the same submission (a re-dispatch after a lost answer); the database lets one send it.
-   */
-  async claim(id: string, now: number, leaseMs: number): Promise<boolean> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return (
-      this.#db
-        .update(submissions)
-        .set({
-          status: "forwarding",
-          leaseUntil: now + leaseMs,
-          firstSentAt: sql`coalesce(${submissions.firstSentAt}, ${now})`,
-          updatedAt: new Date(now).toISOString(),
-        })
-        .where(
-          and(
-            eq(submissions.id, id),
-            or(
-              eq(submissions.status, "queued"),
-              and(
-                eq(submissions.status, "forwarding"),
-                or(isNull(submissions.leaseUntil), lte(submissions.leaseUntil, now)),
-              ),
-            ),
-          ),
-        )
-        .run().changes === 1
-    );
+  releaseLeases(ids: string[]): Promise<void> {
+    return forwarding.releaseLeases(this.#sql, ids);
   }
-
-  /** Gives back a claim that was not sent after all: queued again, its first send time as it was. */
-  async unclaim(id: string, firstSentAt: number | null): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .update(submissions)
-      .set({ status: "queued", leaseUntil: null, firstSentAt })
-      .where(and(eq(submissions.id, id), eq(submissions.status, "forwarding")))
-      .run();
+  loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]> {
+    return forwarding.loadQueued(this.#sql, activeCredentialIds);
   }
-
-  /**
-   * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one immediate
-   * transaction, so a lead settled by another process at the same moment cannot leave it waiting for nothing. A
-   * reference that is no lead of the appointment's own key holds nothing: forwarding then fails it (upstream-request).
-   */
-  async holdForLead(appointmentId: string, leadSubmissionId: string, now: number): Promise<boolean> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#sqlite
-      .transaction(() => {
-        const appointment = this.#get(appointmentId);
-        const lead = appointment && this.#leadOf(appointment, leadSubmissionId);
-        if (!lead || lead.status === "forwarded" || lead.status === "failed") return false;
-        this.#settle(appointmentId, now, {
-          status: "waiting",
-          waitingReason: `waiting for lead submission ${leadSubmissionId}`,
-        });
-        return true;
-      })
-      .immediate();
+  claim(id: string, now: number, leaseMs: number): Promise<boolean> {
+    return forwarding.claim(this.#sql, id, now, leaseMs);
   }
-
-  async recordAttempt(
-    row: SubmissionRow,
-    response: AttemptRecord,
-    counted: boolean,
-    idempotencyKey: string | null,
-  ): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .insert(submissionAttempts)
-      .values({
-        id: newId("att"),
-        submissionId: row.id,
-        attempt: counted ? row.attempts + 1 : row.attempts,
-        counted,
-        startedAt: new Date(response.startedAt).toISOString(),
-        status: response.status,
-        error: response.error,
-        latencyMs: response.latencyMs,
-        upstreamRequestId: response.requestId,
-        upstreamApiVersion: response.apiVersion,
-        idempotencyKey,
-      })
-      .run();
+  unclaim(id: string, firstSentAt: number | null): Promise<void> {
+    return forwarding.unclaim(this.#sql, id, firstSentAt);
   }
-
-  async settle(id: string, now: number, change: SubmissionChange): Promise<SubmissionRow | undefined> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#settle(id, now, change);
+  holdForLead(appointmentId: string, leadSubmissionId: string, now: number): Promise<boolean> {
+    return settlement.holdForLead(this.#sql, appointmentId, leadSubmissionId, now);
   }
-
-  #settle(id: string, now: number, change: SubmissionChange): SubmissionRow | undefined {
-    this.#db
-      .update(submissions)
-      .set({ ...change, leaseUntil: null, updatedAt: new Date(now).toISOString() })
-      .where(eq(submissions.id, id))
-      .run();
-    return this.#get(id);
+  recordAttempt(row: SubmissionRow, response: AttemptRecord, counted: boolean, idempotencyKey: string | null) {
+    return forwarding.recordAttempt(this.#sql, row, response, counted, idempotencyKey);
   }
-
-  /**
-   * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction: a crash
-   * between the two would leave them waiting for a lead that is already done.
-   */
-  async settleReleasing(
-    id: string,
-    now: number,
-    change: SubmissionChange,
-  ): Promise<{ settled: SubmissionRow | undefined; released: SubmissionRow[] }> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#sqlite.transaction(() => {
-      const settled = this.#settle(id, now, change);
-      if (settled?.kind !== "lead") return { settled, released: [] };
-      const released = this.#dependents(settled).flatMap(
-        (d) => this.#settle(d.id, now, { status: "queued", waitingReason: null }) ?? [],
-      );
-      return { settled, released };
-    })();
+  settle(id: string, now: number, change: SubmissionChange): Promise<SubmissionRow | undefined> {
+    return settlement.settle(this.#sql, id, now, change);
   }
-
-  /** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */
-  async releaseOrphanedDependents(now: number): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#sqlite
-      .prepare(
-        `update submissions set status = 'queued', waiting_reason = null, updated_at = ?
-         where status = 'waiting' and kind = 'appointment'
-           and exists (select 1 from submissions lead
-             where lead.id = json_extract(submissions.canonical_body, '$.leadId') and lead.kind = 'lead'
-               and lead.company_id = submissions.company_id and lead.vendor_key_id = submissions.vendor_key_id
-               and lead.status in ('forwarded', 'failed'))`,
-      )
-      .run(new Date(now).toISOString()).changes;
+  settleReleasing(id: string, now: number, change: SubmissionChange) {
+    return settlement.settleReleasing(this.#sql, id, now, change);
   }
-
-  /** Appointments of the lead's own vendor key waiting for it (`leadId` = its `sub_…` id) to be forwarded. */
-  async dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): Promise<SubmissionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#dependents(lead);
+  releaseOrphanedDependents(now: number): Promise<number> {
+    return settlement.releaseOrphanedDependents(this.#sql, now);
   }
-
-  #dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): SubmissionRow[] {
-    return this.#db
-      .select()
-      .from(submissions)
-      .where(
-        and(
-          eq(submissions.status, "waiting"),
-          eq(submissions.kind, "appointment"),
-          eq(submissions.companyId, lead.companyId),
-          eq(submissions.vendorKeyId, lead.vendorKeyId),
-          sql`json_extract(${submissions.canonicalBody}, '$.leadId') = ${lead.id}`,
-        ),
-      )
-      .all();
+  dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): Promise<SubmissionRow[]> {
+    return settlement.dependents(this.#sql, lead);
   }
-
-  /**
-   * A paused credential's submissions wait (in the transaction that pauses it: forwarding/attempt.ts): what was
-   * queued or being sent on it.
-   */
-  async waitOnCredential(credentialId: string, reason: string, now: number): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .update(submissions)
-      .set({
-        status: "waiting",
-        waitingReason: `credential paused: ${reason}`,
-        leaseUntil: null,
-        updatedAt: new Date(now).toISOString(),
-      })
-      .where(and(eq(submissions.credentialId, credentialId), inArray(submissions.status, ["queued", "forwarding"])))
-      .run();
+  waitOnCredential(credentialId: string, reason: string, now: number): Promise<void> {
+    return forwarding.waitOnCredential(this.#sql, credentialId, reason, now);
   }
-
-  /**
-   * Submissions still queued on a paused credential wait with the others (forwarding/dispatcher.ts): intake queues
-   * whatever it accepts, so a submission accepted while the pause was being committed, or whose notice was lost,
-   * would otherwise stay queued.
-   */
-  async parkOnCredential(credentialId: string, reason: string, now: number): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return this.#db
-      .update(submissions)
-      .set({
-        status: "waiting",
-        leaseUntil: null,
-        updatedAt: new Date(now).toISOString(),
-        waitingReason: `credential paused: ${reason}`,
-      })
-      .where(and(eq(submissions.credentialId, credentialId), eq(submissions.status, "queued")))
-      .run().changes;
+  parkOnCredential(credentialId: string, reason: string, now: number): Promise<number> {
+    return forwarding.parkOnCredential(this.#sql, credentialId, reason, now);
   }
-
-  /** A rotated credential resumes its backlog: what waited on it is queued again. */
-  async resumeCredential(credentialId: string, now: number): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    this.#db
-      .update(submissions)
-      .set({ status: "queued", waitingReason: null, updatedAt: new Date(now).toISOString() })
-      .where(
-        and(
-          eq(submissions.credentialId, credentialId),
-          eq(submissions.status, "waiting"),
-          sql`${submissions.waitingReason} like 'credential paused:%'`,
-        ),
-      )
-      .run();
+  resumeCredential(credentialId: string, now: number): Promise<void> {
+    return forwarding.resumeCredential(this.#sql, credentialId, now);
   }
 
   // The owner's reads (reads.ts).
 
-  /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
-  async listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return listPage(this.#handles, companyId, filter);
+  listPage(companyId: string, filter: reads.SubmissionFilter): Promise<SubmissionRow[]> {
+    return reads.listPage(this.#sql, companyId, filter);
+  }
+  changedSince(companyId: string, after: reads.ChangeCursor, limit: number): Promise<SubmissionRow[]> {
+    return reads.changedSince(this.#sql, companyId, after, limit);
+  }
+  attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]> {
+    return reads.attemptsOf(this.#sql, submissionId);
+  }
+  mappingFailuresOf(companyId: string, limit: number): Promise<MappingFailureRow[]> {
+    return reads.mappingFailuresOf(this.#sql, companyId, limit);
+  }
+  withRawPayload(scope: Parameters<typeof reads.withRawPayload>[1], limit: number): Promise<SubmissionRow[]> {
+    return reads.withRawPayload(this.#sql, scope, limit);
+  }
+  failedOf(companyId: string, selection: reads.FailedSelection): Promise<SubmissionRow[]> {
+    return reads.failedOf(this.#sql, companyId, selection);
+  }
+  countsByKey(companyId: string, since: number, keyId?: string): Promise<KeyCounts[]> {
+    return reads.countsByKey(this.#sql, companyId, since, keyId);
+  }
+  timelineSince(companyId: string, since: number): Promise<SubmissionTimes[]> {
+    return reads.timelineSince(this.#sql, companyId, since);
+  }
+  sendsByCredential(companyId: string, since: number): Promise<{ credentialId: string; used: number }[]> {
+    return reads.sendsByCredential(this.#sql, companyId, since);
+  }
+  sendsSince(since: number): Promise<number> {
+    return reads.sendsSince(this.#sql, since);
   }
 
-  /** A company's submissions changed after `after`, oldest change first (the live log's poll, D-235). */
-  async changedSince(companyId: string, after: ChangeCursor, limit: number): Promise<SubmissionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return changedSince(this.#handles, companyId, after, limit);
+  // Retention and erasure (erasure.ts, compaction.ts).
+
+  purgePayloadsBefore(cutoffMs: number, nowIso: string): Promise<number> {
+    return erasure.purgePayloadsBefore(this.#sql, cutoffMs, nowIso);
   }
-
-  /** A submission's sends, oldest first. */
-  async attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return attemptsOf(this.#handles, submissionId);
+  eraseStep(companyId: string, by: ScanBy, before: string, nowMs: number, match: (row: ScannedSubmission) => boolean) {
+    return erasure.eraseStep(this.#sql, companyId, by, before, nowMs, match);
   }
-
-  /** A company's latest mapping failures, newest first. */
-  async mappingFailuresOf(companyId: string, limit: number): Promise<MappingFailureRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return mappingFailuresOf(this.#handles, companyId, limit);
+  forgetContacts(submissionIds: readonly string[]): Promise<void> {
+    return erasure.forgetContacts(this.#sql, submissionIds);
   }
-
-  /** A key's latest submissions that still have their raw payload (samples for the profile editor, a replay). */
-  async withRawPayload(scope: Parameters<typeof withRawPayload>[1], limit: number): Promise<SubmissionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return withRawPayload(this.#handles, scope, limit);
-  }
-
-  /** A company's failed submissions, by id or filter (a redrive's selection). */
-  async failedOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return failedOf(this.#handles, companyId, selection);
-  }
-
-  /** Per vendor key, what was accepted since `since` (ms) and how much of it is forwarded and failed now. */
-  async countsByKey(companyId: string, since: number, keyId?: string) {
-    while (this.#gate.busy) await this.#gate.pass();
-    return countsByKey(this.#handles, companyId, since, keyId);
-  }
-
-  /** The timestamps of a company's submissions accepted since `since` (ms). */
-  async timelineSince(companyId: string, since: number) {
-    while (this.#gate.busy) await this.#gate.pass();
-    return timelineSince(this.#handles, companyId, since);
-  }
-
-  /** A company's sends since `since` (ms), per upstream credential. */
-  async sendsByCredential(companyId: string, since: number) {
-    while (this.#gate.busy) await this.#gate.pass();
-    return sendsByCredential(this.#handles, companyId, since);
-  }
-
-  /** Every company's sends since `since` (ms). */
-  async sendsSince(since: number): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return sendsSince(this.#handles, since);
-  }
-
-  // Retention and erasure (erasure.ts).
-
-  /** Drops finished submissions' raw payloads (and mapping failures') accepted before `cutoffMs`. */
-  async purgePayloadsBefore(cutoffMs: number, nowIso: string): Promise<number> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return purgePayloadsBefore(this.#handles, cutoffMs, nowIso);
-  }
-
-  /** One step of an erasure's pass over a company's submissions (erasure.ts). */
-  async eraseStep(
-    companyId: string,
-    by: ScanBy,
-    before: string,
-    nowMs: number,
-    match: (row: ScannedSubmission) => boolean,
-  ): Promise<{ erased: string[]; failed: string[]; last: string | undefined }> {
-    while (this.#gate.busy) await this.#gate.pass();
-    return eraseStep(this.#handles, companyId, by, before, nowMs, match);
-  }
-
-  /** The person's submissions forget their contact columns (the erasure's last step). */
-  async forgetContacts(submissionIds: readonly string[]): Promise<void> {
-    while (this.#gate.busy) await this.#gate.pass();
-    forgetContacts(this.#handles, submissionIds);
-  }
-
-  /** Drops the payloads of a company's mapping failures that mention the person. */
   eraseMappingFailures(companyId: string, mentions: (text: string) => boolean): Promise<number> {
-    return eraseMappingFailures(this.#handles, companyId, mentions);
+    return erasure.eraseMappingFailures(this.#sql, companyId, mentions);
   }
-
-  /** The WAL checkpointed and emptied after an erasure (D-241): with `secure_delete` on, no page keeps the bytes. */
-  async compactAfterErasure(): Promise<boolean> {
-    // The checkpointer thread's own PASSIVE checkpoint, or a read on its connection, makes a TRUNCATE answer busy
-    // at once (SQLite runs one checkpoint at a time): it is tried again for a while before the erasure says so.
-    const deadline = Date.now() + TRUNCATE_PATIENCE_MS;
-    for (;;) {
-      while (this.#gate.busy) await this.#gate.pass();
-      if (checkpointTruncate(this.#sqlite)) return true;
-      if (Date.now() >= deadline) return false;
-      await delay(TRUNCATE_RETRY_MS);
-    }
+  compactAfterErasure(): Promise<boolean> {
+    return compactAfterErasure(this.#sql);
   }
 }

@@ -1,82 +1,55 @@
-import type { SqliteDatabase } from "../../../db/sqlite.js";
-import type { GateView } from "../sqlite-gate.js";
-import { INSERT_COLUMNS as COLUMNS, type NewSubmission, insertValues as values } from "./row.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { type Pending, postgresBatch, sqliteBatch } from "./inserts.js";
+import type { NewSubmission } from "./row.js";
 
-interface Pending {
-  row: NewSubmission;
-  resolve(): void;
-  reject(error: unknown): void;
-}
+/** At most this many rows per batch: one batch's latency stays small (on PostgreSQL, one statement's JSON). */
+const MAX_BATCH = 1_000;
 
 /**
- * Group commit for accepted submissions: every insert requested in one turn of the event loop is written in a single
- * transaction, and each caller's promise settles only after that commit — so a 202 still means "committed", while
- * the cost of a commit is shared by every request that arrived together. A row that fails (a unique idempotency key
- * taken by another process) fails alone; the others commit. The batch waits at the connection's gate while an
- * asynchronous transaction holds it (sqlite-gate.ts): it commits on its own, never inside another's transaction.
+ * Group commit for accepted submissions (D-239): every insert requested in one turn of the event loop is written as
+ * one batch, and each caller's promise settles only after that batch has committed — so a 202 still means
+ * "committed", while the cost of a commit is shared by every request that arrived together. A row that fails (a unique
+ * idempotency key taken by another process) fails alone; the others commit. What differs is the batch's statement
+ * (inserts.ts): SQLite's rows one by one in a transaction of their own at the gate (it commits on its own, never
+ * inside another's transaction; one batch at a time, SQLite having one writer), PostgreSQL's one multi-row statement
+ * (two on their way at once, each on a connection of the pool). While that many are on their way, what arrives waits
+ * and joins the next batch. The context's store makes one writer, so all of a process's intake shares it.
  */
 export class SubmissionWriter {
+  readonly #store: StoreSql;
+  readonly #write: (store: StoreSql, batch: Pending[]) => Promise<void>;
+  readonly #maxInFlight: number;
   readonly #pending: Pending[] = [];
-  readonly #insert;
-  readonly #flushAll;
-  readonly #gate: GateView;
   #scheduled = false;
+  #inFlight = 0;
 
-  constructor(sqlite: SqliteDatabase, gate: GateView) {
-    this.#gate = gate;
-    this.#insert = sqlite.prepare(
-      `insert into submissions (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")})`,
-    );
-    this.#flushAll = sqlite.transaction((batch: Pending[]) => {
-      const failures = new Map<Pending, unknown>();
-      for (const pending of batch) {
-        try {
-          this.#insert.run(values(pending.row));
-        } catch (error) {
-          failures.set(pending, error);
-        }
-      }
-      return failures;
-    });
+  constructor(store: StoreSql) {
+    this.#store = store;
+    this.#write = store.dialect === "sqlite" ? sqliteBatch : postgresBatch;
+    this.#maxInFlight = store.dialect === "sqlite" ? 1 : 2;
   }
 
   insert(row: NewSubmission): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ row, resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#schedule();
     });
   }
 
-  /** One insert inside the caller's open transaction (the stores bound to it): it commits with that transaction. */
-  insertNow(row: NewSubmission): void {
-    this.#insert.run(values(row));
-  }
-
-  #flush(): void {
-    if (this.#gate.busy) {
-      // Still scheduled: what arrives meanwhile joins this batch.
-      this.#gate.pass().then(
-        () => this.#flush(),
-        () => undefined,
-      );
-      return;
-    }
-    this.#scheduled = false;
-    const batch = this.#pending.splice(0);
-    let failures: Map<Pending, unknown>;
-    try {
-      failures = this.#flushAll(batch);
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-      return;
-    }
-    for (const pending of batch) {
-      const failure = failures.get(pending);
-      if (failure === undefined) pending.resolve();
-      else pending.reject(failure);
-    }
+  #schedule(): void {
+    if (this.#scheduled || this.#inFlight >= this.#maxInFlight || this.#pending.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      while (this.#pending.length > 0 && this.#inFlight < this.#maxInFlight) {
+        const batch = this.#pending.splice(0, MAX_BATCH);
+        this.#inFlight++;
+        // The batch settles every caller's promise itself and never rejects.
+        void this.#write(this.#store, batch).finally(() => {
+          this.#inFlight--;
+          this.#schedule();
+        });
+      }
+    });
   }
 }

@@ -1,0 +1,172 @@
+import { newId } from "../../../ids.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { compiledOnce } from "./compiled.js";
+import type { Admissible, AttemptRecord } from "./port.js";
+import { type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
+
+// Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, and a paused
+// credential's submissions. Where SQLite relied on its single writer, a statement's own condition decides on both
+// databases (D-240).
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const CLAIM = compiledOnce<{ id: string; now: number; leaseUntil: number; updatedAt: string }>()((db, args) =>
+  db
+    .updateTable("submissions")
+    .set((eb) => ({
+      status: "forwarding",
+      leaseUntil: args.leaseUntil,
+      firstSentAt: eb.fn.coalesce("firstSentAt", eb.val(args.now)),
+      updatedAt: args.updatedAt,
+    }))
+    .where("id", "=", args.id)
+    .where((eb) =>
+      eb.or([
+        eb("status", "=", "queued"),
+        eb.and([
+          eb("status", "=", "forwarding"),
+          eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", args.now)]),
+        ]),
+      ]),
+    ),
+);
+
+/**
+ * Takes the submission for one send: only if it is queued, or its last holder's lease ran out. Several worker
+ * processes may be handed the same submission (a re-dispatch after a lost answer); the database lets one send it. One
+ * conditional UPDATE: on PostgreSQL, of two processes claiming it at once, the second waits for the first's row lock,
+ * re-reads the row it committed, and finds it taken (D-240).
+ */
+export async function claim(store: StoreSql, id: string, now: number, leaseMs: number): Promise<boolean> {
+  const result = await CLAIM.run(store, { id, now, leaseUntil: now + leaseMs, updatedAt: iso(now) });
+  return result.numAffectedRows === 1n;
+}
+
+/** Gives back a claim that was not sent after all: queued again, its first send time as it was. */
+export async function unclaim(store: StoreSql, id: string, firstSentAt: number | null): Promise<void> {
+  await store.db
+    .updateTable("submissions")
+    .set({ status: "queued", leaseUntil: null, firstSentAt })
+    .where("id", "=", id)
+    .where("status", "=", "forwarding")
+    .execute();
+}
+
+/**
+ * After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. The
+ * embedded driver's start releases every lease (`expiredBy` = Infinity), which needs no comparison (PostgreSQL's
+ * bigint has no infinity).
+ */
+export async function releaseExpiredLeases(store: StoreSql, expiredBy: number, now: number): Promise<number> {
+  const result = await store.db
+    .updateTable("submissions")
+    .set({ status: "queued", leaseUntil: null, updatedAt: iso(now) })
+    .where("status", "=", "forwarding")
+    .$if(Number.isFinite(expiredBy), (q) =>
+      q.where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", expiredBy)])),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** A closing dispatcher's claims given back, unsent. */
+export async function releaseLeases(store: StoreSql, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await store.db
+    .updateTable("submissions")
+    .set({ status: "queued", leaseUntil: null })
+    .where("id", "in", ids)
+    .where("status", "=", "forwarding")
+    .execute();
+}
+
+/** Queued submissions of these (active) credentials, oldest first: what a dispatcher needs of each, no more. */
+export async function loadQueued(store: StoreSql, activeCredentialIds: readonly string[]): Promise<Admissible[]> {
+  if (activeCredentialIds.length === 0) return [];
+  const rows = await store.db
+    .selectFrom("submissions")
+    .select(["id", "kind", "companyId", "credentialId", "nextAttemptAt", "canonicalBody"])
+    .where("status", "=", "queued")
+    .where("credentialId", "in", activeCredentialIds)
+    .orderBy("id")
+    .execute();
+  return rows.map(withEpochNumbers);
+}
+
+const RECORD_ATTEMPT = compiledOnce<SubmissionAttemptRow>()((db, attempt) =>
+  db.insertInto("submissionAttempts").values({
+    id: attempt.id,
+    submissionId: attempt.submissionId,
+    attempt: attempt.attempt,
+    counted: attempt.counted,
+    startedAt: attempt.startedAt,
+    status: attempt.status,
+    error: attempt.error,
+    latencyMs: attempt.latencyMs,
+    upstreamRequestId: attempt.upstreamRequestId,
+    upstreamApiVersion: attempt.upstreamApiVersion,
+    idempotencyKey: attempt.idempotencyKey,
+  }),
+);
+
+/** One send of `row` in its attempt log: a 429's does not count as an attempt (§8). */
+export async function recordAttempt(
+  store: StoreSql,
+  row: SubmissionRow,
+  response: AttemptRecord,
+  counted: boolean,
+  idempotencyKey: string | null,
+): Promise<void> {
+  await RECORD_ATTEMPT.run(store, {
+    id: newId("att"),
+    submissionId: row.id,
+    attempt: counted ? row.attempts + 1 : row.attempts,
+    counted,
+    startedAt: iso(response.startedAt),
+    status: response.status,
+    error: response.error,
+    latencyMs: response.latencyMs,
+    upstreamRequestId: response.requestId,
+    upstreamApiVersion: response.apiVersion,
+    idempotencyKey,
+  });
+}
+
+/**
+ * A paused credential's submissions wait (in the transaction that pauses it: forwarding/attempt.ts): what was queued
+ * or being sent on it.
+ */
+export async function waitOnCredential(store: StoreSql, credentialId: string, reason: string, now: number) {
+  await store.db
+    .updateTable("submissions")
+    .set({ status: "waiting", waitingReason: `credential paused: ${reason}`, leaseUntil: null, updatedAt: iso(now) })
+    .where("credentialId", "=", credentialId)
+    .where("status", "in", ["queued", "forwarding"])
+    .execute();
+}
+
+/**
+ * Submissions still queued on a paused credential wait with the others (forwarding/dispatcher.ts): intake queues
+ * whatever it accepts, so a submission accepted while the pause was being committed, or whose notice was lost,
+ * would otherwise stay queued.
+ */
+export async function parkOnCredential(store: StoreSql, credentialId: string, reason: string, now: number) {
+  const result = await store.db
+    .updateTable("submissions")
+    .set({ status: "waiting", leaseUntil: null, updatedAt: iso(now), waitingReason: `credential paused: ${reason}` })
+    .where("credentialId", "=", credentialId)
+    .where("status", "=", "queued")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** A rotated credential resumes its backlog: what waited on it is queued again. */
+export async function resumeCredential(store: StoreSql, credentialId: string, now: number): Promise<void> {
+  await store.db
+    .updateTable("submissions")
+    .set({ status: "queued", waitingReason: null, updatedAt: iso(now) })
+    .where("credentialId", "=", credentialId)
+    .where("status", "=", "waiting")
+    .where("waitingReason", "like", "credential paused:%")
+    .execute();
+}

@@ -1,0 +1,155 @@
+import { type ExpressionBuilder, sql } from "kysely";
+import type { Database, Sql } from "../sql/database.js";
+import type { StoreSql } from "../sql/store-sql.js";
+import { compiledOnce } from "./compiled.js";
+import type { SubmissionChange } from "./port.js";
+import { type SubmissionRow, withEpochNumbers } from "./row.js";
+
+// A submission's outcome: settled with its change, the appointments waiting for a lead held and released, and the
+// settlement recorded (webhooks/on-submission-settled.ts).
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Sets `change` on one submission, its lease dropped, and gives the row as it is now (none: no such submission). */
+async function settleOn(db: Sql, id: string, now: number, change: SubmissionChange) {
+  const row = await db
+    .updateTable("submissions")
+    .set({ ...change, leaseUntil: null, updatedAt: iso(now) })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && withEpochNumbers(row);
+}
+
+export function settle(store: StoreSql, id: string, now: number, change: SubmissionChange) {
+  return settleOn(store.db, id, now, change);
+}
+
+/**
+ * The appointments of the lead's own vendor key waiting for it: its `sub_…` id in their `leadId` (appointment
+ * chaining, docs/forwarding.md); `->>` reads a JSON field as text on both databases.
+ */
+function waitingFor(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
+  return (eb: ExpressionBuilder<Database, "submissions">) =>
+    eb.and([
+      eb("status", "=", "waiting"),
+      eb("kind", "=", "appointment"),
+      eb("companyId", "=", lead.companyId),
+      eb("vendorKeyId", "=", lead.vendorKeyId),
+      eb(eb.ref("canonicalBody", "->>").key("leadId"), "=", lead.id),
+    ]);
+}
+
+/**
+ * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction: a crash
+ * between the two would leave them waiting for a lead that is already done. On PostgreSQL the lead's UPDATE takes its
+ * row lock, which holdForLead waits for (D-240). The released rows come by id (D-242).
+ */
+export function settleReleasing(store: StoreSql, id: string, now: number, change: SubmissionChange) {
+  return store.atomically(async (db) => {
+    const settled = await settleOn(db, id, now, change);
+    if (settled?.kind !== "lead") return { settled, released: [] };
+    const released = await db
+      .updateTable("submissions")
+      .set({ status: "queued", waitingReason: null, leaseUntil: null, updatedAt: iso(now) })
+      .where(waitingFor(settled))
+      .returningAll()
+      .execute();
+    return { settled, released: released.map(withEpochNumbers).sort(byId) };
+  });
+}
+
+/**
+ * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one transaction:
+ * on SQLite an immediate one (its single writer orders it with the lead's settlement); on PostgreSQL it holds the
+ * lead's row lock (`FOR UPDATE`, D-240): settleReleasing's UPDATE of the lead waits for it and then finds this
+ * appointment waiting, or it went first, and this read waits for its commit and sees the lead settled. A reference
+ * that is no lead of the appointment's own key holds nothing: forwarding then fails it (upstream-request.ts).
+ */
+export function holdForLead(store: StoreSql, appointmentId: string, leadSubmissionId: string, now: number) {
+  return store.atomically(async (db) => {
+    const appointment = await db
+      .selectFrom("submissions")
+      .select(["companyId", "vendorKeyId"])
+      .where("id", "=", appointmentId)
+      .executeTakeFirst();
+    if (!appointment) return false;
+    const lead = await db
+      .selectFrom("submissions")
+      .select("status")
+      .where("id", "=", leadSubmissionId)
+      .where("companyId", "=", appointment.companyId)
+      .where("vendorKeyId", "=", appointment.vendorKeyId)
+      .where("kind", "=", "lead")
+      .$if(store.dialect === "postgres", (q) => q.forUpdate())
+      .executeTakeFirst();
+    if (!lead || lead.status === "forwarded" || lead.status === "failed") return false;
+    await settleOn(db, appointmentId, now, {
+      status: "waiting",
+      waitingReason: `waiting for lead submission ${leadSubmissionId}`,
+    });
+    return true;
+  }, "immediate");
+}
+
+/** Appointments of the lead's own vendor key waiting for it to be forwarded, by id. */
+export async function dependents(store: StoreSql, lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
+  const rows = await store.db.selectFrom("submissions").selectAll().where(waitingFor(lead)).orderBy("id").execute();
+  return rows.map(withEpochNumbers);
+}
+
+/** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */
+export async function releaseOrphanedDependents(store: StoreSql, now: number): Promise<number> {
+  const result = await store.db
+    .updateTable("submissions")
+    .set({ status: "queued", waitingReason: null, updatedAt: iso(now) })
+    .where("status", "=", "waiting")
+    .where("kind", "=", "appointment")
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("submissions as lead")
+          .select(eb.lit(1).as("settled"))
+          .where("lead.id", "=", eb.ref("submissions.canonicalBody", "->>").key("leadId").$castTo<string>())
+          .where("lead.kind", "=", "lead")
+          .whereRef("lead.companyId", "=", "submissions.companyId")
+          .whereRef("lead.vendorKeyId", "=", "submissions.vendorKeyId")
+          .where("lead.status", "in", ["forwarded", "failed"]),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+const MARK_SETTLED = compiledOnce<{ id: string; recordedAt: string }>()((db, args) =>
+  db.updateTable("submissions").set({ settlementRecordedAt: args.recordedAt }).where("id", "=", args.id),
+);
+
+/** Marks a submission's settlement recorded (inside the transaction that records it). */
+export async function markSettlementRecorded(store: StoreSql, id: string, nowMs: number): Promise<void> {
+  await MARK_SETTLED.run(store, { id, recordedAt: iso(nowMs) });
+}
+
+/**
+ * Settled submissions whose settlement was never recorded, `limit` at a time (webhooks/repair-settlements.ts), on the
+ * partial index of exactly those rows (`submissions_settlement_owed_idx`, in its order): its condition written as
+ * constants, as the planner must see them to use it; SQLite is told to (`INDEXED BY`: without statistics it prefers
+ * the status index and then reads and sorts every settled row at each start).
+ */
+export async function settlementsOwed(store: StoreSql, limit: number): Promise<SubmissionRow[]> {
+  const index = store.dialect === "sqlite" ? sql`indexed by submissions_settlement_owed_idx` : sql``;
+  const owed = sql<SubmissionRow>`select * from submissions ${index}
+    where status in ('forwarded', 'failed') and settlement_recorded_at is null order by id limit ${limit}`;
+  const { rows } = await owed.execute(store.db);
+  return rows.map(withEpochNumbers);
+}
+
+/** A redrive's reset of a failed submission: queued again with `change` (a re-mapped body, a new key). */
+export async function requeue(store: StoreSql, id: string, change: Partial<SubmissionRow>): Promise<void> {
+  if (Object.values(change).every((value) => value === undefined)) return;
+  await store.db.updateTable("submissions").set(change).where("id", "=", id).execute();
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
