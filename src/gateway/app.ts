@@ -5,6 +5,7 @@ import { healthRoutes, type OpsAccess, type ReadinessCheck } from "../http/healt
 import type { HttpMetrics } from "../http/metrics.js";
 import { packageVersion } from "../version.js";
 import type { GatewayApp, GatewayVariables } from "./app-env.js";
+import { hookRoutes, maskHookPath } from "./connections/routes.js";
 import { mountQueueDashboard } from "./console/queue-dashboard.js";
 import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
@@ -30,6 +31,7 @@ export function createGatewayApp(
     metrics: options.metrics,
     // The owner API's error bodies carry a code and the request id (D-231); intake's are §7's exactly.
     codedErrors: (path) => path.startsWith("/owner/v1/"),
+    maskPath: maskHookPath,
   });
   // Every route declares its own body limit where it is registered; nothing anywhere takes more than this.
   app.use(declaredBodyLimit(MAX_ROUTE_BODY_BYTES));
@@ -38,6 +40,7 @@ export function createGatewayApp(
     healthRoutes({ metrics: options.metrics, checks: readinessChecks(ctx, options.checks), access: options.ops }),
   );
   intakeRoutes(app, ctx);
+  const hooks = hookRoutes(app, ctx);
   ownerApi(app, ctx);
   platformReceiverRoute(app, ctx);
   app.doc31("/openapi.json", {
@@ -52,7 +55,7 @@ export function createGatewayApp(
   app.get("/docs", (c) => c.html(DOCS_PAGE, 200, DOCS_HEADERS));
   if (options.queueDashboard) mountQueueDashboard(app, ctx, options.queueDashboard);
   consoleRoutes(app);
-  return app;
+  return Object.assign(app, { closeHooks: () => hooks.close() });
 }
 
 /** What readiness checks: the database answers (and whatever the caller adds). */

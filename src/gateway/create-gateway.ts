@@ -193,6 +193,7 @@ async function startGateway(
     exclusively: <T>(fn: () => Promise<T>) => storage.exclusively(fn),
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
     async close(deadlineMs?: number) {
+      await app.closeHooks();
       await forwarder?.close(deadlineMs);
       await embeddedClaim?.release();
       await webhooks.close();

@@ -14,6 +14,7 @@ import {
   type MappingOutcome,
 } from "../profiles/index.js";
 import { type SubmissionView, submissionRow, submissionStatusView } from "../storage/submissions/index.js";
+import { contactOf } from "../submissions/contact.js";
 import { upstreamKey } from "../submissions/upstream-key.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { checkLeadText } from "./lead-text.js";
@@ -104,8 +105,7 @@ export async function acceptSubmission({
     idempotencyKey: idempotencyKey ?? null,
     payloadDigest: idempotencyKey ? payloadDigest() : null,
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
-    contactEmail: input.kind === "lead" ? normaliseEmail(body.email) : null,
-    contactPhone: input.kind === "lead" ? normalisePhone(body.phone) : null,
+    ...contactOf(input.kind, body),
     createdAt: now.toISOString(),
   });
   try {
@@ -257,12 +257,4 @@ async function checkLeadReference(ctx: GatewayContext, key: VendorKey, leadId: s
   if (!(await ctx.submissions.leadOf({ companyId: key.companyId, vendorKeyId: key.id }, leadId))) {
     throw notFound("leadId: no such lead submission for this key");
   }
-}
-
-function normaliseEmail(value: unknown): string | null {
-  return typeof value === "string" ? value.trim().toLowerCase() : null;
-}
-
-function normalisePhone(value: unknown): string | null {
-  return typeof value === "string" ? value.replace(/[^0-9]/g, "") : null;
 }
