@@ -27,7 +27,9 @@ export interface TestGateway {
 /** A real gateway on an in-memory database, listening on a free port. */
 export async function startTestGateway(
   settings: GatewayOptions["settings"] = {},
-  options: Partial<Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now">> = {},
+  options: Partial<
+    Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir">
+  > = {},
 ): Promise<TestGateway> {
   const { log, text } = captureLog();
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
@@ -46,6 +48,8 @@ export async function startTestGateway(
     },
   });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
+  // Hook URLs on the address it listens on (PUBLIC_URL, which `serve` derives from HOST and PORT).
+  if (settings.publicUrl === undefined) gateway.ctx.settings.publicUrl = server.url;
   return {
     gateway,
     server,
