@@ -1,5 +1,5 @@
 import type { App, AppEnv } from "../http/app.js";
-import type { VendorKey } from "./intake/authenticate-vendor-key.js";
+import type { VendorKeyRow } from "./storage/vendor-keys/index.js";
 import type { OwnerPrincipal } from "./tenants/owner-auth.js";
 
 /**
@@ -7,7 +7,7 @@ import type { OwnerPrincipal } from "./tenants/owner-auth.js";
  * API's sets (the owner). Each is set by its own middleware, on its own paths, before any handler reads it.
  */
 export interface GatewayVariables {
-  vendorKey: VendorKey;
+  vendorKey: VendorKeyRow;
   owner: OwnerPrincipal;
 }
 

@@ -97,15 +97,19 @@ export async function openGatewayContext(
     close: _close,
     ...stores
   } = storage;
+  const now = options.now ?? (() => new Date());
+  const log = options.log;
   const ctx: GatewayContext = {
-    log: options.log,
+    log,
     sealer,
     engine,
     settings,
     ...stores,
+    // The work gets the transaction's stores and the services that touch none (D-275), never the context.
+    transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
-    now: options.now ?? (() => new Date()),
+    now,
   };
   let closed: Promise<void> | undefined;
   return {

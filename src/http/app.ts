@@ -3,6 +3,7 @@ import type { Context, Env as HonoEnv } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import type { Logger } from "../log.js";
+import type { AppOptions } from "./app-options.js";
 import { ApiError, codedErrorBody, errorAnswer } from "./errors.js";
 import type { HttpMetrics } from "./metrics.js";
 import { nodeOutgoing, requestHeader } from "./node-headers.js";
@@ -20,20 +21,6 @@ export interface BaseVariables {
 }
 
 export type AppEnv<V extends object = object> = { Variables: BaseVariables & V };
-
-export interface AppOptions {
-  log: Logger;
-  metrics?: HttpMetrics;
-  /** Headers set on every response, e.g. the sandbox's `x-svc-api-version` (§9.1). */
-  responseHeaders?: Record<string, string>;
-  /**
-   * Paths whose error bodies carry the stable `code` and the `requestId` (the owner API, D-231); elsewhere the body is
-   * §7's exactly (intake answers as the Inbound API does).
-   */
-  codedErrors?: (path: string) => boolean;
-  /** A path as logs and metrics show it: a credential in a path (a hook URL's token) masked. */
-  maskPath?: (path: string) => string;
-}
 
 /** `email: Invalid email address` — §7: the 400 message names the offending field. */
 export function validationError(error: ZodError, prefix: (string | number)[] = []): ApiError {
@@ -122,4 +109,5 @@ function setMissing(c: Context, name: string, value: string): void {
   }
 }
 
+export type { AppOptions } from "./app-options.js";
 export type { HonoEnv };

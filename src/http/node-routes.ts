@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
-import type { AppOptions } from "./app.js";
+import type { AppOptions } from "./app-options.js";
 import { errorAnswer } from "./errors.js";
 import { nodeHeader } from "./node-headers.js";
 import { requestIdFrom } from "./request-id.js";

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
 import type { JsonBodyVariables } from "../http/json-body.js";
 import type { Caller, CallerCtx, SandboxCtx } from "./context.js";
-import type { IdempotentRequest } from "./installer/idempotency/idempotent.js";
+import type { IdempotentRequest } from "./installer/idempotency/idempotent-request.js";
 import type { Owner } from "./webhooks/session/sessions.js";
 
 export interface SandboxVariables extends JsonBodyVariables {

@@ -2,7 +2,8 @@ import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
-import type { Stores, TransactionScope } from "../storage/transaction.js";
+import type { TransactionContext, TransactionScope } from "../storage/transaction.js";
+import type { SettlementRecorder } from "../submissions/settlement-recorder.js";
 import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
@@ -29,19 +30,6 @@ interface Handled {
   settled?: SubmissionRow;
   /** What the settlement recorder asked to do once the outcome is committed. */
   afterCommit?: () => void;
-}
-
-/**
- * What a settled submission is owed (its vendor's webhook deliveries, the records that route later platform events to
- * it), written inside the transaction of its outcome: both commit, or neither does. A crash, or a database error,
- * between the two would otherwise lose the vendor's confirmation for good.
- */
-export interface SettlementRecorder {
-  /**
-   * Writes it inside the caller's transaction, through its stores `tx`; a throw rolls the outcome back too. Returns
-   * the after-commit step.
-   */
-  record(tx: Stores, row: SubmissionRow): Promise<() => void>;
 }
 
 export interface AttemptOptions {
@@ -214,7 +202,7 @@ export class SubmissionAttempt {
    * False (nothing changed) when the credential was rotated since that key was sent: a late 401 of the old key says
    * nothing about the new one.
    */
-  async #pauseCredential(tx: Stores, credentialId: string, reason: string, now: number, version: number) {
+  async #pauseCredential(tx: TransactionContext, credentialId: string, reason: string, now: number, version: number) {
     if (!(await tx.credentials.pause(credentialId, reason, version))) return false;
     await tx.submissions.waitOnCredential(credentialId, reason, now);
     return true;
@@ -225,7 +213,7 @@ export class SubmissionAttempt {
    * not from this commit, which may have waited for its credential's lock (D-273): the wait is not added to the backoff.
    */
   async #handle(
-    tx: Stores,
+    tx: TransactionContext,
     row: SubmissionRow,
     response: UpstreamResponse,
     outcome: Outcome,
@@ -310,7 +298,7 @@ export class SubmissionAttempt {
   }
 
   /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
-  async #finish(tx: Stores, row: SubmissionRow, change: SubmissionChange, now: number): Promise<Handled> {
+  async #finish(tx: TransactionContext, row: SubmissionRow, change: SubmissionChange, now: number): Promise<Handled> {
     const recorder = this.options.settlement;
     const { settled, released } = await tx.submissions.settleReleasing(row.id, now, {
       ...change,

@@ -10,7 +10,7 @@ import {
 } from "../../db/postgres.js";
 import type { Logger } from "../../log.js";
 import { postgresStorage } from "./postgres.js";
-import { type Stores, sqliteStorage, type Transaction } from "./transaction.js";
+import { type Stores, type StoreTransaction, sqliteStorage } from "./transaction.js";
 
 /** Where the gateway's state lives: a SQLite file (DATABASE_PATH), or PostgreSQL (DATABASE_URL) when a URL is given. */
 export type StorageLocation =
@@ -32,7 +32,7 @@ export type StorageHandles =
  * deployment: the config file at start), `close`.
  */
 export interface OpenedStorage extends Stores {
-  transaction: Transaction;
+  transaction: StoreTransaction;
   /** Resolves when the database answers a trivial statement (readiness); rejects otherwise. */
   ping(): Promise<void>;
   /**

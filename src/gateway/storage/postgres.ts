@@ -9,7 +9,7 @@ import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { SqlSubmissionStore } from "./submissions/index.js";
 import { SqlTenantStore } from "./tenants/index.js";
-import type { SharedCaches, Stores, Transaction, TransactionScope } from "./transaction.js";
+import type { SharedCaches, Stores, StoreTransaction, TransactionScope } from "./transaction.js";
 import { SqlVendorKeyStore } from "./vendor-keys/index.js";
 import { postgresCompaction, SqlWebhookStore } from "./webhooks/index.js";
 
@@ -89,7 +89,7 @@ function queueKey(scope: TransactionScope | undefined): string {
  * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers
  * and closes the stores that hold resources of their own; the pool stays the caller's to end.
  */
-export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transaction; close(): Promise<void> } {
+export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTransaction; close(): Promise<void> } {
   const shared: SharedCaches = {
     keys: new PgTableCache(pool, "vendor_keys"),
     versions: new VersionCache(),
@@ -105,7 +105,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: Transact
   const stores = postgresStores(poolHandles(pool), poolSql, shared);
   const queue = new ImmediateQueue(Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
 
-  const transaction: Transaction = <T>(
+  const transaction: StoreTransaction = <T>(
     work: (tx: Stores) => Promise<T>,
     mode: "deferred" | "immediate" = "deferred",
     scope?: TransactionScope,

@@ -1,6 +1,7 @@
 import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
+import type { Logger } from "../../log.js";
 import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
 import { SqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
 import { type ProfileStore, SqlProfileStore, VersionCache } from "./profiles/index.js";
@@ -25,19 +26,36 @@ export interface Stores {
 }
 
 /**
- * One transaction across records' storage modules (D-222, D-223): what `work` does through `tx` — the stores bound
- * to the transaction — commits together (an outcome and the webhooks it owes; a platform event and its fan-out), or
+ * One transaction across records' storage modules (D-222, D-223, D-275): what `work` does through `tx` — the stores
+ * bound to the transaction — commits together (an outcome and the webhooks it owes; a platform event and its fan-out), or
  * nothing does when it throws. `immediate` takes the write lock at the start, for work that reads before it writes
  * while other processes may write. Its `scope` says what the work touches: without one, anything (it then runs alone
  * on PostgreSQL); `{ companyId }`, that company's rows only; `{ companyId, credentialId }`, the rows of one send's
  * outcome under that credential only (its submission, the credential and its submissions, keyed upserts). On
  * PostgreSQL an immediate transaction is ordered only with those whose scope overlaps its own (D-273); SQLite's single
- * writer orders them all. Work inside must use `tx`, never the context's stores (they wait for the transaction to end)
- * nor another `ctx.transaction` (the same: pass `tx` down instead). On PostgreSQL `tx` is bound to the transaction's
- * client.
+ * writer orders them all. On PostgreSQL `tx` is bound to the transaction's client. The storage's own: the context's
+ * `transaction` hands the work a TransactionContext instead.
  */
-export type Transaction = <T>(
+export type StoreTransaction = <T>(
   work: (tx: Stores) => Promise<T>,
+  mode?: "deferred" | "immediate",
+  scope?: TransactionScope,
+) => Promise<T>;
+
+/**
+ * What work inside a transaction receives (D-275): the stores bound to the transaction, and the services that touch no
+ * store — never the context's own stores, which would wait for the transaction to end (the SQLite gate) or for a
+ * connection it holds (PostgreSQL). A function that runs inside a transaction takes this, not the GatewayContext, so
+ * reaching a store outside it does not compile.
+ */
+export interface TransactionContext extends Stores {
+  log: Logger;
+  now: () => Date;
+}
+
+/** The context's transaction (GatewayContext.transaction): a StoreTransaction whose work gets a TransactionContext. */
+export type Transaction = <T>(
+  work: (tx: TransactionContext) => Promise<T>,
   mode?: "deferred" | "immediate",
   scope?: TransactionScope,
 ) => Promise<T>;
@@ -128,7 +146,7 @@ async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Pr
 export function sqliteStorage(handles: {
   db: GatewayDb;
   sqlite: SqliteDatabase;
-}): Stores & { transaction: Transaction } {
+}): Stores & { transaction: StoreTransaction } {
   const gate = new SqliteGate();
   const builders = sqliteSql(handles.sqlite, gate);
   const inTransaction = sqliteTransactionOf(handles.sqlite, gate);

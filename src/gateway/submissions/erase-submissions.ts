@@ -94,7 +94,7 @@ async function scanSubmissions(
         const step = await tx.submissions.eraseStep(companyId, by, from, nowMs, match);
         for (const id of step.failed) {
           const failed = await tx.submissions.read(id);
-          if (failed) found.enqueued.push(...(await recordSettlement(ctx, tx, failed, nowMs)));
+          if (failed) found.enqueued.push(...(await recordSettlement(tx, failed, nowMs)));
           await tx.submissions.markSettlementRecorded(id, nowMs);
         }
         found.submissionIds.push(...step.erased);

@@ -1,7 +1,7 @@
 import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
-import type { Stores } from "../storage/transaction.js";
+import type { TransactionContext } from "../storage/transaction.js";
 import { notifyDue } from "./registry.js";
 
 /** One event the gateway tells one vendor (key) about. */
@@ -35,8 +35,7 @@ export interface Enqueued {
  * dispatcher after commit with `notifyEnqueued`.
  */
 export async function enqueueVendorEvent(
-  _ctx: GatewayContext,
-  tx: Stores,
+  tx: TransactionContext,
   input: VendorEvent,
   nowMs: number,
 ): Promise<Enqueued[]> {

@@ -1,6 +1,6 @@
 import type { WebhookEnvelope } from "../../contract/webhook-envelope.js";
 import type { GatewayContext } from "../context.js";
-import type { Stores } from "../storage/transaction.js";
+import type { TransactionContext } from "../storage/transaction.js";
 import { LEAD_STAGE_EVENTS } from "./catalogue.js";
 import { type Enqueued, enqueueVendorEvent } from "./enqueue.js";
 import { appointmentViewOfPlatform, leadStageView } from "./projections.js";
@@ -14,24 +14,17 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  * Runs inside the transaction that stores the event.
  */
 export async function fanOutPlatformEvent(
-  ctx: GatewayContext,
-  tx: Stores,
+  tx: TransactionContext,
   companyId: string,
   envelope: WebhookEnvelope,
   nowMs: number,
 ): Promise<Enqueued[]> {
-  if (envelope.event === "appointment.booked") return appointmentChange(ctx, tx, companyId, envelope, nowMs);
-  if (LEAD_STAGE_EVENTS.has(envelope.event)) return leadStage(ctx, tx, companyId, envelope, nowMs);
+  if (envelope.event === "appointment.booked") return appointmentChange(tx, companyId, envelope, nowMs);
+  if (LEAD_STAGE_EVENTS.has(envelope.event)) return leadStage(tx, companyId, envelope, nowMs);
   return [];
 }
 
-async function appointmentChange(
-  ctx: GatewayContext,
-  tx: Stores,
-  companyId: string,
-  envelope: WebhookEnvelope,
-  nowMs: number,
-) {
+async function appointmentChange(tx: TransactionContext, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
   const appointmentId =
     envelope.resource.type === "appointment" ? envelope.resource.id : text(envelope.data.appointmentId);
   if (!appointmentId) return [];
@@ -39,7 +32,6 @@ async function appointmentChange(
   if (bookedBy === undefined) return [];
   const data = appointmentViewOfPlatform(appointmentId, envelope.data);
   return enqueueVendorEvent(
-    ctx,
     tx,
     {
       companyId,
@@ -67,13 +59,12 @@ export function changeIdentity(envelope: WebhookEnvelope, data: Record<string, u
   return `v${envelope.resource.version}:${String(data.startsAt ?? "")}/${String(data.endsAt ?? "")}`;
 }
 
-async function leadStage(ctx: GatewayContext, tx: Stores, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
+async function leadStage(tx: TransactionContext, companyId: string, envelope: WebhookEnvelope, nowMs: number) {
   const leadId = text(envelope.data.leadId) ?? (envelope.resource.type === "lead" ? envelope.resource.id : undefined);
   if (!leadId) return [];
   const source = await tx.webhooks.routing.sourceOf(companyId, leadId);
   if (!source) return [];
   return enqueueVendorEvent(
-    ctx,
     tx,
     {
       companyId,

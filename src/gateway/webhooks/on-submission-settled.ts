@@ -1,7 +1,7 @@
 import type { GatewayContext } from "../context.js";
-import type { SettlementRecorder } from "../forwarding/attempt.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
-import type { Stores } from "../storage/transaction.js";
+import type { TransactionContext } from "../storage/transaction.js";
+import type { SettlementRecorder } from "../submissions/settlement-recorder.js";
 import { type Enqueued, enqueueVendorEvent, notifyEnqueued } from "./enqueue.js";
 import { appointmentView, contactOfLead, submissionOutcomeView } from "./projections.js";
 
@@ -17,7 +17,7 @@ export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
   return {
     async record(tx, row) {
       const nowMs = ctx.now().getTime();
-      const enqueued = await recordSettlement(ctx, tx, row, nowMs);
+      const enqueued = await recordSettlement(tx, row, nowMs);
       return () => notifyEnqueued(ctx, enqueued, nowMs);
     },
   };
@@ -34,7 +34,7 @@ export async function onSubmissionSettled(ctx: GatewayContext, submission: Submi
   const enqueued = await ctx.transaction(
     async (tx) => {
       await tx.submissions.markSettlementRecorded(submission.id, nowMs);
-      return recordSettlement(ctx, tx, submission, nowMs);
+      return recordSettlement(tx, submission, nowMs);
     },
     "immediate",
     { companyId: submission.companyId },
@@ -50,20 +50,18 @@ export async function onSubmissionSettled(ctx: GatewayContext, submission: Submi
  * Throws on a database error, so that the caller's transaction, the outcome with it, rolls back.
  */
 export async function recordSettlement(
-  ctx: GatewayContext,
-  tx: Stores,
+  tx: TransactionContext,
   submission: Submission,
   nowMs: number,
   options: { subscribedBy?: string } = {},
 ): Promise<Enqueued[]> {
   const outcome = submission.status;
   if (outcome !== "forwarded" && outcome !== "failed") return [];
-  return settle(ctx, tx, submission, outcome, nowMs, options.subscribedBy);
+  return settle(tx, submission, outcome, nowMs, options.subscribedBy);
 }
 
 async function settle(
-  ctx: GatewayContext,
-  tx: Stores,
+  tx: TransactionContext,
   submission: Submission,
   outcome: "forwarded" | "failed",
   nowMs: number,
@@ -91,7 +89,7 @@ async function settle(
   if (submission.status === "forwarded" && submission.kind === "appointment" && appointmentId) {
     if (key.partnerType === "booking_vendor") {
       enqueued.push(
-        ...(await confirmBooking(ctx, tx, submission, key.id, appointmentId, { occurredAt, nowMs, subscribedBy })),
+        ...(await confirmBooking(tx, submission, key.id, appointmentId, { occurredAt, nowMs, subscribedBy })),
       );
     }
   }
@@ -102,7 +100,6 @@ async function settle(
   if (key.partnerType === "lead_source" || event === "submission.failed") {
     enqueued.push(
       ...(await enqueueVendorEvent(
-        ctx,
         tx,
         {
           companyId: submission.companyId,
@@ -133,8 +130,7 @@ async function settle(
  * booking to the vendor that made it, and remembers the appointment so later platform changes reach that vendor.
  */
 async function confirmBooking(
-  ctx: GatewayContext,
-  tx: Stores,
+  tx: TransactionContext,
   submission: Submission,
   vendorKeyId: string,
   appointmentId: string,
@@ -154,7 +150,6 @@ async function confirmBooking(
   });
   if ((await tx.webhooks.routing.bookerOf(submission.companyId, appointmentId)) !== vendorKeyId) return [];
   return enqueueVendorEvent(
-    ctx,
     tx,
     {
       companyId: submission.companyId,
@@ -181,13 +176,17 @@ async function confirmBooking(
  * An appointment may name its lead by the lead's submission (`sub_…`, resolved by forwarding once that lead is
  * forwarded): the platform's lead id is then that submission's result.
  */
-async function resolveLeadId(tx: Stores, companyId: string, ref: string | undefined): Promise<string | undefined> {
+async function resolveLeadId(
+  tx: TransactionContext,
+  companyId: string,
+  ref: string | undefined,
+): Promise<string | undefined> {
   if (ref === undefined || !ref.startsWith("sub_")) return ref;
   return text((await tx.submissions.getOfCompany(ref, companyId))?.result?.leadId);
 }
 
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
-async function visitContact(tx: Stores, companyId: string, leadId: string) {
+async function visitContact(tx: TransactionContext, companyId: string, leadId: string) {
   const submissionId = await tx.webhooks.routing.contactSubmissionOf(companyId, leadId);
   return contactOfLead(submissionId ? (await tx.submissions.read(submissionId))?.canonicalBody : undefined);
 }

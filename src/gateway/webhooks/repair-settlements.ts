@@ -31,7 +31,7 @@ export async function repairSettlements(ctx: GatewayContext): Promise<{ recorded
       const made: Enqueued[] = [];
       for (const row of rows) {
         if (row.id >= recentFrom)
-          made.push(...(await recordSettlement(ctx, tx, row, nowMs, { subscribedBy: row.updatedAt })));
+          made.push(...(await recordSettlement(tx, row, nowMs, { subscribedBy: row.updatedAt })));
         await tx.submissions.markSettlementRecorded(row.id, nowMs);
       }
       recorded += rows.length;

@@ -3,19 +3,10 @@ import type { Clock } from "../clock.js";
 import type { SandboxTx } from "../db/client.js";
 import { dataFor, schemaVersionFor } from "../events/audience.js";
 import { enqueueDelivery } from "./enqueue-delivery.js";
+import type { RecordedEvent } from "./recorded-event.js";
 import { recipientsOf } from "./routing.js";
 
-export interface RecordedEvent {
-  id: string;
-  companyId: string;
-  partnerCompanyId: string | null;
-  originKeyId: string | null;
-  event: string;
-  resource: { type: string; id: string; version: number };
-  /** The platform's full record of the event; each recipient gets its partner type's view of it (§1). */
-  data: Record<string, unknown>;
-  occurredAt: string;
-}
+export type { RecordedEvent } from "./recorded-event.js";
 
 /**
  * Turns an outbox event into one pending delivery per subscription that is to receive it (routing.ts decides which),

@@ -9,7 +9,7 @@ import {
   webhookSubscriptions,
 } from "../db/schema/index.js";
 import { viewOf } from "../events/audience.js";
-import type { RecordedEvent } from "./fan-out.js";
+import type { RecordedEvent } from "./recorded-event.js";
 
 /**
  * Which subscriptions receive an event — every rule in one place (docs/decisions.md, "Sandbox webhooks", "Installer

@@ -6,12 +6,12 @@ import pg from "pg";
 import { openGatewayDb } from "../../../src/db/client.js";
 import { postgresStorage } from "../../../src/gateway/storage/postgres.js";
 import type { CompanyRow } from "../../../src/gateway/storage/tenants/index.js";
-import { type Stores, sqliteStorage, type Transaction } from "../../../src/gateway/storage/transaction.js";
+import { type Stores, type StoreTransaction, sqliteStorage } from "../../../src/gateway/storage/transaction.js";
 import type { VendorKeyRow } from "../../../src/gateway/storage/vendor-keys/index.js";
 import { postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
 
 /** One "process" of the gateway: its stores on a connection (SQLite) or a pool (PostgreSQL) of its own. */
-export type Opened = Stores & { transaction: Transaction; close(): Promise<void> };
+export type Opened = Stores & { transaction: StoreTransaction; close(): Promise<void> };
 
 export interface Backend {
   name: "SQLite" | "PostgreSQL";

@@ -2,14 +2,16 @@ export { ERASURE_CHUNK } from "./erasure.js";
 export type {
   Admissible,
   AttemptRecord,
+  ChangeCursor,
+  FailedSelection,
   KeyCounts,
   ScanBy,
   ScannedSubmission,
   SubmissionChange,
+  SubmissionFilter,
   SubmissionStore,
   SubmissionTimes,
 } from "./port.js";
-export type { ChangeCursor, FailedSelection, SubmissionFilter } from "./reads.js";
 export type {
   MappingFailureRow,
   NewMappingFailure,

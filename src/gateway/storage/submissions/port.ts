@@ -1,4 +1,3 @@
-import type { ChangeCursor, FailedSelection, SubmissionFilter } from "./reads.js";
 import type {
   MappingFailureRow,
   NewMappingFailure,
@@ -6,6 +5,33 @@ import type {
   SubmissionAttemptRow,
   SubmissionRow,
 } from "./row.js";
+
+/** What the owner's submission log filters by. */
+export interface SubmissionFilter {
+  status?: SubmissionRow["status"];
+  keyId?: string;
+  /** A hook connection's submissions only. */
+  connectionId?: string;
+  kind?: "lead" | "appointment";
+  /** ISO timestamps bounding createdAt. */
+  from?: string;
+  to?: string;
+  /** The last id of the previous page: ids are time-ordered, so "older than the cursor" is a keyset seek. */
+  cursor?: string;
+  limit: number;
+}
+
+/** A position in a company's changes: the last row read, by its `updatedAt` and then its id. */
+export interface ChangeCursor {
+  updatedAt: string;
+  id: string;
+}
+
+/** What a redrive selects: a company's failed submissions, by id or by filter (or all of them). */
+export interface FailedSelection {
+  submissionIds?: string[] | undefined;
+  filter?: { keyId?: string; kind?: "lead" | "appointment"; from?: string; to?: string } | undefined;
+}
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
 export type Admissible = Pick<

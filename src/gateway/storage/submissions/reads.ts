@@ -1,28 +1,13 @@
 import { idFloor } from "../../../ids.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { byBytes } from "../sql/store-sql.js";
-import type { KeyCounts, SubmissionTimes } from "./port.js";
+import type { ChangeCursor, FailedSelection, KeyCounts, SubmissionFilter, SubmissionTimes } from "./port.js";
 import { type MappingFailureRow, type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
 
 // The owner's reads: the log, the live log's poll, a submission's attempts, the mapping failures, a redrive's
 // selection and the insights' counts. The same rows in the same order on both databases (D-242): each list says its
 // order. Ids are time-ordered and compare alike byte-wise and under the usual collations (one prefix, then digits and
 // lower-case letters), so ordering by id needs no `byBytes` and keeps its index.
-
-/** What the owner's submission log filters by. */
-export interface SubmissionFilter {
-  status?: SubmissionRow["status"];
-  keyId?: string;
-  /** A hook connection's submissions only. */
-  connectionId?: string;
-  kind?: "lead" | "appointment";
-  /** ISO timestamps bounding createdAt. */
-  from?: string;
-  to?: string;
-  /** The last id of the previous page: ids are time-ordered, so "older than the cursor" is a keyset seek. */
-  cursor?: string;
-  limit: number;
-}
 
 /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
 export async function listPage(store: StoreSql, companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
@@ -41,12 +26,6 @@ export async function listPage(store: StoreSql, companyId: string, filter: Submi
     .limit(filter.limit + 1)
     .execute();
   return rows.map(withEpochNumbers);
-}
-
-/** A position in a company's changes: the last row read, by its `updatedAt` and then its id. */
-export interface ChangeCursor {
-  updatedAt: string;
-  id: string;
 }
 
 /**
@@ -106,12 +85,6 @@ export async function withRawPayload(
     .limit(limit)
     .execute();
   return rows.map(withEpochNumbers);
-}
-
-/** What a redrive selects: a company's failed submissions, by id or by filter (or all of them). */
-export interface FailedSelection {
-  submissionIds?: string[] | undefined;
-  filter?: { keyId?: string; kind?: "lead" | "appointment"; from?: string; to?: string } | undefined;
 }
 
 /** A company's failed submissions, by id or filter, in the order of the (company, status, id) index. */

@@ -8,10 +8,13 @@ import { insertNow } from "./inserts.js";
 import type {
   Admissible,
   AttemptRecord,
+  ChangeCursor,
+  FailedSelection,
   KeyCounts,
   ScanBy,
   ScannedSubmission,
   SubmissionChange,
+  SubmissionFilter,
   SubmissionStore,
   SubmissionTimes,
 } from "./port.js";
@@ -193,10 +196,10 @@ export class SqlSubmissionStore implements SubmissionStore {
 
   // The owner's reads (reads.ts).
 
-  listPage(companyId: string, filter: reads.SubmissionFilter): Promise<SubmissionRow[]> {
+  listPage(companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
     return reads.listPage(this.#sql, companyId, filter);
   }
-  changedSince(companyId: string, after: reads.ChangeCursor, limit: number): Promise<SubmissionRow[]> {
+  changedSince(companyId: string, after: ChangeCursor, limit: number): Promise<SubmissionRow[]> {
     return reads.changedSince(this.#sql, companyId, after, limit);
   }
   attemptsOf(submissionId: string): Promise<SubmissionAttemptRow[]> {
@@ -208,7 +211,7 @@ export class SqlSubmissionStore implements SubmissionStore {
   withRawPayload(scope: Parameters<typeof reads.withRawPayload>[1], limit: number): Promise<SubmissionRow[]> {
     return reads.withRawPayload(this.#sql, scope, limit);
   }
-  failedOf(companyId: string, selection: reads.FailedSelection): Promise<SubmissionRow[]> {
+  failedOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]> {
     return reads.failedOf(this.#sql, companyId, selection);
   }
   countsByKey(companyId: string, since: number, keyId?: string): Promise<KeyCounts[]> {

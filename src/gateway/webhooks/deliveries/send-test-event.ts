@@ -21,7 +21,6 @@ export async function sendTestEvent({
   const nowMs = ctx.now().getTime();
   const enqueued = await ctx.transaction((tx) =>
     enqueueVendorEvent(
-      ctx,
       tx,
       {
         companyId,

@@ -1,7 +1,7 @@
 import { unixSeconds } from "../../../contract/signing.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
-import type { Stores } from "../../storage/transaction.js";
+import type { TransactionContext } from "../../storage/transaction.js";
 import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import {
@@ -311,7 +311,8 @@ export class WebhookDispatcher {
     const batch = this.#completed.splice(0);
     if (batch.length === 0) return;
     const policy = { retry: this.#retry, disable: this.#disable };
-    const apply = (tx: Stores, d: (typeof batch)[number]) => applyAttempt(this.#ctx, tx, policy, d.row, d.result, d.at);
+    const apply = (tx: TransactionContext, d: (typeof batch)[number]) =>
+      applyAttempt(tx, policy, d.row, d.result, d.at);
     let outcomes: Array<RecordedOutcome | undefined>;
     try {
       outcomes = await this.#ctx.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { newId } from "../../../ids.js";
 import type { GatewayContext } from "../../context.js";
-import type { Stores } from "../../storage/transaction.js";
+import type { TransactionContext } from "../../storage/transaction.js";
 import type { WebhookDeliveryRow } from "../../storage/webhooks/index.js";
 import type { AttemptResult } from "./attempt.js";
 import { type DeliveryRetryPolicy, nextDeliveryAt } from "./delivery-retry.js";
@@ -27,8 +27,7 @@ export type RecordedOutcome =
  * the endpoint.
  */
 export async function applyAttempt(
-  ctx: GatewayContext,
-  tx: Stores,
+  tx: TransactionContext,
   policy: { retry: DeliveryRetryPolicy; disable: DisablePolicy },
   row: WebhookDeliveryRow,
   result: AttemptResult,
@@ -77,7 +76,7 @@ export async function applyAttempt(
     // The endpoint says it is gone for good: stop sending to it; the owner sees why and may re-enable it.
     await record("failed");
     const reason = `the endpoint answered 410 Gone at ${nowIso}`;
-    await disable(ctx, tx, row.subscriptionId, reason, nowIso);
+    await disable(tx, row.subscriptionId, reason, nowIso);
     return { kind: "disabled", reason };
   }
 
@@ -97,13 +96,13 @@ export async function applyAttempt(
   ) {
     const since = new Date(failing.failingSince ?? nowMs).toISOString();
     const reason = `no successful delivery since ${since} (${failing.consecutiveFailures} failed attempts in a row; last: ${result.error ?? "failed"})`;
-    await disable(ctx, tx, row.subscriptionId, reason, nowIso);
+    await disable(tx, row.subscriptionId, reason, nowIso);
     return { kind: "disabled", reason };
   }
   return next === undefined ? { kind: "dead" } : { kind: "retry", at: next };
 }
 
-async function disable(ctx: GatewayContext, tx: Stores, subscriptionId: string, reason: string, nowIso: string) {
+async function disable(tx: TransactionContext, subscriptionId: string, reason: string, nowIso: string) {
   await tx.webhooks.deliveries.disableSubscription(subscriptionId, reason, nowIso);
-  ctx.log.warn({ subscriptionId, reason }, "webhook subscription disabled");
+  tx.log.warn({ subscriptionId, reason }, "webhook subscription disabled");
 }

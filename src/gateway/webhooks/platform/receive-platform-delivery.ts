@@ -64,7 +64,7 @@ export async function receivePlatformDelivery({
     });
     // Another delivery of the same event committed first (they raced through verification): it is processed.
     if (!stored) return undefined;
-    const fanned = await fanOutPlatformEvent(ctx, tx, companyId, envelope, nowMs);
+    const fanned = await fanOutPlatformEvent(tx, companyId, envelope, nowMs);
     if (fanned.length > 0) {
       await tx.webhooks.platformEvents.setFannedOut(companyId, envelope.id, fanned.length);
     }

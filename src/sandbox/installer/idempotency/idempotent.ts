@@ -8,10 +8,7 @@ import { dropExpiredRecords, findRecord, saveRecord } from "../store/idempotency
 import { IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf } from "./idempotency-key.js";
 import type { InFlightKeys } from "./in-flight.js";
 
-/** The answer of a write under an Idempotency-Key, stored in the write's own transaction (answer-write.ts). */
-export interface IdempotentRequest {
-  commit(tx: SandboxTx, status: number, body: string): void;
-}
+export type { IdempotentRequest } from "./idempotent-request.js";
 
 export const JSON_TYPE = { "content-type": "application/json" } as const;
 
