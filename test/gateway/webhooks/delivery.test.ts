@@ -35,7 +35,9 @@ beforeAll(async () => {
       retrySchedule: [100, 200],
       jitter: 0,
       pollMs: 200,
-      timeoutMs: 1_500,
+      // Longer than any wait below: a request that never answers ends only when its test releases it, so "the others
+      // went while it was in flight" cannot come from a timeout freeing its slot.
+      timeoutMs: 10_000,
       perEndpoint: 4,
       maxInFlight: 16,
       disableAfter: { failures: 4, ms: 0 },
@@ -269,8 +271,8 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
     await forwarded(s.key.id);
     // The event is fanned out in the settlement's commit: the control's delivery exists, and is sent; the disabled
     // subscription got no delivery to send.
-    await waitFor(() => control.received.length === 1, 5_000, "the control's delivery");
-    expect((await log(String(other.body.id))).map((d) => d.status)).toEqual(["delivered"]);
+    await expect.poll(async () => (await log(String(other.body.id))).map((d) => d.status)).toEqual(["delivered"]);
+    expect(control.received).toHaveLength(1);
     expect((await log(s.id)).map((d) => d.attempts)).toEqual([1]);
     expect(s.endpoint.received).toHaveLength(1);
   });
@@ -291,6 +293,7 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
     expect(pending.length).toBeGreaterThan(0);
     const dueBy = Math.max(...pending.map((d) => Date.parse(String(d.nextAttemptAt))));
     await servedTwiceAfter(s.id, dueBy);
+    expect(await log(s.id, "?status=pending")).toEqual(pending);
     const before = s.endpoint.received.length;
     expect((await log(s.id)).reduce((n, d) => n + d.attempts, 0)).toBe(before);
 
@@ -324,8 +327,8 @@ describe("§6 webhooks: one slow or dead endpoint does not delay deliveries to o
       await forwarded(slow.key.id);
       await forwarded(healthy.key.id);
     }
-    await waitFor(() => healthy.endpoint.received.length === 20, 3_000, "healthy deliveries");
-    // Not behind the slow endpoint: its requests are all still unanswered (none timed out, no outcome recorded).
+    await waitFor(() => healthy.endpoint.received.length === 20, 5_000, "healthy deliveries");
+    // Not behind the slow endpoint: its requests are all still in flight (none answered, no outcome recorded).
     expect((await log(slow.id)).filter((d) => d.attempts > 0)).toEqual([]);
     // Each once: every healthy delivery answered after one attempt, nothing picked twice.
     await expect
