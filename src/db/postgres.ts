@@ -1,15 +1,13 @@
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { migrationsFolder } from "./migrate.js";
-import * as schema from "./schema-pg/index.js";
 
 /**
  * The gateway's state on PostgreSQL (DATABASE_URL; docs/decisions.md, "PostgreSQL"): node-postgres with a pool
- * (D-225), the schema of `schema-pg/` (D-226), migrations and the config file applied by one process at a time under
- * an advisory lock (D-227).
+ * (D-225), the schema of `schema-pg.ts` (derived from the one schema: D-226, D-275), migrations and the config file applied by one process at a time under
+ * an advisory lock (D-227). The stores query it through the one typed query builder (D-275).
  */
-export type GatewayPgDb = NodePgDatabase<typeof schema>;
 
 export interface PostgresOptions {
   /** Connections of the pool (PG_POOL_MAX). */
@@ -31,7 +29,6 @@ export interface PostgresOptions {
 
 export interface GatewayPostgres {
   pool: pg.Pool;
-  db: GatewayPgDb;
   /** How the startup lock's own connection is opened: the pool's settings without its statement timeout. */
   readonly lockConnection: pg.ClientConfig;
   close(): Promise<void>;
@@ -67,7 +64,6 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   let closed: Promise<void> | undefined;
   const opened: GatewayPostgres = {
     pool,
-    db: drizzle(pool, { schema }),
     lockConnection: { ...connection, application_name: `${settings.applicationName} startup` },
     // Idempotent: a shutdown path and a failed start may both close it.
     close: () => {

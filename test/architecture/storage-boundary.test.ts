@@ -16,6 +16,7 @@ const RECORDS: Record<string, { module: string; tables: string[] }> = {
     tables: ["submissions", "submission_attempts", "mapping_failures"],
   },
   credentials: { module: "src/gateway/storage/credentials/", tables: ["upstream_credentials"] },
+  connections: { module: "src/gateway/storage/connections/", tables: ["connections"] },
   vendorKeys: { module: "src/gateway/storage/vendor-keys/", tables: ["vendor_keys"] },
   tenants: { module: "src/gateway/storage/tenants/", tables: ["companies", "owners", "owner_tokens"] },
   profiles: { module: "src/gateway/storage/profiles/", tables: ["profiles", "profile_versions"] },

@@ -83,8 +83,9 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
     // Rebuilt by 0006; 0007 then drops the contact and created_at indexes (erasure scans a company's rows, the
     // retention purge is a range of ids) and makes the idempotency index partial; 0008 adds the partial index of
     // settled rows whose settlement was never recorded (the start-up repair's); 0010 the live log's changes of a
-    // company since a cursor (docs/decisions.md D-235).
+    // company since a cursor (docs/decisions.md D-235); 0012 a hook connection's submissions, per company.
     expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
+      "submissions_company_connection_id_idx",
       "submissions_company_id_idx",
       "submissions_company_status_id_idx",
       "submissions_company_updated_idx",

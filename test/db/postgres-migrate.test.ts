@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { migrationsFolder } from "../../src/db/migrate.js";
 import { type GatewayPostgres, openPostgres, withStartupLock } from "../../src/db/postgres.js";
-import * as schemaPg from "../../src/db/schema-pg/index.js";
+import * as schemaPg from "../../src/db/schema-pg.js";
 import { postgresAvailable, usePostgresDatabase } from "../helpers/postgres.js";
 
 const available = await postgresAvailable();

@@ -121,7 +121,7 @@ function rowOf(base: Base, fields: Partial<SubmissionRow> & Pick<SubmissionRow, 
   });
 }
 
-/** A notified record, to fetch from the vendor's API (fetcher.ts) before it is mapped. */
+/** A notified record, to fetch from the vendor's API before it is mapped: due at once (no next attempt time yet). */
 function fetchRow(base: Base, connection: ResolvedConnection, target: Record<string, string>): Planned {
   return {
     row: rowOf(base, {
@@ -130,7 +130,6 @@ function fetchRow(base: Base, connection: ResolvedConnection, target: Record<str
       fetchTarget: target,
       idempotencyKey: fetchKey(target),
       payloadDigest: fetchKey(target),
-      nextAttemptAt: base.now.getTime(),
     }),
   };
 }

@@ -2,7 +2,6 @@ import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
 import { SqlConnectionStore } from "./connections/index.js";
 import { SqlUpstreamCredentialStore } from "./credentials/index.js";
-import { type PgHandles, poolHandles, transactionHandles } from "./pg-handles.js";
 import { SqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
@@ -21,7 +20,7 @@ export const IMMEDIATE_LOCK_KEY = "123589688064033";
 
 /** The PostgreSQL stores on `handles`: the pool's, or one transaction's (built per transaction: no I/O). */
 function postgresStores(
-  handles: PgHandles,
+  pool: pg.Pool,
   sql: StoreSql,
   shared: SharedCaches,
 ): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
@@ -32,7 +31,7 @@ function postgresStores(
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new SqlWebhookStore(sql, postgresCompaction(handles.pool)),
+    webhooks: new SqlWebhookStore(sql, postgresCompaction(pool)),
   };
 }
 
@@ -102,7 +101,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
     // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
     atomically: <T>(work: (db: Sql) => Promise<T>) => run((tx) => work(tx.sql), undefined),
   };
-  const stores = postgresStores(poolHandles(pool), poolSql, shared);
+  const stores = postgresStores(pool, poolSql, shared);
   const queue = new ImmediateQueue(Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
 
   const transaction: StoreTransaction = <T>(
@@ -133,7 +132,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
           inTransaction: true,
           atomically: (inner) => inner(sql),
         };
-        const tx = { ...postgresStores(transactionHandles(pool, client), txSql, shared), sql };
+        const tx = { ...postgresStores(pool, txSql, shared), sql };
         const result = await work(tx);
         await client.query("COMMIT");
         tx.vendorKeys.afterCommit();

@@ -49,11 +49,3 @@ export class SqliteGate {
   }
 }
 
-/** What the drizzle stores not yet on the one query builder check (D-222): removed once every record moved (D-275). */
-export interface GateView {
-  readonly busy: boolean;
-  pass(): Promise<void>;
-}
-
-/** The view of the stores bound to an open transaction: they run inside it, and never wait. */
-export const INSIDE: GateView = { busy: false, pass: () => Promise.resolve() };

@@ -1,4 +1,3 @@
-import type { GatewayDb } from "../../db/client.js";
 import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import type { Logger } from "../../log.js";
@@ -8,7 +7,7 @@ import { type ProfileStore, SqlProfileStore, VersionCache } from "./profiles/ind
 import type { Sql } from "./sql/database.js";
 import { sqliteSql } from "./sql/sqlite.js";
 import type { StoreSql } from "./sql/store-sql.js";
-import { type GateView, INSIDE, SqliteGate } from "./sqlite-gate.js";
+import { SqliteGate } from "./sqlite-gate.js";
 import { SqlSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
 import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
@@ -76,7 +75,6 @@ export interface SharedCaches {
 
 /** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
 export function sqliteStores(
-  handles: { db: GatewayDb; sqlite: SqliteDatabase; gate: GateView },
   sql: StoreSql,
   shared: SharedCaches,
 ): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
@@ -143,10 +141,7 @@ async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Pr
 }
 
 /** The stores of one SQLite connection and its transaction, as the context carries them. */
-export function sqliteStorage(handles: {
-  db: GatewayDb;
-  sqlite: SqliteDatabase;
-}): Stores & { transaction: StoreTransaction } {
+export function sqliteStorage(handles: { sqlite: SqliteDatabase }): Stores & { transaction: StoreTransaction } {
   const gate = new SqliteGate();
   const builders = sqliteSql(handles.sqlite, gate);
   const inTransaction = sqliteTransactionOf(handles.sqlite, gate);
@@ -168,9 +163,9 @@ export function sqliteStorage(handles: {
     versions: new VersionCache(),
     connections: new SqliteTableCache(handles.sqlite, "connections"),
   };
-  const inside = sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate: INSIDE }, insideSql, shared);
+  const inside = sqliteStores(insideSql, shared);
   return {
-    ...sqliteStores({ db: handles.db, sqlite: handles.sqlite, gate }, outsideSql, shared),
+    ...sqliteStores(outsideSql, shared),
     transaction: async (work, mode) => {
       const result = await inTransaction(() => work(inside), mode);
       inside.vendorKeys.afterCommit();

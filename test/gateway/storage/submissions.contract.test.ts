@@ -640,7 +640,7 @@ describe.skipIf(!available)("SubmissionStore on PostgreSQL", () => {
     // Every statement a pooled connection runs; the inserts into submissions are the batches.
     const query = vi.spyOn(pg.Client.prototype, "query");
     const insertStatements = () =>
-      query.mock.calls.filter(([text]) => typeof text === "string" && /^insert into "submissions"/i.test(text)).length;
+      query.mock.calls.filter(([statement]) => /^insert into "submissions"/i.test(statementText(statement))).length;
     try {
       await storeOn(poolA).insert(row({ idempotencyKey: "taken-before" }));
       query.mockClear();
@@ -691,3 +691,10 @@ describe.skipIf(!available)("SubmissionStore on PostgreSQL", () => {
     );
   });
 });
+
+/** A statement's text, whether node-postgres was given it as a string or as a query config (`{text, values}`). */
+function statementText(statement: unknown): string {
+  if (typeof statement === "string") return statement;
+  const text = (statement as { text?: unknown } | null)?.text;
+  return typeof text === "string" ? text : "";
+}

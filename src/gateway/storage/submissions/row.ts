@@ -66,7 +66,6 @@ export const INSERT_FIELDS = [
   "createdAt",
   "updatedAt",
   // A hook connection's (docs/connections.md): where it came from, and for what is not forwarded, why.
-  "nextAttemptAt",
   "connectionId",
   "heldReason",
   "note",
