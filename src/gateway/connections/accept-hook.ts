@@ -150,7 +150,12 @@ function fetchRow(base: Base, connection: ResolvedConnection, target: Record<str
 }
 
 /** The rows of a mapping: one held payload, or one per record (appointments chained on the lead before them). */
-export function mappedRows(ctx: GatewayContext, base: Base, kind: "lead" | "appointment", mapping: HookMapping): Planned[] {
+export function mappedRows(
+  ctx: GatewayContext,
+  base: Base,
+  kind: "lead" | "appointment",
+  mapping: HookMapping,
+): Planned[] {
   if (mapping.held) {
     const key = heldKey(JSON.parse(base.rawPayload));
     return [
@@ -245,7 +250,11 @@ async function store(ctx: GatewayContext, key: VendorKeyRow, planned: Planned[])
 }
 
 /** The row to write for a planned one (its lead's id filled in), or none when the vendor's retry is already stored. */
-export async function settledRow(ctx: GatewayContext, key: VendorKeyRow, entry: Planned): Promise<SubmissionRow | undefined> {
+export async function settledRow(
+  ctx: GatewayContext,
+  key: VendorKeyRow,
+  entry: Planned,
+): Promise<SubmissionRow | undefined> {
   const { row } = entry;
   if (entry.lead && row.canonicalBody) row.canonicalBody = { ...row.canonicalBody, leadId: entry.lead.row.id };
   const existing = await ctx.submissions.findByIdempotencyKey(key.id, row.kind, row.idempotencyKey ?? "");

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { createOwner } from "../../../src/gateway/tenants/create-owner.js";
-import { startRig, type Rig, type RigCompany } from "../../helpers/forwarding.js";
+import { type Rig, type RigCompany, startRig } from "../../helpers/forwarding.js";
 import { json, postJson } from "../../helpers/gateway.js";
 
 const PRESETS = new URL("../../../presets", import.meta.url).pathname;
@@ -131,10 +131,10 @@ describe("held payloads: mapped again after a profile fix (docs/connections.md, 
     expect(visit?.canonicalBody?.leadId).toBe(first);
     // The platform takes both: the appointment once its lead is there (docs/forwarding.md).
     await expect.poll(async () => (await submission(first))?.status, { timeout: 15_000 }).toBe("forwarded");
-    await expect
-      .poll(async () => (await submission(visit?.id ?? ""))?.status, { timeout: 15_000 })
-      .toBe("forwarded");
-    expect((await submission(visit?.id ?? ""))?.result).toMatchObject({ appointmentId: expect.stringMatching(/^apt_/) });
+    await expect.poll(async () => (await submission(visit?.id ?? ""))?.status, { timeout: 15_000 }).toBe("forwarded");
+    expect((await submission(visit?.id ?? ""))?.result).toMatchObject({
+      appointmentId: expect.stringMatching(/^apt_/),
+    });
     // Only the other one is still held (positive control for what follows).
     expect((await heldRows()).map((row) => row.submissionId)).toEqual([second]);
   });
