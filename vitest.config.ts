@@ -11,6 +11,8 @@ const ON_BOTH_STORES = [
   "test/gateway/owner-tooling.test.ts",
   "test/gateway/owner-limits.test.ts",
   "test/gateway/owner-contract/*.test.ts",
+  "test/gateway/owner-connections.test.ts",
+  "test/gateway/connections/held-remap.test.ts",
   "test/gateway/owner-sign-in.test.ts",
   "test/gateway/owner-insights.test.ts",
   "test/gateway/credential-resume.test.ts",

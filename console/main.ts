@@ -1,6 +1,7 @@
 import { whenSignedOut } from "./api.js";
 import { h, mount } from "./dom.js";
 import { leavePage } from "./page-life.js";
+import { connectionsPage } from "./pages/connections.js";
 import { credentialsPage } from "./pages/credentials.js";
 import { deadLetterPage } from "./pages/dead-letter.js";
 import { keysPage } from "./pages/keys.js";
@@ -19,6 +20,7 @@ route("/profiles", profilesPage);
 route("/profiles/:profileId", profileEditorPage);
 route("/keys", keysPage);
 route("/credentials", credentialsPage);
+route("/connections", connectionsPage);
 route("/submissions", submissionsPage);
 route("/submissions/:submissionId", submissionPage);
 route("/dead-letter", deadLetterPage);
@@ -30,6 +32,7 @@ const NAV: [string, string][] = [
   ["/profiles", "Profiles"],
   ["/keys", "Keys"],
   ["/credentials", "Credentials"],
+  ["/connections", "Connections"],
   ["/submissions", "Submissions"],
   ["/dead-letter", "Dead letter"],
   ["/webhooks", "Webhooks"],

@@ -18,6 +18,12 @@ export async function answersAreTheSchemas(): Promise<void> {
   issued.key.toUpperCase();
   // @ts-expect-error a field no schema has
   issued.secretValue;
+  const { connections } = await api.get("/connections");
+  connections[0]?.proofFailures.toFixed();
+  // @ts-expect-error a listed connection carries no hook URL: only making and rotating one answer it (D-307)
+  connections[0]?.hookUrl.toUpperCase();
+  const made = await api.post("/connections", { body: { preset: "angi", name: "Angi", secrets: { apiKey: "k" } } });
+  made.hookUrl.toUpperCase();
   const detail = await api.get("/submissions/{submissionId}", { params: { submissionId: "sub_1" } });
   detail.attemptsTimeline[0]?.latencyMs.toFixed();
   // @ts-expect-error the status is the schema's closed list, not any string

@@ -22,3 +22,7 @@ export type GoldenReport = z.output<typeof goldenReport>;
 export type Subscription = OwnerAnswer<"get", "/webhooks/subscriptions">["subscriptions"][number];
 /** A row of the submission log: the list's and the live stream's (one schema for both). */
 export type Submission = z.output<typeof submissionSummary>;
+/** A hook connection as listed (never its hook URL: that is shown once, D-307). */
+export type Connection = OwnerAnswer<"get", "/connections">["connections"][number];
+/** A vendor of the catalogue a connection is made from. */
+export type ConnectionPreset = OwnerAnswer<"get", "/connection-presets">["presets"][number];

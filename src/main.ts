@@ -17,10 +17,14 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: "test or preview mapping profiles (profile test|preview)",
     load: () => import("./cli/profile.js"),
   },
+  connections: {
+    summary: "a running gateway's hook connections (connections list|create|rotate|revoke)",
+    load: () => import("./cli/connections.js"),
+  },
 };
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
   return `usage: partner-gateway <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
 }
 

@@ -4,6 +4,8 @@ import type { Submission } from "../types.js";
 export interface LogFilter {
   status: string;
   keyId: string;
+  /** A hook connection's submissions only (absent or "": any). */
+  connectionId?: string;
   kind: string;
   from: string;
   to: string;
@@ -12,6 +14,7 @@ export interface LogFilter {
 export function matchesFilter(row: Submission, filter: LogFilter): boolean {
   if (filter.status && row.status !== filter.status) return false;
   if (filter.keyId && row.vendorKeyId !== filter.keyId) return false;
+  if (filter.connectionId && row.connectionId !== filter.connectionId) return false;
   if (filter.kind && row.kind !== filter.kind) return false;
   const created = Date.parse(row.createdAt);
   if (filter.from && created < Date.parse(filter.from)) return false;

@@ -3,13 +3,29 @@ import { badge, h, time } from "../dom.js";
 import { link } from "../router.js";
 import type { Submission } from "../types.js";
 
-/** The submissions table shared by the log and the dead letter; `select` adds a checkbox per row. */
+/**
+ * The submissions table shared by the log and the dead letter; `select` adds a checkbox per row. A hook connection's
+ * submissions show the connection, why one is held or only noted, and the vendor's test marker.
+ */
 export function submissionTable(
   rows: Submission[],
   keyName: (id: string) => string,
   select?: { selected: Set<string>; onChange: () => void },
+  connectionName: (id: string) => string = (id) => id,
 ): HTMLElement {
-  const head = ["Submission", "Accepted", "Key", "Kind", "Status", "Attempts", "Upstream", "Last error"];
+  const head = [
+    "Submission",
+    "Accepted",
+    "Key",
+    "Connection",
+    "Kind",
+    "Status",
+    "Test",
+    "Attempts",
+    "Upstream",
+    "Last error",
+    "Held reason / note",
+  ];
   return h(
     "div",
     { class: "table-wrap" },
@@ -39,11 +55,14 @@ export function submissionTable(
                 h("td", null, link(`/submissions/${s.submissionId}`, s.submissionId, { class: "mono" })),
                 h("td", null, time(s.createdAt)),
                 h("td", null, keyName(s.vendorKeyId)),
-                h("td", null, s.kind),
+                h("td", null, s.connectionId ? connectionName(s.connectionId) : "—"),
+                h("td", null, s.kind, s.recordAction ? h("div", { class: "muted" }, s.recordAction) : null),
                 h("td", null, badge(s.status)),
+                h("td", null, s.test ? badge("test") : ""),
                 h("td", { class: "num" }, String(s.attempts)),
                 h("td", { class: "num" }, s.upstreamStatus === null ? "—" : String(s.upstreamStatus)),
                 h("td", { class: "error-text" }, s.lastError ?? ""),
+                h("td", { class: s.heldReason ? "held-reason" : "note" }, s.heldReason ?? s.note ?? ""),
               ),
             )
           : h("tr", null, h("td", { colspan: String(head.length + (select ? 1 : 0)) }, "Nothing here.")),
@@ -83,7 +102,16 @@ export function toLocal(iso: string | null): string {
 /** The log's query as the API takes it, from the strings of the URL or a form: an unknown status or kind is dropped. */
 export type LogQuery = NonNullable<OwnerRequest<"get", "/submissions">["query"]>;
 
-const STATUSES: readonly Submission["status"][] = ["queued", "waiting", "forwarding", "forwarded", "failed"];
+export const STATUSES: readonly Submission["status"][] = [
+  "queued",
+  "waiting",
+  "forwarding",
+  "forwarded",
+  "failed",
+  "held",
+  "fetching",
+  "noted",
+];
 const KINDS: readonly Submission["kind"][] = ["lead", "appointment"];
 const oneOf = <T extends string>(value: string | null | undefined, options: readonly T[]) =>
   options.find((option) => option === value);
@@ -93,6 +121,7 @@ export function logQuery(fields: Partial<Record<keyof LogQuery, string | null>>)
   return {
     status: oneOf(fields.status, STATUSES),
     keyId: text(fields.keyId),
+    connectionId: text(fields.connectionId),
     kind: oneOf(fields.kind, KINDS),
     from: text(fields.from),
     to: text(fields.to),

@@ -3,12 +3,16 @@ import { badge, h, json, mount, notice, time } from "../dom.js";
 import { link } from "../router.js";
 import { isAdmin } from "../session.js";
 
-/** One submission: what arrived, what it became, every attempt, what the platform answered. */
+/**
+ * One submission: what arrived, what it became, every attempt, what the platform answered; a hook connection's, where
+ * it came from and why it is held or noted (a held one re-mapped from here, D-308).
+ */
 export async function submissionPage(view: HTMLElement, params: Record<string, string>): Promise<void> {
   const id = params.submissionId ?? "";
   const s = await api.get("/submissions/{submissionId}", { params: { submissionId: id } });
   const status = h("div", { "aria-live": "polite" });
-  const settled = s.status === "forwarded" || s.status === "failed";
+  // Held and noted submissions stay so until the owner acts: nothing to follow.
+  const settled = ["forwarded", "failed", "held", "noted"].includes(s.status);
   mount(
     view,
     h("p", { class: "crumbs" }, link("/submissions", "Submissions"), " / ", s.submissionId),
@@ -38,6 +42,28 @@ export async function submissionPage(view: HTMLElement, params: Record<string, s
               "Redrive",
             )
           : null,
+        isAdmin() && s.status === "held"
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "primary",
+                onclick: async () => {
+                  try {
+                    const done = await api.post("/dead-letter/redrive", {
+                      body: { status: "held", submissionIds: [s.submissionId] },
+                    });
+                    await submissionPage(view, params);
+                    const [skipped] = done.skipped;
+                    if (skipped) mount(status, notice("error", skipped.reason));
+                  } catch (error) {
+                    mount(status, notice("error", failureText(error)));
+                  }
+                },
+              },
+              "Re-map",
+            )
+          : null,
       ),
     ),
     status,
@@ -49,6 +75,12 @@ export async function submissionPage(view: HTMLElement, params: Record<string, s
       fact("Accepted", time(s.createdAt)),
       fact("Updated", time(s.updatedAt)),
       fact("Key", s.vendorKeyId),
+      s.connectionId ? fact("Connection", link(`/connections`, s.connectionId)) : null,
+      s.vendorRecordId ? fact("Vendor's record id", s.vendorRecordId) : null,
+      s.recordAction ? fact("Vendor's change", s.recordAction) : null,
+      s.test ? fact("Test", "a vendor's test record: never forwarded to a live platform") : null,
+      s.heldReason ? fact("Held because", h("span", { class: "error-text" }, s.heldReason)) : null,
+      s.note ? fact("Note", s.note) : null,
       fact("Profile version", s.profileVersionId ?? "none (canonical)"),
       fact("Attempts", String(s.attempts)),
       fact("Upstream status", s.upstreamStatus === null ? "—" : String(s.upstreamStatus)),

@@ -1,25 +1,26 @@
-import { api, query } from "../api.js";
-import { field, h, mount, select } from "../dom.js";
+import { api, failureText, query } from "../api.js";
+import { field, h, mount, notice, select } from "../dom.js";
 import { type LiveState, openLiveLog } from "../live.js";
 import { navigate, refresh } from "../router.js";
-import { resume } from "../session.js";
+import { isAdmin, resume } from "../session.js";
 import type { Submission } from "../types.js";
 import { LiveRows } from "./live-rows.js";
-import { logQuery, submissionTable, toIso, toLocal } from "./submission-table.js";
+import { logQuery, STATUSES, submissionTable, toIso, toLocal } from "./submission-table.js";
 
-const STATUSES = ["queued", "waiting", "forwarding", "forwarded", "failed"];
 const PAGE = 50;
 
 /**
- * The submission log, newest first, filtered by status, key, kind and time, and live: new and changed submissions
+ * The submission log, newest first, filtered by status, key, hook connection, kind and time, and live: new and changed
+ * submissions
  * arrive by the owner API's event stream and are applied with the filter still in force (live-rows.ts). Pages are
  * keyset pages (the cursor is the last id of the previous page), so the hundredth page costs what the first does; the
- * URL holds the filter and cursor.
+ * URL holds the filter and cursor. Filtered to held payloads, an admin re-maps them after a profile fix (D-308).
  */
 export async function submissionsPage(view: HTMLElement, _params: unknown, search: URLSearchParams): Promise<void> {
   const filter = {
     status: search.get("status") ?? "",
     keyId: search.get("keyId") ?? "",
+    connectionId: search.get("connectionId") ?? "",
     kind: search.get("kind") ?? "",
     from: search.get("from") ?? "",
     to: search.get("to") ?? "",
@@ -46,17 +47,24 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
     },
   );
   await live.ready;
-  const [{ keys }, page] = await Promise.all([
+  const [{ keys }, { connections }, page] = await Promise.all([
     api.get("/keys"),
+    api.get("/connections"),
     api.get("/submissions", { query: { ...logQuery(filter), limit: PAGE } }),
   ]);
   const names = new Map(keys.map((k) => [k.id, k.name]));
+  const connectionNames = new Map(connections.map((c) => [c.id, c.name]));
   const status = select(
     "status",
     [["", "any status"], ...STATUSES.map((s): [string, string] => [s, s])],
     filter.status,
   );
   const key = select("keyId", [["", "any key"], ...keys.map((k): [string, string] => [k.id, k.name])], filter.keyId);
+  const connection = select(
+    "connectionId",
+    [["", "any connection"], ...connections.map((c): [string, string] => [c.id, c.name])],
+    filter.connectionId,
+  );
   const kind = select(
     "kind",
     [
@@ -71,7 +79,7 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
   const id = h("input", { type: "search", name: "id", placeholder: "sub_…", autocomplete: "off" });
   const go = (cursor?: string) =>
     navigate(
-      `/submissions${query({ status: status.value, keyId: key.value, kind: kind.value, from: toIso(from.value), to: toIso(to.value), cursor })}`,
+      `/submissions${query({ status: status.value, keyId: key.value, connectionId: connection.value, kind: kind.value, from: toIso(from.value), to: toIso(to.value), cursor })}`,
     );
 
   const rows = new LiveRows(page.submissions, page.nextCursor, filter, !filter.cursor, PAGE);
@@ -80,7 +88,12 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
   const draw = () => {
     mount(
       table,
-      submissionTable(rows.rows, (k) => names.get(k) ?? k),
+      submissionTable(
+        rows.rows,
+        (k) => names.get(k) ?? k,
+        undefined,
+        (c) => connectionNames.get(c) ?? c,
+      ),
     );
     mount(
       pager,
@@ -122,6 +135,7 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
         { class: "row" },
         field("Status", status),
         field("Key", key),
+        field("Connection", connection),
         field("Kind", kind),
         field("From", from),
         field("To", to),
@@ -140,7 +154,58 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
       field("Find by id", id),
       h("button", { type: "submit" }, "Open"),
     ),
+    filter.status === "held" && isAdmin() ? remapHeld(filter.connectionId, connectionNames) : null,
     table,
     pager,
+  );
+}
+
+/**
+ * Held payloads mapped again (the dead letter's redrive with status "held", D-308): with each connection's current
+ * profile version — roll its profile to the fixed version first — those of the connection filtered, or all.
+ */
+function remapHeld(connectionId: string, names: Map<string, string>): HTMLElement {
+  const status = h("div", { "aria-live": "polite" });
+  const whose = connectionId ? `of ${names.get(connectionId) ?? connectionId}` : "of every connection";
+  return h(
+    "div",
+    { class: "card remap-held" },
+    h(
+      "p",
+      null,
+      `Held payloads ${whose} were stored but could not be mapped. Once the connection's profile is fixed (and rolled to the fixed version), map them again: what maps becomes submissions and is forwarded; what still cannot stays held with the new reason.`,
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        onclick: async () => {
+          try {
+            const done = await api.post("/dead-letter/redrive", {
+              body: { status: "held", ...(connectionId ? { filter: { connectionId } } : { all: true }) },
+            });
+            const still = done.skipped.length ? `; ${done.skipped.length} still held` : "";
+            mount(
+              status,
+              notice("ok", `Re-mapped ${done.remapped}: ${done.redriven} submission(s) queued${still}.`),
+              done.skipped.length
+                ? h(
+                    "ul",
+                    { class: "skipped" },
+                    done.skipped.map((s) =>
+                      h("li", null, h("span", { class: "mono" }, s.submissionId), `: ${s.reason}`),
+                    ),
+                  )
+                : null,
+            );
+          } catch (error) {
+            mount(status, notice("error", failureText(error)));
+          }
+        },
+      },
+      "Re-map held payloads",
+    ),
+    status,
   );
 }

@@ -11,13 +11,7 @@ import {
   ProfileLoadError,
   runGoldenSamples,
 } from "../gateway/profiles/index.js";
-
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Reads PAYLOAD_FILE "-". */
-  stdin?: () => Promise<string>;
-}
+import { type Io, readStdin } from "./io.js";
 
 const USAGE = `usage:
   partner-gateway profile test [PATH]                  run the golden samples of every profile under PATH (default profiles/)
@@ -139,10 +133,4 @@ async function load(dir: string, io: Io): Promise<LoadedProfile | undefined> {
     io.stderr(`✗ ${error.message}\n`);
     return undefined;
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString("utf8");
 }

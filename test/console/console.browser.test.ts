@@ -10,6 +10,7 @@ import { seedSubmissions } from "../helpers/seed-submissions.js";
 import { countWithStatus } from "../helpers/store-reads.js";
 
 const availability = browserAvailability();
+const PRESETS = new URL("../../presets", import.meta.url).pathname;
 const PASSWORD = "console test password";
 const NATIVE = {
   name: "Ada Lovelace",
@@ -73,7 +74,14 @@ async function intake(vendorKey: string, body: unknown): Promise<string> {
 
 describe.skipIf(!availability.available)("owner console in a real browser", () => {
   beforeAll(async () => {
-    rig = await startRig({ perKey: 60, perCompany: 300, egress: 600, windowMs: 60_000, retry: { maxAttempts: 2 } });
+    rig = await startRig({
+      perKey: 60,
+      perCompany: 300,
+      egress: 600,
+      windowMs: 60_000,
+      retry: { maxAttempts: 2 },
+      presetsDir: PRESETS,
+    });
     company = await rig.addCompany("Sunrise Console");
     const { ctx } = rig.gateway;
     adminEmail = `admin-${randomBytes(3).toString("hex")}@console.test`;
@@ -409,6 +417,46 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     expect(await page.locator("tr", { hasText: "LeadMarket vendor" }).textContent()).toContain(
       "previous key works until",
     );
+  });
+
+  it("connects a vendor from the catalogue, shows its hook URL once with the setup notes, and its held payloads", async () => {
+    await page.goto(`${rig.url}/console`);
+    await page.getByRole("link", { name: "Connections" }).click();
+    await page.getByRole("heading", { name: "Connections", level: 1 }).waitFor();
+    await page.getByLabel("Vendor").selectOption({ label: "Angi Leads" });
+    // Each secret with what it is and where to find it; a credential to pick, the company having two.
+    await expect.poll(() => page.locator(".secret-field").textContent()).toContain("x-api-key");
+    await page.getByLabel("Connection name").fill("Angi");
+    await page.getByLabel("apiKey").fill("angi-console-key-000000001");
+    await page.getByLabel("Upstream credential").selectOption({ label: "general-0" });
+    await capture(page, "connection-add");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    const hookUrl = await page.getByLabel("Hook URL for Angi").inputValue();
+    expect(hookUrl).toMatch(new RegExp(`^${rig.url}/hooks/hk_[A-Za-z0-9_-]{43}$`));
+    expect(await page.locator(".setup-notes").textContent()).toContain("crmintegrations@angi.com");
+    await page.locator("tr", { hasText: "Angi" }).getByText("active").waitFor();
+    await capture(page, "connections");
+
+    // Angi posts a lead its profile cannot map (no e-mail): stored, held, and shown behind the connection's link.
+    const res = await fetch(hookUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "angi-console-key-000000001" },
+      body: JSON.stringify({ name: "Held Person", address: "1 Held St", city: "Austin", stateProvince: "TX" }),
+    });
+    expect(res.status).toBe(200);
+    await page.getByRole("link", { name: "Held payloads of Angi" }).click();
+    await page.waitForURL(/status=held/);
+    const held = page.locator('tr[data-status="held"]');
+    await held.waitFor();
+    expect(await held.locator("td.held-reason").textContent()).toMatch(/email/);
+    expect(await held.textContent()).toContain("Angi");
+    await page.getByRole("button", { name: "Re-map held payloads" }).click();
+    await page.getByText(/Re-mapped 0: 0 submission\(s\) queued; 1 still held/).waitFor();
+    await capture(page, "submissions-held");
+    // Reloaded, the page never shows the hook URL again.
+    await page.goto(`${rig.url}/console/connections`);
+    await page.getByRole("heading", { name: "Connections", level: 1 }).waitFor();
+    expect(await page.content()).not.toContain(hookUrl.split("/hooks/")[1]);
   });
 
   it("shows a viewer the credentials, keys and live log, offers no action, and the API refuses one forced", async () => {

@@ -39,6 +39,18 @@ describe("the live log keeps its filter applied (docs/decisions.md D-238)", () =
     expect(ids(rows)).toEqual(["sub_4", "sub_3", "sub_2", "sub_1"]);
   });
 
+  it("keeps a connection's held payloads: another connection's, and one re-mapped out of held, stay out", () => {
+    const filter = { ...ANY, status: "held", connectionId: "con_a" };
+    const held = { status: "held" as const, connectionId: "con_a" };
+    const rows = new LiveRows([row("sub_1", held)], null, filter, true, 50);
+    expect(rows.apply(row("sub_2", held))).toBe(true);
+    expect(rows.apply(row("sub_3", { ...held, connectionId: "con_b" }))).toBe(false);
+    expect(rows.apply(row("sub_4", { status: "held" }))).toBe(false);
+    // Re-mapped (D-308): the held row became a queued lead, and leaves the page.
+    expect(rows.apply(row("sub_1", { ...held, status: "queued", updatedAt: "2026-11-26T00:00:01.000Z" }))).toBe(true);
+    expect(ids(rows)).toEqual(["sub_2"]);
+  });
+
   it("lets go of a row whose change no longer matches, and updates one that still does", () => {
     const rows = new LiveRows(
       [row("sub_2", { status: "waiting" }), row("sub_1", { status: "waiting" })],

@@ -35,6 +35,8 @@ export interface RigOptions {
   redisUrl?: string;
   /** BullMQ driver: start a worker in this process (default) or leave forwarding to worker processes. */
   inProcessWorker?: boolean;
+  /** The presets the gateway offers (hook connections: the repository's presets/, or a fixture's). */
+  presetsDir?: string;
 }
 
 export interface RigCompany {
@@ -93,6 +95,7 @@ export async function startRig(options: RigOptions) {
       passwordCost: TEST_PASSWORD_COST,
     },
     forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
+    ...(options.presetsDir ? { presetsDir: options.presetsDir } : {}),
   });
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */
@@ -113,6 +116,8 @@ export async function startRig(options: RigOptions) {
   }
   const server: RunningServer = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   const { ctx } = gateway;
+  // Hook URLs on the address it listens on (PUBLIC_URL, which `serve` derives from HOST and PORT).
+  ctx.settings.publicUrl = server.url;
 
   return {
     sandbox,

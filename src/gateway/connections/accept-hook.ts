@@ -34,24 +34,36 @@ export async function acceptHookPayload(
 ): Promise<void> {
   const key = await vendorKeyOf(ctx, connection);
   const tree = payload.body;
-  const rawPayload = JSON.stringify(tree);
   const test = await isTestPayload(ctx, connection, tree);
-  const now = ctx.now();
-  const base = { key, connectionId: connection.row.id, rawPayload, test, now };
+  const base = { key, connectionId: connection.row.id, rawPayload: JSON.stringify(tree), test, now: ctx.now() };
+  await store(ctx, key, await planHookRows(ctx, connection, base, tree));
+}
+
+/**
+ * The rows one payload becomes, not written yet: a row to fetch per notified record, or the records of the profile's
+ * mapping (by default the version bound to the connection's key; a held payload's re-map may name another, D-308), or
+ * the payload held with the reason.
+ */
+export async function planHookRows(
+  ctx: GatewayContext,
+  connection: ResolvedConnection,
+  base: Base,
+  tree: JsonValue,
+  versionId?: string,
+): Promise<Planned[]> {
   const fetch = connection.declarations.fetch;
   const kind = connection.row.profileKind;
-  let planned: Planned[];
   if (fetch) {
     const targets = await fetchTargets(ctx, connection, fetch, tree);
-    planned = Array.isArray(targets)
+    return Array.isArray(targets)
       ? targets.map((target) => fetchRow(base, connection, target))
       : mappedRows(ctx, base, kind, { held: true, reason: targets.held, profileVersionId: "" });
-  } else planned = mappedRows(ctx, base, kind, await mapPayload(ctx, key, connection, tree));
-  await store(ctx, key, planned);
+  }
+  return mappedRows(ctx, base, kind, await mapPayload(ctx, base.key, kind, tree, versionId));
 }
 
 /** What every row of one payload shares. */
-interface Base {
+export interface Base {
   key: VendorKeyRow;
   connectionId: string;
   rawPayload: string;
@@ -60,28 +72,30 @@ interface Base {
 }
 
 /** A row to write, and how to tell it is already there: its idempotency key and content digest. */
-interface Planned {
+export interface Planned {
   row: SubmissionRow;
   /** For an appointment chained on a lead record of the same payload: that record's planned row. */
   lead?: Planned;
 }
 
-async function vendorKeyOf(ctx: GatewayContext, connection: ResolvedConnection): Promise<VendorKeyRow> {
+export async function vendorKeyOf(ctx: GatewayContext, connection: ResolvedConnection): Promise<VendorKeyRow> {
   const found = ctx.vendorKeys.find(connection.row.vendorKeyId);
   const key = found instanceof Promise ? await found : found;
   if (!key || key.revokedAt !== null) throw notFound();
   return key;
 }
 
-/** The connection's profile over the payload; a profile that cannot run now is the gateway's 503, not the vendor's fault. */
+/**
+ * The connection's profile over the payload: the version bound to its key, or `versionId`. A profile that cannot run
+ * now is the gateway's 503, not the vendor's fault.
+ */
 async function mapPayload(
   ctx: GatewayContext,
   key: VendorKeyRow,
-  connection: ResolvedConnection,
+  kind: "lead" | "appointment",
   tree: JsonValue,
+  versionId: string | null = kind === "lead" ? key.leadProfileVersionId : key.appointmentProfileVersionId,
 ): Promise<HookMapping> {
-  const kind = connection.row.profileKind;
-  const versionId = kind === "lead" ? key.leadProfileVersionId : key.appointmentProfileVersionId;
   if (versionId === null)
     return { held: true, reason: `no ${kind} profile is bound to the connection`, profileVersionId: "" };
   const found = ctx.profiles.expressionOf(key.companyId, versionId);
@@ -135,7 +149,12 @@ function fetchRow(base: Base, connection: ResolvedConnection, target: Record<str
 }
 
 /** The rows of a mapping: one held payload, or one per record (appointments chained on the lead before them). */
-function mappedRows(ctx: GatewayContext, base: Base, kind: "lead" | "appointment", mapping: HookMapping): Planned[] {
+export function mappedRows(
+  ctx: GatewayContext,
+  base: Base,
+  kind: "lead" | "appointment",
+  mapping: HookMapping,
+): Planned[] {
   if (mapping.held) {
     const key = heldKey(JSON.parse(base.rawPayload));
     return [
@@ -230,7 +249,11 @@ async function store(ctx: GatewayContext, key: VendorKeyRow, planned: Planned[])
 }
 
 /** The row to write for a planned one (its lead's id filled in), or none when the vendor's retry is already stored. */
-async function settledRow(ctx: GatewayContext, key: VendorKeyRow, entry: Planned): Promise<SubmissionRow | undefined> {
+export async function settledRow(
+  ctx: GatewayContext,
+  key: VendorKeyRow,
+  entry: Planned,
+): Promise<SubmissionRow | undefined> {
   const { row } = entry;
   if (entry.lead && row.canonicalBody) row.canonicalBody = { ...row.canonicalBody, leadId: entry.lead.row.id };
   const existing = await ctx.submissions.findByIdempotencyKey(key.id, row.kind, row.idempotencyKey ?? "");

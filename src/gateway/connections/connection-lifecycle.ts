@@ -59,3 +59,8 @@ export async function revokeConnection({ ctx, companyId, id }: { ctx: GatewayCon
   });
   return publicConnection(ctx, { ...row, revokedAt: at, previousTokenDigest: null, previousValidUntil: null });
 }
+
+/** One connection of the company as the owner sees it (another company's is a 404, §7). */
+export async function getConnection({ ctx, companyId, id }: { ctx: GatewayContext; companyId: string; id: string }) {
+  return publicConnection(ctx, await getConnectionRow(ctx, companyId, id));
+}

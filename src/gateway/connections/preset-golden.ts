@@ -16,10 +16,19 @@ export async function presetGoldenSamples(preset: LoadedPreset): Promise<StoredS
     const expect: StoredSample["expect"] =
       "records" in sample.expect ? { records: sample.expect.records } : { error: {} };
     for (const [index, payload] of (await payloadsOf(preset, sample)).entries()) {
-      golden.push({ name: index === 0 ? sample.name : `${sample.name} (${index + 1})`, payload, expect });
+      golden.push({ name: sampleName(sample.name, index), payload, expect });
     }
   }
   return golden;
+}
+
+/** A golden sample's name holds 200 characters (the owner API's), a preset sample's a sentence: the first of it. */
+const MAX_NAME = 200;
+
+function sampleName(name: string, index: number): string {
+  const suffix = index === 0 ? "" : ` (${index + 1})`;
+  const room = MAX_NAME - suffix.length;
+  return `${name.length > room ? `${name.slice(0, room - 1)}…` : name}${suffix}`;
 }
 
 async function payloadsOf(preset: LoadedPreset, sample: PresetSample): Promise<unknown[]> {

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import * as connections from "./routes/connections.schemas.js";
 import * as credentials from "./routes/credentials.schemas.js";
 import * as erasures from "./routes/erasures.schemas.js";
 import type { ownerError } from "./routes/errors.schemas.js";
@@ -26,6 +27,9 @@ export const OWNER_OPERATIONS = {
     "/credentials": { ok: credentials.credentialList },
     "/keys": { ok: keys.vendorKeyList },
     "/keys/{keyId}/payloads": { ok: keys.recentPayloads, query: keys.recentPayloadsQuery },
+    "/connection-presets": { ok: connections.connectionPresetList },
+    "/connections": { ok: connections.connectionList },
+    "/connections/{connectionId}": { ok: connections.connection },
     "/profiles": { ok: profiles.profileList },
     "/profiles/{profileId}/versions": { ok: profiles.versionList },
     "/submissions": { ok: submissions.submissionPage, query: submissions.submissionQuery },
@@ -51,6 +55,12 @@ export const OWNER_OPERATIONS = {
     "/keys": { ok: keys.vendorKeyWithSecret, body: keys.vendorKeyBody },
     "/keys/{keyId}/rotate": { ok: keys.vendorKeyWithSecret, body: keys.vendorKeyRotateBody },
     "/keys/{keyId}/revoke": { ok: keys.vendorKey },
+    "/connections": { ok: connections.connectionWithHookUrl, body: connections.connectionBody },
+    "/connections/{connectionId}/rotate-hook-url": {
+      ok: connections.connectionWithHookUrl,
+      body: connections.hookUrlRotationBody,
+    },
+    "/connections/{connectionId}/revoke": { ok: connections.connection },
     "/profiles": { ok: profiles.profile, body: profiles.profileBody },
     "/profiles/{profileId}/versions": { ok: profiles.savedVersion, body: profiles.versionBody },
     "/profiles/{profileId}/test": { ok: goldenReport, body: profiles.versionBody },

@@ -1,5 +1,6 @@
 import { canonicalJson } from "../../canonical-json.js";
 import { badRequest } from "../../http/errors.js";
+import { remapHeldPayloads } from "../connections/remap-held.js";
 import type { GatewayContext } from "../context.js";
 import { checkLeadText } from "../intake/lead-text.js";
 import { getProfileRow, getVersionRow } from "../profiles-admin/profiles.js";
@@ -7,17 +8,26 @@ import type { SubmissionRow } from "../storage/submissions/index.js";
 import { upstreamKey } from "./upstream-key.js";
 
 export interface RedriveInput {
+  /**
+   * Which submissions it takes (D-308): the dead letter's `failed` ones (the default), or hook payloads `held` because
+   * their connection's profile could not map them — those are always mapped again.
+   */
+  status?: "failed" | "held";
   submissionIds?: string[];
-  filter?: { keyId?: string; kind?: "lead" | "appointment"; from?: string; to?: string };
+  filter?: { keyId?: string; connectionId?: string; kind?: "lead" | "appointment"; from?: string; to?: string };
   all?: boolean;
-  /** Map the stored raw payloads again with this profile version (the fix-the-profile-and-replay loop). */
+  /**
+   * Map the stored raw payloads again with this profile version (the fix-the-profile-and-replay loop); held payloads
+   * without one map with their connection's current version.
+   */
   profileVersionId?: string;
 }
 
 /**
- * Sends dead-lettered submissions again: one, a filtered set, or all of a company's. With a profile version, the
- * stored raw payload is mapped again first; a body that changed gets a new derived upstream idempotency key (the
- * platform would otherwise answer 409 to the same key with another body, §2.8), an unchanged one keeps its key.
+ * Sends dead-lettered submissions again: one, a filtered set, or all of a company's (held hook payloads are re-mapped
+ * instead: remap-held.ts). With a profile version, the stored raw payload is mapped again first; a body that changed
+ * gets a new derived upstream idempotency key (the platform would otherwise answer 409 to the same key with another
+ * body, §2.8), an unchanged one keeps its key.
  */
 export async function redriveSubmissions({
   ctx,
@@ -33,8 +43,13 @@ export async function redriveSubmissions({
   }
   const version = input.profileVersionId ? await getVersionRow(ctx, companyId, input.profileVersionId) : undefined;
   const kind = version ? (await getProfileRow(ctx, companyId, version.profileId)).kind : undefined;
+  const selection = { submissionIds: input.submissionIds, filter: input.filter };
+  if (input.status === "held") {
+    const held = await ctx.submissions.heldOf(companyId, selection);
+    return remapHeldPayloads({ ctx, rows: held, version: version && kind ? { id: version.id, kind } : undefined });
+  }
 
-  const rows = await ctx.submissions.failedOf(companyId, { submissionIds: input.submissionIds, filter: input.filter });
+  const rows = await ctx.submissions.failedOf(companyId, selection);
   const skipped: { submissionId: string; reason: string }[] = [];
   let remapped = 0;
   const now = ctx.now().toISOString();
@@ -106,5 +121,5 @@ export async function redriveSubmissions({
     redriven.push({ ...row, ...reset } as SubmissionRow);
   }
   for (const row of redriven) ctx.forwarding?.notify(row);
-  return { redriven: redriven.length, remapped, skipped };
+  return { redriven: redriven.length, remapped, created: 0, skipped };
 }

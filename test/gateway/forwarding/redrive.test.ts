@@ -82,7 +82,7 @@ describe("dead letter: redrive, re-mapped with another profile version", () => {
       companyId,
       input: { submissionIds: [submissionId], profileVersionId: v2.id },
     });
-    expect(result).toEqual({ redriven: 1, remapped: 1, skipped: [] });
+    expect(result).toEqual({ redriven: 1, remapped: 1, created: 0, skipped: [] });
     const forwarded = await until(async () => {
       const r = await row(submissionId);
       return r?.status === "forwarded" ? r : undefined;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { RouteConfig } from "@hono/zod-openapi";
 import { expect, vi } from "vitest";
 import type { ZodType } from "zod";
+import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { createUpstreamCredential } from "../../../src/gateway/credentials/upstream-credentials.js";
 import { createOwner } from "../../../src/gateway/tenants/create-owner.js";
 import { loadPlatformSecret } from "../../../src/gateway/webhooks/platform/platform-secrets.js";
@@ -18,6 +19,8 @@ import { seedSubmissions } from "../../helpers/seed-submissions.js";
 import { FAST, type Receiver, startReceiver } from "../webhooks/support.js";
 
 export const PREFIX = "/owner/v1";
+/** The presets the gateway ships: hook connections are made from them. */
+export const PRESETS = new URL("../../../presets", import.meta.url).pathname;
 export const LEAD = `{ "fullName": name, "email": mail, "phone": tel, "address": addr }`;
 const payload = { name: "Ada", mail: "ada@example.com", tel: "5550102000", addr: "1 Main St" };
 export const SAMPLE = {
@@ -82,7 +85,10 @@ export function expectDeclared(op: Operation, status: number, body: unknown, con
 
 /** A seeded gateway: Acme with every kind of resource, an admin, a viewer and spare tokens; Rival with its admin. */
 export async function startContractGateway() {
-  const t = await startTestGateway({ mode: "sandbox" }, { webhooks: FAST, engine: { poolSize: 1 } });
+  const t = await startTestGateway(
+    { mode: "sandbox" },
+    { webhooks: FAST, engine: { poolSize: 1 }, presetsDir: PRESETS },
+  );
   const receiver: Receiver = await startReceiver();
   const { ctx } = t.gateway;
   const acme = await seedCompany(t.gateway, "Acme");
@@ -117,6 +123,14 @@ export async function startContractGateway() {
     });
   const subscription = await subscribe();
   const spareSubscription = await subscribe();
+  const connect = (name: string) =>
+    createConnection({
+      ctx,
+      companyId: acme.company.id,
+      input: { name, preset: "angi", secrets: { apiKey: "contract-angi-key" }, credentialId: acme.credential.id },
+    });
+  const connection = await connect("Angi");
+  const spareConnection = await connect("Angi spare");
 
   const admin = await signIn(t, acme.email);
   const viewerEmail = `viewer-${randomBytes(4).toString("hex")}@example.test`;
@@ -157,6 +171,8 @@ export async function startContractGateway() {
       subscriptionId: subscription.id,
       spareSubscriptionId: spareSubscription.id,
       deliveryId,
+      connectionId: connection.id,
+      spareConnectionId: spareConnection.id,
     },
     receiverUrl: receiver.url,
     async close() {

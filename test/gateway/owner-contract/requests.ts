@@ -56,6 +56,26 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
     { op: "POST /owner/v1/keys/{keyId}/rotate", path: `/keys/${ids.spareKeyId}/rotate`, body: { overlapSeconds: 60 } },
     { op: "POST /owner/v1/keys/{keyId}/revoke", path: `/keys/${ids.spareKeyId}/revoke` },
 
+    { op: "GET /owner/v1/connection-presets", path: "/connection-presets" },
+    { op: "GET /owner/v1/connections", path: "/connections" },
+    {
+      op: "POST /owner/v1/connections",
+      path: "/connections",
+      body: {
+        preset: "angi",
+        name: "Angi second",
+        secrets: { apiKey: "contract-angi-key-2" },
+        credentialId: ids.credentialId,
+      },
+    },
+    { op: "GET /owner/v1/connections/{connectionId}", path: `/connections/${ids.connectionId}` },
+    {
+      op: "POST /owner/v1/connections/{connectionId}/rotate-hook-url",
+      path: `/connections/${ids.connectionId}/rotate-hook-url`,
+      body: { overlapHours: 1 },
+    },
+    { op: "POST /owner/v1/connections/{connectionId}/revoke", path: `/connections/${ids.spareConnectionId}/revoke` },
+
     { op: "GET /owner/v1/profiles", path: "/profiles" },
     { op: "POST /owner/v1/profiles", path: "/profiles", body: { name: "contract", kind: "lead", description: null } },
     { op: "GET /owner/v1/profiles/{profileId}/versions", path: `/profiles/${ids.profileId}/versions` },
@@ -87,7 +107,7 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
       body: { keyId: ids.keyId, kind: "lead", expression: `{ "fullName": name }`, limit: 5 },
     },
 
-    { op: "GET /owner/v1/submissions", path: "/submissions?limit=10&status=failed" },
+    { op: "GET /owner/v1/submissions", path: `/submissions?limit=10&status=held&connectionId=${ids.connectionId}` },
     { op: "GET /owner/v1/streams/submissions", path: `/streams/submissions?kind=lead` },
     { op: "GET /owner/v1/submissions/{submissionId}", path: `/submissions/${ids.failedSubmissionId}` },
     { op: "GET /owner/v1/mapping-failures", path: "/mapping-failures" },

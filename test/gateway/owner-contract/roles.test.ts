@@ -107,6 +107,7 @@ describe("roles are declared on the route and enforced from the declaration (D-2
       "GET /owner/v1/webhooks/deliveries/{deliveryId}",
       "GET /owner/v1/profiles/{profileId}/versions",
       "GET /owner/v1/keys/{keyId}/payloads",
+      "GET /owner/v1/connections/{connectionId}",
     ]) {
       const request = requests.get(key);
       if (!request) throw new Error(key);

@@ -525,6 +525,33 @@ function contractCases(harness: () => Harness) {
       nextAttemptAt: T0 + 9,
     });
   });
+
+  it("selects a company's held payloads by id or connection, and replaces one only while it is held (D-308)", async () => {
+    const held = (connectionId: string, fields: Partial<SubmissionRow> = {}) =>
+      row({ status: "held", connectionId, heldReason: "email: required", canonicalBody: null, ...fields });
+    const [a, b, failed, other] = [
+      held("con_1"),
+      held("con_2"),
+      row({ status: "failed", connectionId: "con_1" }),
+      held("con_1", { companyId: "co_b", vendorKeyId: "vk_b", credentialId: "cred_b" }),
+    ];
+    for (const r of [a, b, failed, other]) await store().insert(r);
+    expect((await store().heldOf("co_a", {})).map((r) => r.id)).toEqual([a.id, b.id]);
+    expect((await store().heldOf("co_a", { filter: { connectionId: "con_1" } })).map((r) => r.id)).toEqual([a.id]);
+    // By id: only held rows of the company (a failed one, another company's: neither).
+    expect((await store().heldOf("co_a", { submissionIds: [a.id, failed.id, other.id] })).map((r) => r.id)).toEqual([
+      a.id,
+    ]);
+    expect((await store().failedOf("co_a", { filter: { connectionId: "con_1" } })).map((r) => r.id)).toEqual([
+      failed.id,
+    ]);
+    const change = { status: "queued" as const, heldReason: null, kind: "lead" as const, canonicalBody: { n: 1 } };
+    expect(await store().replaceHeld(a.id, change)).toBe(true);
+    expect(await store().get(a.id)).toMatchObject(change);
+    // A second re-map of the same row finds it no longer held, and changes nothing.
+    expect(await store().replaceHeld(a.id, { status: "noted" })).toBe(false);
+    expect((await store().get(a.id))?.status).toBe("queued");
+  });
 }
 
 describe("SubmissionStore on SQLite", () => {

@@ -4,6 +4,8 @@ import type { StreamLimits } from "../../submissions/stream/limits.js";
 import { submissionStreamRoutes } from "../../submissions/stream/routes.js";
 import { ownerAuth, SESSION_COOKIE } from "../owner-auth.js";
 import { ToolingQuota } from "../tooling-quota.js";
+import { connectionPresetRoutes } from "./connection-presets.js";
+import { connectionRoutes } from "./connections.js";
 import { credentialRoutes } from "./credentials.js";
 import { erasureRoutes } from "./erasures.js";
 import { insightRoutes } from "./insights.js";
@@ -49,6 +51,8 @@ export function ownerApi(
   tokenRoutes(app, ctx);
   credentialRoutes(app, ctx);
   keyRoutes(app, ctx);
+  connectionPresetRoutes(app, ctx);
+  connectionRoutes(app, ctx);
   profileRoutes(app, ctx, tooling);
   profileVersionRoutes(app, ctx, tooling);
   submissionRoutes(app, ctx);

@@ -28,10 +28,13 @@ export const submissionQuery = z.object({
 
 export const redriveBody = z
   .object({
+    /** `failed` (the dead letter, the default) or `held`: hook payloads to map again after a profile fix (D-308). */
+    status: z.enum(["failed", "held"]).optional(),
     submissionIds: z.array(id).min(1).max(1000).optional(),
     filter: z
       .object({
         keyId: id.optional(),
+        connectionId: id.optional(),
         kind: z.enum(["lead", "appointment"]).optional(),
         from: instant.optional(),
         to: instant.optional(),
@@ -110,6 +113,8 @@ export const redrive = z
   .strictObject({
     redriven: z.number().int(),
     remapped: z.number().int(),
+    /** Submissions made beside re-mapped held payloads (their second and later records); 0 for failed ones. */
+    created: z.number().int(),
     skipped: z.array(z.strictObject({ submissionId: z.string(), reason: z.string() })),
   })
   .openapi("Redrive");

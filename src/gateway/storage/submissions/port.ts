@@ -27,10 +27,12 @@ export interface ChangeCursor {
   id: string;
 }
 
-/** What a redrive selects: a company's failed submissions, by id or by filter (or all of them). */
+/** What a redrive selects: a company's failed submissions (or held hook payloads), by id or by filter (or all). */
 export interface FailedSelection {
   submissionIds?: string[] | undefined;
-  filter?: { keyId?: string; kind?: "lead" | "appointment"; from?: string; to?: string } | undefined;
+  filter?:
+    | { keyId?: string; connectionId?: string; kind?: "lead" | "appointment"; from?: string; to?: string }
+    | undefined;
 }
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
@@ -121,6 +123,8 @@ export interface SubmissionStore {
   ): Promise<SubmissionRow | undefined>;
   recordMappingFailure(failure: NewMappingFailure): Promise<void>;
   requeue(id: string, change: Partial<SubmissionRow>): Promise<void>;
+  /** A held hook payload becomes `change` (its re-map, D-308); false when it was no longer held. */
+  replaceHeld(id: string, change: Partial<SubmissionRow>): Promise<boolean>;
   markSettlementRecorded(id: string, nowMs: number): Promise<void>;
   settlementsOwed(limit: number): Promise<SubmissionRow[]>;
   releaseExpiredLeases(expiredBy: number, now: number): Promise<number>;
@@ -158,6 +162,8 @@ export interface SubmissionStore {
     limit: number,
   ): Promise<SubmissionRow[]>;
   failedOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]>;
+  /** A company's held hook payloads, by id or filter (a re-map's selection, D-308). */
+  heldOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]>;
   countsByKey(companyId: string, since: number, keyId?: string): Promise<KeyCounts[]>;
   timelineSince(companyId: string, since: number): Promise<SubmissionTimes[]>;
   sendsByCredential(companyId: string, since: number): Promise<{ credentialId: string; used: number }[]>;

@@ -88,21 +88,38 @@ export async function withRawPayload(
 }
 
 /** A company's failed submissions, by id or filter, in the order of the (company, status, id) index. */
-export async function failedOf(store: StoreSql, companyId: string, selection: FailedSelection) {
+export function failedOf(store: StoreSql, companyId: string, selection: FailedSelection) {
+  return selectedOf(store, companyId, "failed", selection);
+}
+
+/**
+ * A company's held hook payloads (docs/connections.md, "Held payloads"), by id or filter — a connection's, on the
+ * (company, status, id) index or the connection's own — for a re-map (D-308).
+ */
+export function heldOf(store: StoreSql, companyId: string, selection: FailedSelection) {
+  return selectedOf(store, companyId, "held", selection);
+}
+
+async function selectedOf(
+  store: StoreSql,
+  companyId: string,
+  status: "failed" | "held",
+  selection: FailedSelection,
+): Promise<SubmissionRow[]> {
   const { submissionIds: ids, filter } = selection;
   if (ids?.length === 0) return [];
+  const by = ids === undefined ? filter : undefined;
   const rows = await store.db
     .selectFrom("submissions")
     .selectAll()
     .where("companyId", "=", companyId)
-    .where("status", "=", "failed")
+    .where("status", "=", status)
     .$if(ids !== undefined, (q) => q.where("id", "in", ids as string[]))
-    .$if(ids === undefined && filter?.keyId !== undefined, (q) => q.where("vendorKeyId", "=", filter?.keyId as string))
-    .$if(ids === undefined && filter?.kind !== undefined, (q) =>
-      q.where("kind", "=", filter?.kind as SubmissionRow["kind"]),
-    )
-    .$if(ids === undefined && filter?.from !== undefined, (q) => q.where("createdAt", ">=", filter?.from as string))
-    .$if(ids === undefined && filter?.to !== undefined, (q) => q.where("createdAt", "<=", filter?.to as string))
+    .$if(by?.keyId !== undefined, (q) => q.where("vendorKeyId", "=", by?.keyId as string))
+    .$if(by?.connectionId !== undefined, (q) => q.where("connectionId", "=", by?.connectionId as string))
+    .$if(by?.kind !== undefined, (q) => q.where("kind", "=", by?.kind as SubmissionRow["kind"]))
+    .$if(by?.from !== undefined, (q) => q.where("createdAt", ">=", by?.from as string))
+    .$if(by?.to !== undefined, (q) => q.where("createdAt", "<=", by?.to as string))
     .orderBy("id")
     .execute();
   return rows.map(withEpochNumbers);

@@ -144,6 +144,20 @@ export async function settlementsOwed(store: StoreSql, limit: number): Promise<S
   return rows.map(withEpochNumbers);
 }
 
+/**
+ * A held hook payload re-mapped (D-308): the row becomes what its payload now maps to (`change`), only if it is still
+ * held — a second re-map of the same row, or one in another process, finds it no longer held and changes nothing.
+ */
+export async function replaceHeld(store: StoreSql, id: string, change: Partial<SubmissionRow>): Promise<boolean> {
+  const result = await store.db
+    .updateTable("submissions")
+    .set(change)
+    .where("id", "=", id)
+    .where("status", "=", "held")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** A redrive's reset of a failed submission: queued again with `change` (a re-mapped body, a new key). */
 export async function requeue(store: StoreSql, id: string, change: Partial<SubmissionRow>): Promise<void> {
   if (Object.values(change).every((value) => value === undefined)) return;

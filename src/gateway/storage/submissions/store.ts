@@ -145,6 +145,9 @@ export class SqlSubmissionStore implements SubmissionStore {
   requeue(id: string, change: Partial<SubmissionRow>): Promise<void> {
     return settlement.requeue(this.#sql, id, change);
   }
+  replaceHeld(id: string, change: Partial<SubmissionRow>): Promise<boolean> {
+    return settlement.replaceHeld(this.#sql, id, change);
+  }
   markSettlementRecorded(id: string, nowMs: number): Promise<void> {
     return settlement.markSettlementRecorded(this.#sql, id, nowMs);
   }
@@ -213,6 +216,9 @@ export class SqlSubmissionStore implements SubmissionStore {
   }
   failedOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]> {
     return reads.failedOf(this.#sql, companyId, selection);
+  }
+  heldOf(companyId: string, selection: FailedSelection): Promise<SubmissionRow[]> {
+    return reads.heldOf(this.#sql, companyId, selection);
   }
   countsByKey(companyId: string, since: number, keyId?: string): Promise<KeyCounts[]> {
     return reads.countsByKey(this.#sql, companyId, since, keyId);
