@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { openSqlite } from "../src/db/sqlite.js";
+import { createConnection } from "../src/gateway/connections/create-connection.js";
 import { createGateway } from "../src/gateway/create-gateway.js";
 import { createUpstreamCredential } from "../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
@@ -102,6 +103,29 @@ if (mode === "echo") {
     input: { ...input, name: "runaway", leadProfileVersionId: await bind(process.argv[4] ?? "") },
   });
   const plain = await createVendorKey({ ctx, companyId: company.id, input: { ...input, name: "canonical" } });
+  // A hook connection mapping with the same profile, its vendor's JSON signed as Meta signs (HMAC-SHA256 of the raw
+  // body, hex, `sha256=`): the hook case of bench:intake (docs/connections.md).
+  const hookSecret = "bench-hook-signing-secret";
+  const hook = await createConnection({
+    ctx,
+    companyId: company.id,
+    input: {
+      name: "bench hook",
+      secrets: { signingKey: hookSecret },
+      credentialId: credential.id,
+      profileVersionId: normal.leadProfileVersionId ?? undefined,
+      settings: {
+        bodyType: "json",
+        proof: {
+          type: "hmac",
+          algorithm: "sha256",
+          secret: "signingKey",
+          signature: { header: "x-hub-signature-256", prefix: "sha256=", encoding: "hex" },
+        },
+        answer: { status: 200, contentType: "application/json", body: '{"received":true}' },
+      },
+    },
+  });
   const server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   // What the evaluators went through (restarts: workers killed at a deadline or lost), for the bench's output.
   process.once("SIGTERM", () => {
@@ -109,7 +133,8 @@ if (mode === "echo") {
     process.exit(0);
   });
   const keys = { normal: normal.key, runaway: runaway.key, plain: plain.key };
-  process.stdout.write(`${JSON.stringify({ url: server.url, keys })}\n`);
+  const hookPath = new URL(hook.hookUrl).pathname;
+  process.stdout.write(`${JSON.stringify({ url: server.url, keys, hook: { path: hookPath, secret: hookSecret } })}\n`);
 } else {
   process.stderr.write(
     "usage: intake-server.ts echo | floor | gateway PROFILE_DIR RUNAWAY_PROFILE_DIR [DATABASE_URL]\n",

@@ -14,11 +14,16 @@
  * Each run also reports the server's CPU time per request (its process and its evaluator processes), which does not
  * depend on how much of the machine others take, and the load average.
  *
+ * The hook case runs in the same rounds: the same payloads posted to a hook connection's URL (the connection maps with
+ * the same profile), each a new lead signed with HMAC-SHA256 over its raw body as Meta signs; `hook_ratio` is its
+ * rate over the x-api-key path's (docs/connections.md).
+ *
  * Both stores run, one after the other, each against the same echo and floor servers measured again in its own
  * rounds: the gateway on a SQLite file, then on PostgreSQL (BENCH_POSTGRES_URL, default the local server; a scratch
  * database made for the run and dropped after it). Each prints a `RESULT store=…` line, PostgreSQL's last;
  * without a reachable PostgreSQL the bench says so and prints the SQLite line only.
  */
+import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -67,7 +72,11 @@ type Store = "sqlite" | "postgres";
 type GatewayServer = Awaited<ReturnType<typeof startGatewayServer>>;
 
 const startGatewayServer = (databaseUrl?: string) =>
-  startChild<{ url: string; keys: { normal: string; runaway: string } }>("bench/intake-server.ts", [
+  startChild<{
+    url: string;
+    keys: { normal: string; runaway: string };
+    hook: { path: string; secret: string };
+  }>("bench/intake-server.ts", [
     "gateway",
     PROFILE,
     RUNAWAY,
@@ -128,11 +137,30 @@ async function measure(store: Store, gw: GatewayServer): Promise<string> {
       connections: CONNECTIONS,
       ...(rate ? { rate } : {}),
     });
+  // The hook case: the same payload shape through the connection's hook URL, each request a new lead (a vendor's retry
+  // of the same payload is stored once) signed with HMAC-SHA256 over its raw body, made by the load generator.
+  const hookPayload = JSON.parse(normalPayload) as { contact: { email: string } };
+  let sent = 0;
+  const hookLoad = (seconds: number) =>
+    load({
+      url: `${gw.info.url}${gw.info.hook.path}`,
+      body: normalPayload,
+      seconds,
+      connections: CONNECTIONS,
+      each: () => {
+        hookPayload.contact.email = `lead${++sent}@example.com`;
+        const body = JSON.stringify(hookPayload);
+        const signature = createHmac("sha256", gw.info.hook.secret).update(body).digest("hex");
+        return { body, headers: { "x-hub-signature-256": `sha256=${signature}` } };
+      },
+    });
   console.log(`store=${store}`);
   await intakeLoad(2);
+  await hookLoad(2);
   const echoRuns: Run[] = [];
   const floorRuns: Run[] = [];
   const intakeRuns: Run[] = [];
+  const hookRuns: Run[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     echoRuns.push(await measured(echoPid, () => echoLoad(SECONDS)));
     console.log(`round ${round} echo     ${fmt(echoRuns.at(-1) as Run)}`);
@@ -140,7 +168,15 @@ async function measure(store: Store, gw: GatewayServer): Promise<string> {
     console.log(`round ${round} floor    ${fmt(floorRuns.at(-1) as Run)}`);
     intakeRuns.push(await measured(gwPid, () => intakeLoad(SECONDS)));
     console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)} (${store})`);
+    hookRuns.push(await measured(gwPid, () => hookLoad(SECONDS)));
+    console.log(`round ${round} hook     ${fmt(hookRuns.at(-1) as Run)} (${store})`);
   }
+  const hookRps = median(hookRuns.map((r) => r.rps));
+  const hookRatio = hookRps / median(intakeRuns.map((r) => r.rps));
+  console.log(
+    `hook URL (${store}): ${hookRps.toFixed(0)} req/s, ${hookRatio.toFixed(3)} of the x-api-key path's, ` +
+      `${median(hookRuns.map((r) => r.cpuUsPerRequest)).toFixed(0)} µs CPU/req`,
+  );
   const echoRps = median(echoRuns.map((r) => r.rps));
   const floorRps = median(floorRuns.map((r) => r.rps));
   const floorCpu = median(floorRuns.map((r) => r.cpuUsPerRequest));
@@ -183,5 +219,5 @@ async function measure(store: Store, gw: GatewayServer): Promise<string> {
   const withRunawayP99 = median(withRunawayRuns.map((r) => r.p99));
   const runawayRatio = withRunawayP99 / Math.max(1, aloneP99);
   console.log(`medians (${store}): p99 alone ${aloneP99} ms, with runaway ${withRunawayP99} ms`);
-  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)}`;
+  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)} hook_ratio=${hookRatio.toFixed(3)}`;
 }

@@ -18,7 +18,13 @@ export async function load(options: {
   seconds: number;
   connections: number;
   rate?: number;
+  /**
+   * Each request's own body and headers, made in this (the load generator's) process: a hook's payloads differ (a
+   * vendor's retry of the same payload is stored once) and each carries its own signature.
+   */
+  each?: () => { body: string; headers: Record<string, string> };
 }): Promise<LoadResult> {
+  const each = options.each;
   const result = await autocannon({
     url: options.url,
     method: "POST",
@@ -27,6 +33,18 @@ export async function load(options: {
     duration: options.seconds,
     connections: options.connections,
     ...(options.rate ? { overallRate: options.rate } : {}),
+    ...(each
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => {
+                const made = each();
+                return { ...request, body: made.body, headers: { ...request.headers, ...made.headers } };
+              },
+            },
+          ],
+        }
+      : {}),
   });
   return {
     rps: result.requests.average,
