@@ -166,6 +166,9 @@ function banner(input: { url: string; sandbox?: RunningSandbox; demo: boolean; s
       `  curl -s ${input.url}/api/inbound/leads -H 'content-type: application/json' \\`,
       "    -H 'x-api-key: svc_test_demohomequote01.demo_secret_homequote_000001' \\",
       "    -d @examples/homequote-lead.json",
+      "or Angi's own lead, posted to its connection's hook URL as Angi posts it:",
+      `  curl -s ${input.url}/hooks/hk_demoAngiLeadsSunriseSolar000000000000000001 -H 'content-type: application/json' \\`,
+      "    -H 'x-api-key: demo-angi-api-key-000001' -d @examples/angi-lead.json",
     );
   } else {
     lines.push(`config: ${input.source}`);

@@ -1,6 +1,9 @@
 import { resolve } from "node:path";
 import { ConfigError } from "../../config.js";
 import { digestSecret, parseApiKey } from "../../contract/api-key.js";
+import { openSecrets, sealSecrets } from "../connections/connection-secrets.js";
+import { createConnection } from "../connections/create-connection.js";
+import { digestHookToken } from "../connections/hook-token.js";
 import type { GatewayContext } from "../context.js";
 import {
   createUpstreamCredential,
@@ -10,10 +13,11 @@ import {
 import { createVendorKey, updateVendorKey } from "../keys/vendor-keys.js";
 import { loadProfileDir } from "../profiles/index.js";
 import { createProfile, listVersions, publishProfileVersion, saveProfileVersion } from "../profiles-admin/profiles.js";
+import type { ConnectionChange } from "../storage/connections/index.js";
 import type { StoredSample } from "../storage/profiles/index.js";
 import { createCompany } from "../tenants/create-company.js";
 import { createOwner } from "../tenants/create-owner.js";
-import type { LoadedConfig } from "./config-file.js";
+import type { ConfigFile, LoadedConfig } from "./config-file.js";
 import { resolveSecret } from "./config-file.js";
 
 /**
@@ -114,7 +118,65 @@ export async function applyConfig({
         });
       }
     }
+
+    for (const connection of company.connections) {
+      await applyConnection(ctx, companyId, connection, credentialIds, env, `${where}, connection ${connection.name}`);
+    }
   }
+}
+
+/**
+ * A connection of the file: made once (its preset's profile and its own vendor key with it), then kept as the file
+ * says — its secrets and its fixed hook token — without a second profile or key. A connection made without a fixed
+ * token logs its hook URL once, at the start that made it.
+ */
+async function applyConnection(
+  ctx: GatewayContext,
+  companyId: string,
+  connection: ConfigFile["companies"][number]["connections"][number],
+  credentialIds: Map<string, string>,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): Promise<void> {
+  const credentialId = credentialIds.get(connection.credential);
+  if (!credentialId) throw new ConfigError(`${where}: no credential named ${connection.credential}`);
+  const secrets = Object.fromEntries(
+    Object.entries(connection.secrets).map(([name, ref]) => [
+      name,
+      resolveSecret(ref, env, `${where}, secret ${name}`),
+    ]),
+  );
+  const token =
+    connection.hookToken || connection.hookTokenEnv
+      ? resolveSecret({ value: connection.hookToken, valueEnv: connection.hookTokenEnv }, env, `${where}, hookToken`)
+      : undefined;
+  const existing = (await ctx.connections.listOfCompany(companyId)).find((c) => c.name === connection.name);
+  if (!existing) {
+    try {
+      const made = await createConnection({
+        ctx,
+        companyId,
+        input: { name: connection.name, preset: connection.preset, secrets, credentialId, fixedToken: token },
+      });
+      if (!token)
+        ctx.log.info({ connectionId: made.id, name: connection.name }, `hook URL (shown once): ${made.hookUrl}`);
+    } catch (error) {
+      throw new ConfigError(`${where}: ${(error as Error).message}`);
+    }
+    return;
+  }
+  if (existing.preset !== connection.preset) {
+    throw new ConfigError(
+      `${where}: preset ${connection.preset} differs from the stored ${existing.preset ?? "(none)"}`,
+    );
+  }
+  const change: ConnectionChange = { revokedAt: null };
+  if (token && digestHookToken(token) !== existing.tokenDigest) change.tokenDigest = digestHookToken(token);
+  const opened = Object.fromEntries(openSecrets(ctx.sealer, existing.id, existing.sealedSecrets));
+  if (JSON.stringify(opened) !== JSON.stringify(secrets)) {
+    change.sealedSecrets = sealSecrets(ctx.sealer, existing.id, secrets);
+  }
+  await ctx.connections.update(existing.id, change);
 }
 
 async function applyProfile(

@@ -81,6 +81,20 @@ export const configFileSchema = z.object({
             }),
           )
           .default([]),
+        /** Hook connections (docs/connections.md): a preset, its vendor's secrets, and the credential it forwards with. */
+        connections: z
+          .array(
+            z.object({
+              name: z.string().min(1),
+              preset: z.string().min(1),
+              credential: z.string().min(1),
+              secrets: z.record(z.string().min(1), z.object(secretRef)).default({}),
+              /** The hook URL's token (`hk_…`): fixed test tokens, sandbox mode only. Unset: one is made and logged once. */
+              hookToken: z.string().optional(),
+              hookTokenEnv: z.string().optional(),
+            }),
+          )
+          .default([]),
       }),
     )
     .default([]),
@@ -137,6 +151,15 @@ export function checkLiveConfig(config: ConfigFile, source: string): void {
     });
     company.vendorKeys.forEach((key, j) => {
       if (key.key) problems.push(`companies.${i}.vendorKeys.${j}.key: fixed keys are for sandbox mode; use keyEnv`);
+    });
+    company.connections.forEach((connection, j) => {
+      if (connection.hookToken) {
+        problems.push(`companies.${i}.connections.${j}.hookToken: fixed tokens are for sandbox mode; use hookTokenEnv`);
+      }
+      for (const [name, secret] of Object.entries(connection.secrets)) {
+        if (secret.value)
+          problems.push(`companies.${i}.connections.${j}.secrets.${name}.value: use valueEnv in live mode`);
+      }
     });
   });
   if (problems.length > 0) {

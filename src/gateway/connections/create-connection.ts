@@ -11,7 +11,7 @@ import type { VendorKeyRow } from "../storage/vendor-keys/index.js";
 import { sealSecrets } from "./connection-secrets.js";
 import { publicConnection } from "./connection-view.js";
 import { connectionSettingsSchema, type HookDeclarations } from "./declarations.js";
-import { digestHookToken, hookUrl, newHookToken } from "./hook-token.js";
+import { digestHookToken, hookUrl, isHookToken, newHookToken } from "./hook-token.js";
 import { presetGoldenSamples } from "./preset-golden.js";
 import { fetchSecretNames, type LoadedPreset } from "./presets/index.js";
 import { secretsNamedBy } from "./proofs/index.js";
@@ -30,6 +30,8 @@ export interface ConnectionInput {
   /** Without a preset: the declarations, and the published profile version the hook maps with. */
   settings?: unknown;
   profileVersionId?: string | undefined;
+  /** A fixed hook token (`hk_…`), allowed in sandbox mode only: demo and test configs. */
+  fixedToken?: string | undefined;
 }
 
 /**
@@ -61,7 +63,10 @@ export async function createConnection({
     ? await presetProfile(ctx, companyId, preset, input.name, now)
     : await ownProfile(ctx, companyId, input);
   const key = vendorKeyRow(ctx, companyId, input.name, credentialId, made.kind, made.versionId, now);
-  const token = newHookToken();
+  if (input.fixedToken !== undefined && (ctx.settings.mode !== "sandbox" || !isHookToken(input.fixedToken))) {
+    throw badRequest("hookToken: a fixed hk_… token, in sandbox mode only", { field: "hookToken" });
+  }
+  const token = input.fixedToken ?? newHookToken();
   const row: ConnectionRow = {
     id,
     companyId,
