@@ -2,6 +2,7 @@ export { ERASURE_CHUNK } from "./erasure.js";
 export type {
   Admissible,
   AttemptRecord,
+  FetchChange,
   KeyCounts,
   ScanBy,
   ScannedSubmission,
