@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
+import { createGateway, type Gateway, type GatewayOptions } from "../../src/gateway/create-gateway.js";
 import { createForwardingWorker, type ForwardingWorker } from "../../src/gateway/create-worker.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import type { ForwardingLimits } from "../../src/gateway/forwarding/limits.js";
@@ -34,6 +34,9 @@ export interface RigOptions {
   redisUrl?: string;
   /** BullMQ driver: start a worker in this process (default) or leave forwarding to worker processes. */
   inProcessWorker?: boolean;
+  /** The presets the gateway offers (hook connections), and how it fetches notified records. */
+  presetsDir?: string;
+  fetcher?: GatewayOptions["fetcher"];
 }
 
 export interface RigCompany {
@@ -92,6 +95,8 @@ export async function startRig(options: RigOptions) {
       passwordCost: TEST_PASSWORD_COST,
     },
     forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
+    ...(options.presetsDir ? { presetsDir: options.presetsDir } : {}),
+    ...(options.fetcher ? { fetcher: options.fetcher } : {}),
   });
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */
@@ -112,6 +117,8 @@ export async function startRig(options: RigOptions) {
   }
   const server: RunningServer = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
   const { ctx } = gateway;
+  // Hook URLs on the address it listens on, as startTestGateway makes them.
+  ctx.settings.publicUrl = server.url;
 
   return {
     sandbox,

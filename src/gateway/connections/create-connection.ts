@@ -159,7 +159,7 @@ async function presetProfile(
       field: "name",
     });
   }
-  const samples = await presetGoldenSamples(preset);
+  const samples = await presetGoldenSamples(ctx.engine, preset);
   const versionId = newId("pv");
   const report = await runGoldenSamples(ctx.engine, { versionId, kind, expression: preset.expression, samples });
   // A preset's samples are checked by its own tests: failing here is the gateway's fault, not the owner's.
