@@ -52,6 +52,9 @@ export async function createConnection({
   if (input.vendorApiBase !== undefined && ctx.settings.mode !== "sandbox") {
     throw badRequest("vendorApiBase: accepted in sandbox mode only", { field: "vendorApiBase" });
   }
+  if (input.vendorApiBase !== undefined && !/^https?:\/\/[^/?#]+/i.test(input.vendorApiBase)) {
+    throw badRequest("vendorApiBase: must be an http(s) URL", { field: "vendorApiBase" });
+  }
   const declared = preset ? preset.preset.secrets.map((s) => s.name) : ownSecretNames(input);
   checkSecrets(declared, input.secrets);
   const credentialId = await credentialFor(ctx, companyId, input.credentialId);

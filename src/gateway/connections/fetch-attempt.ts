@@ -109,6 +109,19 @@ export async function failFetch(
   return {};
 }
 
+/**
+ * An attempt that went wrong in the gateway (a bug, not the vendor): put back on the same schedule, so that it ends
+ * in the dead letter with the reason rather than being taken again at every lease's end for ever.
+ */
+export function retryFetch(
+  deps: FetchAttemptDeps,
+  row: SubmissionRow,
+  leaseUntil: number,
+  reason: string,
+): Promise<FetchAttemptResult> {
+  return end(deps, row, leaseUntil, { kind: "retry", reason });
+}
+
 /** An attempt that brought no record: put back for a later one, or, past the schedule or not retryable, failed. */
 async function end(
   deps: FetchAttemptDeps,

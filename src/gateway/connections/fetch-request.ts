@@ -41,7 +41,9 @@ export function vendorRequest(
     return { ok: false, reason: `the notification gave no usable value for {${missing}} of the fetch URL` };
   let url = new URL(filled);
   if (apiBase !== undefined) {
-    const base = new URL(apiBase);
+    const base = URL.canParse(apiBase) ? new URL(apiBase) : undefined;
+    if (base?.protocol !== "http:" && base?.protocol !== "https:")
+      return { ok: false, reason: "the connection's vendorApiBase is not an http(s) URL" };
     url = new URL(`${base.origin}${base.pathname.replace(/\/$/, "")}${url.pathname}${url.search}`);
   }
   const shown = `${url.origin}${url.pathname}`;

@@ -4,7 +4,7 @@ import type { FetcherPort, GatewayContext } from "../context.js";
 import { DEFAULT_SEND_RETRY, type SendRetryPolicy } from "../forwarding/send-retry.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
 import { outboundPolicy } from "../webhooks/registry.js";
-import { attemptFetch, type FetchAttemptDeps, failFetch } from "./fetch-attempt.js";
+import { attemptFetch, type FetchAttemptDeps, failFetch, retryFetch } from "./fetch-attempt.js";
 import { FetchPace } from "./fetch-pace.js";
 import { ConnectionResolver, type ResolvedConnection } from "./resolved-connection.js";
 
@@ -243,8 +243,10 @@ export class Fetcher implements FetcherPort {
         if (result.pauseMs !== undefined && fetching) this.#pace.pause(fetching.row.id, Date.now() + result.pauseMs);
         if (result.nextAttemptAt !== undefined) this.notify(result.nextAttemptAt);
       } catch (error) {
-        // Its lease runs out and a later look fetches it again.
         this.#ctx.log.error({ submissionId: row.id, err: error }, "notified record fetch failed");
+        const reason = `the gateway could not fetch the record: ${error instanceof Error ? error.message : String(error)}`;
+        // Written only while the lease is still this one's and the row still fetching; else its lease runs out.
+        await retryFetch(this.#deps, row, leaseUntil, reason).catch(() => undefined);
       } finally {
         answered(Date.now());
         this.#busy.delete(row.id);

@@ -99,6 +99,8 @@ describe("the request for a notified record (D-320)", () => {
     };
     expect(at("http://127.0.0.1:4010")).toBe("http://127.0.0.1:4010/v2/records/7?expand=contact");
     expect(at("http://127.0.0.1:4010/vendor/")).toBe("http://127.0.0.1:4010/vendor/v2/records/7?expand=contact");
+    expect(at("ftp://127.0.0.1/")).toBe("the connection's vendorApiBase is not an http(s) URL");
+    expect(at("not a url")).toBe("the connection's vendorApiBase is not an http(s) URL");
   });
 });
 
