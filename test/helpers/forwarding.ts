@@ -37,6 +37,8 @@ export interface RigOptions {
   /** The presets the gateway offers (hook connections), and how it fetches notified records. */
   presetsDir?: string;
   fetcher?: GatewayOptions["fetcher"];
+  /** The profile engine's pool and time limit. */
+  engine?: GatewayOptions["engine"];
 }
 
 export interface RigCompany {
@@ -97,6 +99,7 @@ export async function startRig(options: RigOptions) {
     forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
     ...(options.presetsDir ? { presetsDir: options.presetsDir } : {}),
     ...(options.fetcher ? { fetcher: options.fetcher } : {}),
+    ...(options.engine ? { engine: options.engine } : {}),
   });
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */

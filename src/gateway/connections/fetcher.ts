@@ -237,9 +237,10 @@ export class Fetcher implements FetcherPort {
     const answered = fetching ? this.#pace.record(fetching.row.id, perMinute, Date.now()) : () => {};
     const run = (async () => {
       try {
-        const result = fetching
-          ? await attemptFetch(this.#deps, row, leaseUntil, fetching, () => answered(Date.now()))
-          : await failFetch(this.#deps, row, leaseUntil, connection as string);
+        const result =
+          typeof connection === "string"
+            ? await failFetch(this.#deps, row, leaseUntil, connection)
+            : await attemptFetch(this.#deps, row, leaseUntil, connection, () => answered(Date.now()));
         if (result.pauseMs !== undefined && fetching) this.#pace.pause(fetching.row.id, Date.now() + result.pauseMs);
         if (result.nextAttemptAt !== undefined) this.notify(result.nextAttemptAt);
       } catch (error) {

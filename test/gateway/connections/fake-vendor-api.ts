@@ -71,6 +71,12 @@ export function presetSample(preset: string, file: string): PresetSampleFile {
 export const PRESETS_DIR = PRESETS;
 
 /**
+ * The profile engine of these tests' gateways: a time limit a loaded test machine cannot reach by itself, so a mapping
+ * is judged on what it maps (the time limit is the containment's tests' business, test/gateway/profiles).
+ */
+export const UNHURRIED_ENGINE = { poolSize: 2, timeoutMs: 2_000 };
+
+/**
  * The sample's request as the vendor sends it, signed as its preset's `hmac` proof declares (the signed string
  * `{body}` with literal text around it): the `{{signature}}` header computed with `secret`, from the documented recipe.
  */

@@ -9,6 +9,7 @@ import {
   type SeenRequest,
   signedRequest,
   startFakeVendorApi,
+  UNHURRIED_ENGINE,
 } from "./fake-vendor-api.js";
 
 /**
@@ -31,7 +32,7 @@ let api: FakeVendorApi;
 const documented = new Map<string, unknown>();
 
 beforeAll(async () => {
-  gw = await startTestGateway({}, { presetsDir: PRESETS_DIR, fetcher: { pollMs: 200 } });
+  gw = await startTestGateway({}, { presetsDir: PRESETS_DIR, engine: UNHURRIED_ENGINE, fetcher: { pollMs: 200 } });
   companyId = (await seedCompany(gw.gateway)).company.id;
   api = await startFakeVendorApi((request) => {
     const id = decodeURIComponent(request.url.pathname.split("/").at(-1) ?? "");

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { type Rig, type RigCompany, startRig } from "../../helpers/forwarding.js";
-import { type FakeVendorApi, PRESETS_DIR, startFakeVendorApi } from "./fake-vendor-api.js";
+import { type FakeVendorApi, PRESETS_DIR, startFakeVendorApi, UNHURRIED_ENGINE } from "./fake-vendor-api.js";
 
 /**
  * docs/connections.md, "Fetch after notify", end to end: Meta notifies a leadgen id, the gateway fetches the lead from
@@ -68,6 +68,7 @@ beforeAll(async () => {
     egress: 600,
     windowMs: 60_000,
     presetsDir: PRESETS_DIR,
+    engine: UNHURRIED_ENGINE,
     fetcher: { pollMs: 200 },
   });
   company = await rig.addCompany("Fetched Roofing");
@@ -109,6 +110,7 @@ describe("a fetched lead reaches the platform", () => {
     expect(others).toEqual([]);
     expect(row).toMatchObject({
       status: "forwarded",
+      heldReason: null,
       kind: "lead",
       vendorRecordId: LEADGEN_ID,
       idempotencyKey: `hook:${LEADGEN_ID}`,

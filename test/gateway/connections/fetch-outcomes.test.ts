@@ -7,6 +7,7 @@ import {
   PRESETS_DIR,
   presetSample,
   startFakeVendorApi,
+  UNHURRIED_ENGINE,
   type VendorAnswer,
 } from "./fake-vendor-api.js";
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
     {},
     {
       presetsDir: PRESETS_DIR,
+      engine: UNHURRIED_ENGINE,
       fetcher: { pollMs: 200, retry: { baseMs: 40, capMs: 80, maxAttempts: 3, horizonMs: 60_000 } },
     },
   );

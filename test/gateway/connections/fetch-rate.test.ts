@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { seedCompany, startTestGateway, type TestGateway } from "../../helpers/gateway.js";
-import { type FakeVendorApi, startFakeVendorApi } from "./fake-vendor-api.js";
+import { type FakeVendorApi, startFakeVendorApi, UNHURRIED_ENGINE } from "./fake-vendor-api.js";
 
 /**
  * docs/connections.md, "Fetch after notify" (D-321): a connection's fetches are held to its `fetch.perMinute`, exactly,
@@ -36,7 +36,7 @@ let gw: TestGateway;
 let api: FakeVendorApi;
 
 beforeAll(async () => {
-  gw = await startTestGateway({}, { fetcher: { minuteMs: MINUTE_MS, pollMs: 200 } });
+  gw = await startTestGateway({}, { engine: UNHURRIED_ENGINE, fetcher: { minuteMs: MINUTE_MS, pollMs: 200 } });
   api = await startFakeVendorApi((request) => {
     const id = request.url.pathname.split("/").at(-1) ?? "";
     return { status: 200, body: leadOf(id) };

@@ -6,7 +6,13 @@ import { openGatewayDb } from "../../../src/db/client.js";
 import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { sqliteStorage } from "../../../src/gateway/storage/transaction.js";
 import { seedCompany, startTestGateway } from "../../helpers/gateway.js";
-import { type FakeVendorApi, PRESETS_DIR, presetSample, startFakeVendorApi } from "./fake-vendor-api.js";
+import {
+  type FakeVendorApi,
+  PRESETS_DIR,
+  presetSample,
+  startFakeVendorApi,
+  UNHURRIED_ENGINE,
+} from "./fake-vendor-api.js";
 
 /**
  * docs/connections.md, "Fetch after notify": the database holds what is still to fetch. A gateway that closes while a
@@ -38,6 +44,7 @@ describe("a fetch across a restart", () => {
     const databasePath = join(dir, "gateway.db");
     const options = {
       presetsDir: PRESETS_DIR,
+      engine: UNHURRIED_ENGINE,
       databasePath,
       masterKey: "a".repeat(64),
       fetcher: { pollMs: 200, timeoutMs: 30_000 },
