@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import {
+  bindingsIssue,
   describeOutcome,
   findProfileDirs,
   formatDiff,
@@ -97,15 +98,17 @@ function formatReport(profile: LoadedProfile, report: GoldenReport): string {
 async function preview(engine: ProfileEngine, dir: string, payloadFile: string, io: Io): Promise<number> {
   const profile = await load(dir, io);
   if (!profile) return 1;
-  let payload: unknown;
+  let input: { payload: unknown; bindings?: Record<string, unknown> };
   try {
     const text = payloadFile === "-" && io.stdin ? await io.stdin() : await readFile(payloadFile, "utf8");
-    payload = unwrapSample(JSON.parse(text));
+    input = unwrapSample(JSON.parse(text));
+    const issue = input.bindings === undefined ? undefined : bindingsIssue(input.bindings);
+    if (issue !== undefined) throw new Error(`bindings: ${issue}`);
   } catch (error) {
     io.stderr(`${payloadFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const outcome = await engine.map({ ...profile, payload });
+  const outcome = await engine.map({ ...profile, ...input });
   if (outcome.ok) {
     // A profile that produces records (docs/profiles.md, "Records") prints them in order, as a sample expects them.
     const printed = "records" in outcome ? { records: outcome.records } : outcome.body;
@@ -119,10 +122,18 @@ async function preview(engine: ProfileEngine, dir: string, payloadFile: string, 
   return 1;
 }
 
-/** A golden sample file can be previewed as it is: its `payload` is what the vendor posts. */
-function unwrapSample(document: unknown): unknown {
+/**
+ * A golden sample file can be previewed as it is: its `payload` is what the vendor posts, mapped with the sample's
+ * `bindings` (docs/profiles.md, "Bindings").
+ */
+function unwrapSample(document: unknown): { payload: unknown; bindings?: Record<string, unknown> } {
   const isSample = typeof document === "object" && document !== null && "payload" in document && "expect" in document;
-  return isSample ? document.payload : document;
+  if (!isSample) return { payload: document };
+  const bindings = "bindings" in document ? document.bindings : undefined;
+  if (bindings === undefined) return { payload: document.payload };
+  if (typeof bindings !== "object" || bindings === null || Array.isArray(bindings))
+    throw new Error("bindings: must be an object of variables");
+  return { payload: document.payload, bindings: bindings as Record<string, unknown> };
 }
 
 async function load(dir: string, io: Io): Promise<LoadedProfile | undefined> {

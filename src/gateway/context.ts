@@ -78,6 +78,8 @@ export interface GatewayContext {
   webhookRuntime?: WebhookRuntime | undefined;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
   forwarding?: ForwardingPort;
+  /** The fetcher of notified records (connections/fetcher.ts), once the gateway started it. */
+  fetcher?: FetcherPort;
   now: () => Date;
 }
 
@@ -89,6 +91,11 @@ export interface ForwardingPort {
   credentialRotated(credentialId: string): Promise<void>;
   /** The submission once forwarded or failed, or undefined after `timeoutMs`. */
   waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined>;
+}
+
+/** What a hook asks of the fetcher: notified records were stored, due at `dueAt` (ms). Repeats are harmless. */
+export interface FetcherPort {
+  notify(dueAt: number): void;
 }
 
 export const defaultSettings: GatewaySettings = {

@@ -2,6 +2,7 @@ import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
 import { createGatewayApp, createOpsApp } from "./app.js";
 import { PresetCatalogue } from "./connections/catalogue.js";
+import { Fetcher, type FetcherOptions } from "./connections/fetcher.js";
 import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { DEFAULT_PREFIX } from "./coordination/index.js";
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
+  /** The fetch of notified records: time limit, retry schedule, the minute of `perMinute` (connections/fetcher.ts). */
+  fetcher?: FetcherOptions;
   /**
    * `/metrics` and readiness details: behind `token` (a bearer token) when set; with `separate`, only on the
    * operations app (`opsApp`, for its own listener), not on the public one.
@@ -180,6 +183,11 @@ async function startGateway(
         prefix: forwarding.redis.prefix ?? DEFAULT_PREFIX,
       })
     : await startWebhooks(ctx, options.webhooks);
+  // Every API process fetches notified records: each claims a row before it fetches (D-321). After the webhooks, whose
+  // SSRF policy it shares.
+  const fetcher = new Fetcher(ctx, options.fetcher);
+  ctx.fetcher = fetcher;
+  fetcher.start();
   const opsApp = ops.separate ? createOpsApp(ctx, { metrics: options.metrics, token: ops.token }) : undefined;
   return {
     ctx,
@@ -198,6 +206,9 @@ async function startGateway(
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
     async close(deadlineMs?: number) {
       await app.closeHooks();
+      // Before forwarding: a record it stores is handed to forwarding.
+      await fetcher.close();
+      ctx.fetcher = undefined;
       await forwarder?.close(deadlineMs);
       await embeddedClaim?.release();
       await webhooks.close();

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { vi } from "vitest";
-import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
+import { createGateway, type Gateway, type GatewayOptions } from "../../src/gateway/create-gateway.js";
 import { createForwardingWorker, type ForwardingWorker } from "../../src/gateway/create-worker.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import type { ForwardingLimits } from "../../src/gateway/forwarding/limits.js";
@@ -35,8 +35,11 @@ export interface RigOptions {
   redisUrl?: string;
   /** BullMQ driver: start a worker in this process (default) or leave forwarding to worker processes. */
   inProcessWorker?: boolean;
-  /** The presets the gateway offers (hook connections: the repository's presets/, or a fixture's). */
+  /** The presets the gateway offers (hook connections), and how it fetches notified records. */
   presetsDir?: string;
+  fetcher?: GatewayOptions["fetcher"];
+  /** The profile engine's pool and time limit. */
+  engine?: GatewayOptions["engine"];
 }
 
 export interface RigCompany {
@@ -96,6 +99,8 @@ export async function startRig(options: RigOptions) {
     },
     forwarding: driver === "bullmq" ? { ...forwarding, redis: { ...redis, api: true, worker: false } } : forwarding,
     ...(options.presetsDir ? { presetsDir: options.presetsDir } : {}),
+    ...(options.fetcher ? { fetcher: options.fetcher } : {}),
+    ...(options.engine ? { engine: options.engine } : {}),
   });
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */

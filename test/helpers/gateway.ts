@@ -28,7 +28,7 @@ export interface TestGateway {
 export async function startTestGateway(
   settings: GatewayOptions["settings"] = {},
   options: Partial<
-    Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir">
+    Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir" | "fetcher">
   > = {},
 ): Promise<TestGateway> {
   const { log, text } = captureLog();

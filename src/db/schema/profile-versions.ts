@@ -5,6 +5,8 @@ import { profiles } from "./profiles.js";
 export interface StoredSample {
   name: string;
   payload: unknown;
+  /** Variables bound beside the payload (`$notification` of a fetched record's sample): docs/profiles.md, "Bindings". */
+  bindings?: Record<string, unknown>;
   expect:
     | { body: unknown }
     | { records: unknown[] }

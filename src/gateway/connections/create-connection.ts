@@ -54,6 +54,9 @@ export async function createConnection({
   if (input.vendorApiBase !== undefined && ctx.settings.mode !== "sandbox") {
     throw badRequest("vendorApiBase: accepted in sandbox mode only", { field: "vendorApiBase" });
   }
+  if (input.vendorApiBase !== undefined && !/^https?:\/\/[^/?#]+/i.test(input.vendorApiBase)) {
+    throw badRequest("vendorApiBase: must be an http(s) URL", { field: "vendorApiBase" });
+  }
   const declared = preset ? preset.preset.secrets.map((s) => s.name) : ownSecretNames(input);
   checkSecrets(declared, input.secrets);
   const credentialId = await credentialFor(ctx, companyId, input.credentialId);
@@ -164,7 +167,7 @@ async function presetProfile(
       field: "name",
     });
   }
-  const samples = await presetGoldenSamples(preset);
+  const samples = await presetGoldenSamples(ctx.engine, preset);
   const versionId = newId("pv");
   const report = await runGoldenSamples(ctx.engine, { versionId, kind, expression: preset.expression, samples });
   // A preset's samples are checked by its own tests: failing here is the gateway's fault, not the owner's.

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../../http/errors.js";
-import type { GatewayContext } from "../context.js";
 import {
   describeOutcome,
   EngineClosedError,
   EngineOverloadedError,
   EngineUnavailableError,
+  type ProfileEngine,
 } from "../profiles/index.js";
 
 /**
@@ -14,14 +14,14 @@ import {
  * the owner's own declares it too. Its value, or why it failed (the caller decides what that means).
  */
 export async function evaluateDeclared(
-  ctx: GatewayContext,
+  engine: ProfileEngine,
   expression: string,
   payload: unknown,
 ): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
   const wrapped = `{"value": (${expression})}`;
   const versionId = `declared:${createHash("sha256").update(expression).digest("hex").slice(0, 24)}`;
   try {
-    const outcome = await ctx.engine.map({ versionId, kind: "outbound", expression: wrapped, payload });
+    const outcome = await engine.map({ versionId, kind: "outbound", expression: wrapped, payload });
     if (outcome.ok && "body" in outcome) return { ok: true, value: (outcome.body as { value?: unknown }).value };
     return { ok: false, reason: outcome.ok ? "it produced records" : describeOutcome(outcome) };
   } catch (error) {

@@ -1,9 +1,8 @@
 import { ApiError } from "../../http/errors.js";
-import type { GatewayContext } from "../context.js";
+import type { ProfileEngine } from "../profiles/index.js";
 import type { JsonValue } from "./bodies/index.js";
 import { evaluateDeclared } from "./declared-expression.js";
 import type { FetchDeclaration } from "./presets/index.js";
-import type { ResolvedConnection } from "./resolved-connection.js";
 
 /** Notified records one payload may name (Meta batches up to 1,000 in one POST). */
 const MAX_TARGETS = 1_000;
@@ -11,15 +10,15 @@ const MAX_TARGETS = 1_000;
 /**
  * The records a notification names, each as the values its fetch URL is filled with: the declared `ids` expression's
  * strings (`{id}`) or objects of strings. A notification naming none stores nothing (LinkedIn's DELETED action); one
- * whose expression fails is held with the reason.
+ * whose expression fails is held with the reason. Each target is also what the fetched record's profile reads as
+ * `$notification` (Acuity's `{"id": id, "action": action}`: docs/connections.md, "Fetch after notify").
  */
 export async function fetchTargets(
-  ctx: GatewayContext,
-  _connection: ResolvedConnection,
+  engine: ProfileEngine,
   fetch: FetchDeclaration,
   tree: JsonValue,
 ): Promise<Record<string, string>[] | { held: string }> {
-  const evaluated = await evaluateDeclared(ctx, fetch.ids, tree);
+  const evaluated = await evaluateDeclared(engine, fetch.ids, tree);
   if (!evaluated.ok) return { held: `the fetch's ids expression failed: ${evaluated.reason}` };
   const { value } = evaluated;
   if (value === undefined || value === null) return [];

@@ -1,7 +1,10 @@
 import { ApiError } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
-import { type Base, type Planned, planHookRows, settledRow, vendorKeyOf } from "./accept-hook.js";
+import { planHookRows } from "./accept-hook.js";
+import { vendorKeyOf } from "./hook-mapping.js";
+import type { Base, Planned } from "./hook-rows.js";
+import { settledRow } from "./store-hook-rows.js";
 import type { JsonValue } from "./bodies/index.js";
 import { ConnectionResolver, type ResolvedConnection } from "./resolved-connection.js";
 

@@ -14,6 +14,6 @@ export async function isTestPayload(
 ): Promise<boolean> {
   const expression = connection.declarations.test;
   if (expression === undefined) return false;
-  const marked = await evaluateDeclared(ctx, expression, tree);
+  const marked = await evaluateDeclared(ctx.engine, expression, tree);
   return marked.ok && marked.value === true;
 }

@@ -1,11 +1,18 @@
 import type { Logger } from "../../log.js";
+import { bindingsIssue } from "./bindings.js";
 import { EngineClosedError, EngineOverloadedError } from "./errors.js";
 import { InlineEvaluator, type InlineResult, type InlineStats, NOT_INLINE } from "./inline.js";
 import { LIMITS } from "./limits.js";
 import { Lru } from "./lru.js";
 import { EvaluatorPool, type PoolOptions, type PoolRequest } from "./pool.js";
 import type { EvaluateReply } from "./protocol.js";
-import { type EvaluationOptions, type MappingOutcome, PROFILE_KINDS, type ProfileKind } from "./types.js";
+import {
+  type Bindings,
+  type EvaluationOptions,
+  type MappingOutcome,
+  PROFILE_KINDS,
+  type ProfileKind,
+} from "./types.js";
 
 export interface ProfileEngineOptions {
   /** Evaluator processes shared by all tenants (default 2), plus one for the suspect lane. */
@@ -39,6 +46,11 @@ export interface MapInput {
    * evaluators trust, past its probation, may then map a small payload inline (inline.ts).
    */
   payloadChars?: number;
+  /**
+   * Variables bound beside the payload (`{notification: …}` is `$notification`: a fetched record's notification,
+   * docs/connections.md). Such an evaluation never runs inline nor on the compiled path: the evaluators interpret it.
+   */
+  bindings?: Bindings;
 }
 
 /**
@@ -125,6 +137,11 @@ export class ProfileEngine {
       payload: input.payload,
       timeoutMs: clampTimeout(opts.timeoutMs ?? this.timeoutMs),
     };
+    if (input.bindings !== undefined) {
+      const issue = bindingsIssue(input.bindings);
+      if (issue !== undefined) throw new TypeError(issue);
+      request.bindings = input.bindings;
+    }
     if (this.pinned.has(input.versionId)) request.interpretOnly = true;
     if (opts.tooling) return this.mapTooling(request);
     const sample = opts.sample === true;
@@ -159,6 +176,8 @@ export class ProfileEngine {
   tryInline(input: MapInput, opts: EvaluationOptions = {}): InlineResult {
     if (!this.inline || input.payloadChars === undefined || opts.sample || opts.tooling || opts.timeoutMs !== undefined)
       return NOT_INLINE;
+    // The compiled path reads no binding (a variable no block binds is outside its subset): the interpreter's work.
+    if (input.bindings !== undefined) return NOT_INLINE;
     if (this.pinned.has(input.versionId)) return NOT_INLINE;
     if ((this.proven.peek(input.versionId) ?? 0) < LIMITS.probationEvaluations) return NOT_INLINE;
     const breachedAt = this.suspects.peek(input.versionId);

@@ -66,7 +66,12 @@ export class Evaluator {
       const deadline = started + request.timeoutMs;
       setRegexBudget(deadline);
       cpuAtStart = threadCpuMs(); // the evaluation's CPU, not the compile's
-      const result: unknown = await compiled.program.evaluate(request.payload, request.timeoutMs, deadline);
+      const result: unknown = await compiled.program.evaluate(
+        request.payload,
+        request.timeoutMs,
+        deadline,
+        request.bindings,
+      );
       const json = JSON.stringify(result, dropFunctions);
       if (json !== undefined && json.length > LIMITS.outputChars) {
         const message = `mapped output is ${json.length} characters of JSON, over the ${LIMITS.outputChars} limit`;

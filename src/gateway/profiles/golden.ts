@@ -50,7 +50,7 @@ export async function runGoldenSamples(
       // A sample checks what the profile produces, not how fast: a cold evaluator on a busy machine must not fail a
       // publish (or a start-up applying a config file). Runaways on real payloads are the suspect lane's business.
       const outcome = await engine.map(
-        { ...profile, payload: sample.payload },
+        { ...profile, payload: sample.payload, ...(sample.bindings ? { bindings: sample.bindings } : {}) },
         { timeoutMs: LIMITS.sampleTimeoutMs, sample: true, ...(options.tooling ? { tooling: true } : {}) },
       );
       results[i] = judge(sample, outcome);

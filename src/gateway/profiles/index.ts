@@ -3,6 +3,8 @@
  * JSONata's guardrails, a linear-time regex engine and a hard deadline, lead-domain helper functions, canonical
  * validation, and golden samples. See docs/profiles.md.
  */
+
+export { bindingsIssue } from "./bindings.js";
 export { compileProfile, MAX_EXPRESSION_LENGTH, parseProfile } from "./compile.js";
 export { type DiffEntry, formatDiff } from "./diff.js";
 export { type MapInput, ProfileEngine, type ProfileEngineOptions } from "./engine.js";
@@ -12,6 +14,7 @@ export type { InlineResult } from "./inline.js";
 export { findProfileDirs, loadProfileDir, ProfileLoadError } from "./load.js";
 export { expressionShape } from "./shape.js";
 export type {
+  Bindings,
   CompileError,
   CompileResult,
   EvaluationOptions,

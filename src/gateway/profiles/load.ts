@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { z } from "zod";
+import { bindingsIssue } from "./bindings.js";
 import { type GoldenSample, type LoadedProfile, PROFILE_KINDS } from "./types.js";
 
 /** A profile on disk (`profiles/<vendor>/`): files a person can read and diff. */
@@ -18,6 +19,7 @@ const manifestSchema = z.object({
 const sampleFileSchema = z.object({
   name: z.string().min(1).max(200).optional(),
   payload: z.unknown(),
+  bindings: z.record(z.string(), z.unknown()).optional(),
   expect: z.union([
     z.object({ body: z.unknown() }).strict(),
     z.object({ records: z.array(z.unknown()) }).strict(),
@@ -51,8 +53,10 @@ export async function loadProfileDir(dir: string): Promise<LoadedProfile> {
     const path = join(sampleDir, file);
     const parsed = sampleFileSchema.safeParse(await readJson(path));
     if (!parsed.success) throw invalid(path, parsed.error);
-    const { name = basename(file, ".json"), payload, expect } = parsed.data;
-    samples.push({ name, payload, expect: expect as GoldenSample["expect"] });
+    const { name = basename(file, ".json"), payload, bindings, expect } = parsed.data;
+    const issue = bindings === undefined ? undefined : bindingsIssue(bindings);
+    if (issue !== undefined) throw new ProfileLoadError(`${path}: bindings: ${issue}`);
+    samples.push({ name, payload, ...(bindings ? { bindings } : {}), expect: expect as GoldenSample["expect"] });
   }
   const digest = createHash("sha256").update(expression).digest("hex").slice(0, 16);
   return {

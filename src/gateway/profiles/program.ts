@@ -3,6 +3,7 @@ import { Bailout, compileFast, type FastCompilation, type FastProgram, isTimeout
 import { HELPERS } from "./helpers/index.js";
 import { LIMITS } from "./limits.js";
 import { LinearRegExp } from "./linear-regexp.js";
+import type { Bindings } from "./types.js";
 
 interface Guardrails {
   timeout: number;
@@ -86,8 +87,13 @@ export class ProfileProgram {
     return this.fast !== undefined && this.checksLeft <= 0;
   }
 
-  /** The mapped value; throws what JSONata throws. `deadline` is performance.now() at which the time limit passes. */
-  async evaluate(payload: unknown, timeoutMs: number, deadline: number): Promise<unknown> {
+  /**
+   * The mapped value; throws what JSONata throws. `deadline` is performance.now() at which the time limit passes.
+   * `bindings`: variables bound beside the payload; the compiled path binds none (a variable no block binds is outside
+   * its subset), so such an evaluation is interpreted, and neither checks nor trusts the compiled path.
+   */
+  async evaluate(payload: unknown, timeoutMs: number, deadline: number, bindings?: Bindings): Promise<unknown> {
+    if (bindings !== undefined) return this.interpret(payload, timeoutMs, bindings);
     const fast = this.fast;
     if (!fast) return this.interpret(payload, timeoutMs);
     let value: unknown;
@@ -116,9 +122,12 @@ export class ProfileProgram {
     return expected;
   }
 
-  private interpret(payload: unknown, timeoutMs: number): Promise<unknown> {
+  private interpret(payload: unknown, timeoutMs: number, bindings?: Bindings): Promise<unknown> {
     this.guardrails.timeout = timeoutMs;
-    return this.interpreter.evaluate(payload);
+    // JSONata binds them in a frame of this evaluation's own, so they never outlive it.
+    return bindings === undefined
+      ? this.interpreter.evaluate(payload)
+      : this.interpreter.evaluate(payload, { ...bindings } as Record<string, unknown>);
   }
 
   private diverged(reason: string): void {

@@ -1,4 +1,4 @@
-import type { MappingOutcome, ProfileKind } from "./types.js";
+import type { Bindings, MappingOutcome, ProfileKind } from "./types.js";
 
 /**
  * Messages between the pool and its evaluator processes, over the IPC channel as JSON: the payload arrives as a copy,
@@ -11,6 +11,8 @@ export interface EvaluateRequest {
   kind: ProfileKind;
   expression: string;
   payload: unknown;
+  /** Variables bound beside the payload: such an evaluation is interpreted (program.ts). */
+  bindings?: Bindings;
   timeoutMs: number;
   /** Report the evaluation's CPU time (`cpuMs` in the reply): the engine is judging an inline run that ran long. */
   measure?: boolean;

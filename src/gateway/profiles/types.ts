@@ -2,6 +2,12 @@
 
 export type ProfileKind = "lead" | "appointment" | "outbound";
 
+/**
+ * JSONata variables bound beside the payload, by name without the `$` (`{notification: …}` is `$notification`): plain
+ * JSON data, like the payload (docs/profiles.md, "Bindings").
+ */
+export type Bindings = Readonly<Record<string, unknown>>;
+
 export const PROFILE_KINDS: readonly ProfileKind[] = ["lead", "appointment", "outbound"];
 
 /** A syntax (or unsupported-regex) error; `line`/`column` are 1-based and point at the offending token's end. */
@@ -96,6 +102,11 @@ export type GoldenExpectation =
 export interface GoldenSample {
   name: string;
   payload: unknown;
+  /**
+   * Variables bound beside the payload while the sample is evaluated (`{notification: …}` is `$notification`), as the
+   * gateway binds them on the live path: a fetched record's sample binds its notification (docs/profiles.md, "Bindings").
+   */
+  bindings?: Bindings;
   expect: GoldenExpectation;
 }
 

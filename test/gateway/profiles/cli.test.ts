@@ -104,6 +104,21 @@ describe("CLI: partner-gateway profile preview PROFILE PAYLOAD", () => {
     expect(stderr).toMatch(/mapped by quillform-booking to 2 valid records \(lead, appointment\) in [\d.]+ ms/);
   });
 
+  it("maps a golden sample with its bindings", async () => {
+    const profile = join(root, "bound");
+    await cp(join(root, "good"), profile, { recursive: true });
+    await writeFile(
+      join(profile, "profile.jsonata"),
+      '{"fullName": $notification.name, "email": email_address, "phone": phone_number, "address": "1 Main St, Austin, TX 78701"}',
+    );
+    const sample = join(root, "bound-sample.json");
+    const payload = { email_address: "ann@example.com", phone_number: "+15125550123" };
+    await writeFile(sample, JSON.stringify({ payload, bindings: { notification: { name: "Ann Lee" } }, expect: {} }));
+    const { code, stdout } = await cli("preview", profile, sample);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ fullName: "Ann Lee", email: "ann@example.com" });
+  });
+
   it("prints the error with the canonical and the vendor's field, and exits 1", async () => {
     const payload = join(root, "payload.json");
     await writeFile(payload, JSON.stringify({ first_name: "A", email_address: "nope", phone_number: "5125550123" }));

@@ -54,6 +54,26 @@ describe("profile files: profiles/<vendor>/{profile.json, profile.jsonata, sampl
     expect((await loadProfileDir(dir)).samples).toEqual([{ name: "01", payload: { a: 1 }, expect: { records } }]);
   });
 
+  it("reads a sample's bindings (docs/profiles.md, Bindings), and refuses a binding that is no variable name", async () => {
+    const bindings = { notification: { id: "54321", action: "rescheduled" } };
+    const good = await writeProfile("acme", {
+      "profile.json": manifest,
+      "profile.jsonata": "{}",
+      "samples/01.json": JSON.stringify({ payload: { a: 1 }, bindings, expect: { error: {} } }),
+    });
+    expect((await loadProfileDir(good)).samples).toEqual([
+      { name: "01", payload: { a: 1 }, bindings, expect: { error: {} } },
+    ]);
+    const bad = await writeProfile("other", {
+      "profile.json": manifest,
+      "profile.jsonata": "{}",
+      "samples/01.json": JSON.stringify({ payload: {}, bindings: { "no-dash": 1 }, expect: { error: {} } }),
+    });
+    await expect(loadProfileDir(bad)).rejects.toThrow(
+      /samples\/01\.json: bindings: binding "no-dash": not a variable name/,
+    );
+  });
+
   it("derives the version id from the expression, so an edit gets a new one", async () => {
     const dir = await writeProfile("acme", { "profile.json": manifest, "profile.jsonata": "{}" });
     const before = (await loadProfileDir(dir)).versionId;

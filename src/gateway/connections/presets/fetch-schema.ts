@@ -8,7 +8,7 @@ import { headerName, jsonataText, secretName } from "./names.js";
  */
 
 /** `{name}` in the URL, filled (URL-encoded) from each id, or from the keys of an id that is an object. */
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g;
+export const URL_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g;
 
 /**
  * The template names at least one placeholder, has no other brace, and with its placeholders filled is an https URL
@@ -16,10 +16,10 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g;
  * path and a query, never a host.
  */
 export function urlTemplateIssue(template: string): string | undefined {
-  const placeholders = [...template.matchAll(PLACEHOLDER)];
+  const placeholders = [...template.matchAll(URL_PLACEHOLDER)];
   if (placeholders.length === 0) return "must name the record with a {placeholder}, e.g. {id}";
-  if (/[{}]/.test(template.replace(PLACEHOLDER, ""))) return "has a brace that is not a {name} placeholder";
-  const filled = template.replace(PLACEHOLDER, "x");
+  if (/[{}]/.test(template.replace(URL_PLACEHOLDER, ""))) return "has a brace that is not a {name} placeholder";
+  const filled = template.replace(URL_PLACEHOLDER, "x");
   if (!URL.canParse(filled)) return "is not a URL once its placeholders are filled";
   const url = new URL(filled);
   if (url.protocol !== "https:") return "must be an https URL";

@@ -8,8 +8,9 @@ export {
   type FetchDeclaration,
   fetchSchema,
   fetchSecretNames,
+  URL_PLACEHOLDER,
   urlTemplateIssue,
 } from "./fetch-schema.js";
-export { type LoadedPreset, loadPresetDir, loadPresets } from "./load.js";
+export { type LoadedPreset, loadPresetDir, loadPresets, PRESET_SAMPLES } from "./load.js";
 export { PRESET_BODY_TYPES, type Preset, presetSchema } from "./preset-schema.js";
 export { type PresetSample, presetSampleSchema } from "./sample-schema.js";

@@ -4,6 +4,7 @@ export type {
   AttemptRecord,
   ChangeCursor,
   FailedSelection,
+  FetchChange,
   KeyCounts,
   ScanBy,
   ScannedSubmission,

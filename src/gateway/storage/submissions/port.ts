@@ -69,6 +69,35 @@ export type SubmissionChange = Partial<
   >
 >;
 
+/**
+ * What one fetch attempt of a notified record may write (connections/fetcher.ts): its count, when the next is due and
+ * why this one failed; or the record the row becomes (its body, key and status), a held payload, or the dead letter.
+ */
+export type FetchChange = Partial<
+  Pick<
+    SubmissionRow,
+    | "kind"
+    | "status"
+    | "rawPayload"
+    | "canonicalBody"
+    | "profileVersionId"
+    | "idempotencyKey"
+    | "payloadDigest"
+    | "upstreamIdempotencyKey"
+    | "contactEmail"
+    | "contactPhone"
+    | "heldReason"
+    | "note"
+    | "vendorRecordId"
+    | "recordAction"
+    | "test"
+    | "attempts"
+    | "nextAttemptAt"
+    | "lastError"
+    | "settlementRecordedAt"
+  >
+>;
+
 /** How an erasure's scan reads a row: the person's own submissions by contact, appointments by the lead they name. */
 export type ScanBy = "contact" | "leadReference";
 
@@ -148,6 +177,18 @@ export interface SubmissionStore {
     change: SubmissionChange,
   ): Promise<{ settled: SubmissionRow | undefined; released: SubmissionRow[] }>;
   releaseOrphanedDependents(now: number): Promise<number>;
+  /**
+   * `fetching` rows due at `now` that no live lease holds, the earliest due first, at most `limit` (the fetcher's
+   * poll: docs/connections.md, "Fetch after notify"), none of `skipConnections` (those it may not fetch for now).
+   */
+  dueFetches(now: number, limit: number, skipConnections?: readonly string[]): Promise<SubmissionRow[]>;
+  /** Takes a due `fetching` row for one fetch until `now + leaseMs`; false when it is not due or another holds it. */
+  claimFetch(id: string, now: number, leaseMs: number): Promise<boolean>;
+  /**
+   * Ends a fetch attempt under the lease its claim took: `change` written, the lease dropped. The row as it is now, or
+   * undefined (nothing written) when the lease is no longer the caller's.
+   */
+  endFetch(id: string, leaseUntil: number, now: number, change: FetchChange): Promise<SubmissionRow | undefined>;
   dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): Promise<SubmissionRow[]>;
   waitOnCredential(credentialId: string, reason: string, now: number): Promise<void>;
   parkOnCredential(credentialId: string, reason: string, now: number): Promise<number>;

@@ -3,6 +3,7 @@ import type { StoreSql } from "../sql/store-sql.js";
 import { compactAfterErasure } from "./compaction.js";
 import { compiledOnce } from "./compiled.js";
 import * as erasure from "./erasure.js";
+import * as fetching from "./fetching.js";
 import * as forwarding from "./forwarding.js";
 import { insertNow } from "./inserts.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   AttemptRecord,
   ChangeCursor,
   FailedSelection,
+  FetchChange,
   KeyCounts,
   ScanBy,
   ScannedSubmission,
@@ -195,6 +197,18 @@ export class SqlSubmissionStore implements SubmissionStore {
   }
   resumeCredential(credentialId: string, now: number): Promise<void> {
     return forwarding.resumeCredential(this.#sql, credentialId, now);
+  }
+
+  // A notified record's fetch (fetching.ts).
+
+  dueFetches(now: number, limit: number, skipConnections?: readonly string[]): Promise<SubmissionRow[]> {
+    return fetching.dueFetches(this.#sql, now, limit, skipConnections);
+  }
+  claimFetch(id: string, now: number, leaseMs: number): Promise<boolean> {
+    return fetching.claimFetch(this.#sql, id, now, leaseMs);
+  }
+  endFetch(id: string, leaseUntil: number, now: number, change: FetchChange): Promise<SubmissionRow | undefined> {
+    return fetching.endFetch(this.#sql, id, leaseUntil, now, change);
   }
 
   // The owner's reads (reads.ts).
