@@ -48,4 +48,3 @@ export class SqliteGate {
     else this.#held = false;
   }
 }
-

@@ -1,6 +1,6 @@
 import { newId } from "../../../ids.js";
+import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compiledOnce } from "./compiled.js";
 import type { Admissible, AttemptRecord } from "./port.js";
 import { type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
 
@@ -10,8 +10,8 @@ import { type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from 
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const CLAIM = compiledOnce<{ id: string; now: number; leaseUntil: number; updatedAt: string }>()((db, args) =>
-  db
+const CLAIM = new CompiledOnce((on, args: { id: string; now: number; leaseUntil: number; updatedAt: string }) =>
+  on.db
     .updateTable("submissions")
     .set((eb) => ({
       status: "forwarding",
@@ -93,8 +93,8 @@ export async function loadQueued(store: StoreSql, activeCredentialIds: readonly 
   return rows.map(withEpochNumbers);
 }
 
-const RECORD_ATTEMPT = compiledOnce<SubmissionAttemptRow>()((db, attempt) =>
-  db.insertInto("submissionAttempts").values({
+const RECORD_ATTEMPT = new CompiledOnce((on, attempt: SubmissionAttemptRow) =>
+  on.db.insertInto("submissionAttempts").values({
     id: attempt.id,
     submissionId: attempt.submissionId,
     attempt: attempt.attempt,

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { CompiledOnce, type On } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compiledOnce, type Target } from "./compiled.js";
 import { INSERT_FIELDS, type NewSubmission } from "./row.js";
 
 /** One caller's accepted submission, waiting for its batch. */
@@ -11,8 +11,8 @@ export interface Pending {
 }
 
 /** One accepted submission: the fields of INSERT_FIELDS, the other columns left to their defaults. */
-const INSERT_ONE = compiledOnce<NewSubmission>()((db, row) =>
-  db.insertInto("submissions").values({
+const INSERT_ONE = new CompiledOnce((on, row: NewSubmission) =>
+  on.db.insertInto("submissions").values({
     id: row.id,
     companyId: row.companyId,
     vendorKeyId: row.vendorKeyId,
@@ -74,7 +74,7 @@ const selected = (field: (typeof INSERT_FIELDS)[number]) =>
  * One row inside the caller's open transaction: it commits with that transaction. A taken idempotency key fails the
  * statement; on PostgreSQL that aborts the caller's transaction too (it rolls back transactions, not statements: D-239).
  */
-export async function insertNow(target: Target, row: NewSubmission): Promise<void> {
+export async function insertNow(target: On, row: NewSubmission): Promise<void> {
   await INSERT_ONE.run(target, row);
 }
 
@@ -116,8 +116,8 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
  * the rows' own field names). `ON CONFLICT DO NOTHING … RETURNING id`: a row whose unique key is taken (the partial
  * idempotency index, or the id) is left out and the others are written.
  */
-const INSERT_BATCH = compiledOnce<{ rows: NewSubmission[] }>()((db, args) =>
-  db
+const INSERT_BATCH = new CompiledOnce((on, args: { rows: NewSubmission[] }) =>
+  on.db
     .insertInto("submissions")
     .columns(INSERT_FIELDS)
     .expression(

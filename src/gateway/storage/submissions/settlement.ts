@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
+import { CompiledOnce } from "../sql/compiled.js";
 import type { Database, Sql } from "../sql/database.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compiledOnce } from "./compiled.js";
 import type { SubmissionChange } from "./port.js";
 import { type SubmissionRow, withEpochNumbers } from "./row.js";
 
@@ -121,8 +121,8 @@ export async function releaseOrphanedDependents(store: StoreSql, now: number): P
   return Number(result.numUpdatedRows);
 }
 
-const MARK_SETTLED = compiledOnce<{ id: string; recordedAt: string }>()((db, args) =>
-  db.updateTable("submissions").set({ settlementRecordedAt: args.recordedAt }).where("id", "=", args.id),
+const MARK_SETTLED = new CompiledOnce((on, args: { id: string; recordedAt: string }) =>
+  on.db.updateTable("submissions").set({ settlementRecordedAt: args.recordedAt }).where("id", "=", args.id),
 );
 
 /** Marks a submission's settlement recorded (inside the transaction that records it). */

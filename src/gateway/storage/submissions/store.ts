@@ -1,7 +1,7 @@
 import { newId } from "../../../ids.js";
+import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { compactAfterErasure } from "./compaction.js";
-import { compiledOnce } from "./compiled.js";
 import * as erasure from "./erasure.js";
 import * as forwarding from "./forwarding.js";
 import { insertNow } from "./inserts.js";
@@ -30,27 +30,28 @@ import {
 import * as settlement from "./settlement.js";
 import { SubmissionWriter } from "./writer.js";
 
-// The lookups of one row, compiled once (compiled.ts): each runs per intake request, per send or per settlement.
+// The lookups of one row, compiled once (sql/compiled.ts): each runs per intake request, per send or per settlement.
 
-const BY_ID = compiledOnce<{ id: string }>()((db, args) =>
-  db.selectFrom("submissions").selectAll().where("id", "=", args.id),
+const BY_ID = new CompiledOnce((on, args: { id: string }) =>
+  on.db.selectFrom("submissions").selectAll().where("id", "=", args.id),
 );
 
-const OF_VENDOR_KEY = compiledOnce<{ id: string; vendorKeyId: string }>()((db, args) =>
-  db.selectFrom("submissions").selectAll().where("id", "=", args.id).where("vendorKeyId", "=", args.vendorKeyId),
+const OF_VENDOR_KEY = new CompiledOnce((on, args: { id: string; vendorKeyId: string }) =>
+  on.db.selectFrom("submissions").selectAll().where("id", "=", args.id).where("vendorKeyId", "=", args.vendorKeyId),
 );
 
-const BY_IDEMPOTENCY_KEY = compiledOnce<Pick<SubmissionRow, "vendorKeyId" | "kind" | "idempotencyKey">>()((db, args) =>
-  db
-    .selectFrom("submissions")
-    .selectAll()
-    .where("vendorKeyId", "=", args.vendorKeyId)
-    .where("kind", "=", args.kind)
-    .where("idempotencyKey", "=", args.idempotencyKey),
+const BY_IDEMPOTENCY_KEY = new CompiledOnce(
+  (on, args: Pick<SubmissionRow, "vendorKeyId" | "kind" | "idempotencyKey">) =>
+    on.db
+      .selectFrom("submissions")
+      .selectAll()
+      .where("vendorKeyId", "=", args.vendorKeyId)
+      .where("kind", "=", args.kind)
+      .where("idempotencyKey", "=", args.idempotencyKey),
 );
 
-const LEAD_OF = compiledOnce<Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">>()((db, args) =>
-  db
+const LEAD_OF = new CompiledOnce((on, args: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) =>
+  on.db
     .selectFrom("submissions")
     .selectAll()
     .where("id", "=", args.id)

@@ -1,7 +1,7 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
+import type { On } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import type { WebhookCompaction } from "./compaction.js";
-import type { On } from "./compiled.js";
 import { SqlDeliveryStore } from "./deliveries.js";
 import { asDeliveryRow, asSubscriptionRow, wholeMs, wholeMsOrNull, withNumbers } from "./numbers.js";
 import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
@@ -54,7 +54,7 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async targets(vendorKeyId: string, companyId: string): Promise<WebhookTarget[]> {
-    return (await TARGETS.execute(this.#sql, vendorKeyId, companyId)).rows;
+    return (await TARGETS.run(this.#sql, { vendorKeyId, companyId })).rows;
   }
 
   /**
@@ -72,7 +72,8 @@ export class SqlWebhookStore implements WebhookStore {
       const ids = await insertDeliveryRows(on, event, sorted);
       // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated hook).
       if (ids.size > 0) {
-        await INSERT_EVENT.execute(on, event.id, event.companyId, event.event, event.envelope(), event.createdAt);
+        const { id, companyId, createdAt } = event;
+        await INSERT_EVENT.run(on, { id, companyId, event: event.event, envelope: event.envelope(), createdAt });
       }
       return ids;
     });
@@ -80,17 +81,17 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async subscription(id: string): Promise<WebhookSubscriptionRow | undefined> {
-    const [row] = (await SUBSCRIPTION.execute(this.#sql, id)).rows;
+    const [row] = (await SUBSCRIPTION.run(this.#sql, { id })).rows;
     return row && asSubscriptionRow(row);
   }
 
   async queueHead(subscriptionId: string, limit: number): Promise<QueuedDelivery[]> {
-    const { rows } = await QUEUE_HEAD.execute(this.#sql, subscriptionId, limit);
+    const { rows } = await QUEUE_HEAD.run(this.#sql, { subscriptionId, limit });
     return rows.map((row) => withNumbers(row, ["nextAttemptAt"]));
   }
 
   async delivery(id: string): Promise<DeliveryToSend | undefined> {
-    const [row] = (await DELIVERY.execute(this.#sql, id)).rows;
+    const [row] = (await DELIVERY.run(this.#sql, { id })).rows;
     return row && asDeliveryRow(row);
   }
 
@@ -100,7 +101,7 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async endpointSucceeded(subscriptionId: string): Promise<void> {
-    await ENDPOINT_SUCCEEDED.execute(this.#sql, subscriptionId);
+    await ENDPOINT_SUCCEEDED.run(this.#sql, { id: subscriptionId });
   }
 
   async endpointFailed(
@@ -108,12 +109,11 @@ export class SqlWebhookStore implements WebhookStore {
     nowMs: number,
     pausedUntil: number | null,
   ): Promise<EndpointFailures | undefined> {
-    const { rows } = await ENDPOINT_FAILED.execute(
-      this.#sql,
-      subscriptionId,
-      wholeMs(nowMs),
-      wholeMsOrNull(pausedUntil),
-    );
+    const { rows } = await ENDPOINT_FAILED.run(this.#sql, {
+      id: subscriptionId,
+      nowMs: wholeMs(nowMs),
+      pausedUntil: wholeMsOrNull(pausedUntil),
+    });
     return rows[0] && withNumbers(rows[0], ["failingSince"]);
   }
 
