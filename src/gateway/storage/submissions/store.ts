@@ -1,7 +1,7 @@
 import { newId } from "../../../ids.js";
+import { compactAfterErasure } from "../sql/compaction.js";
 import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compactAfterErasure } from "./compaction.js";
 import * as erasure from "./erasure.js";
 import * as forwarding from "./forwarding.js";
 import { insertNow } from "./inserts.js";
@@ -249,6 +249,7 @@ export class SqlSubmissionStore implements SubmissionStore {
     return erasure.eraseMappingFailures(this.#sql, companyId, mentions);
   }
   compactAfterErasure(): Promise<boolean> {
-    return compactAfterErasure(this.#sql);
+    // SQLite's WAL truncated here for every record's tables (the webhooks' included).
+    return compactAfterErasure(this.#sql, ["submissions", "mapping_failures"], "truncateWal");
   }
 }

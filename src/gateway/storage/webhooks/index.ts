@@ -1,5 +1,3 @@
-export { SQLITE_COMPACTION, type WebhookCompaction } from "./compaction.js";
-export { postgresCompaction } from "./compaction.postgres.js";
 export type {
   DeliveryStore,
   EventRoutingStore,

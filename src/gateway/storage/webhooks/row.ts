@@ -1,6 +1,5 @@
 import type {
   bookedAppointments,
-  platformDeliveries,
   platformEvents,
   platformWebhookSecrets,
   sourcedLeads,
@@ -74,9 +73,6 @@ export type PlatformEventSummary = Omit<PlatformEventRow, "companyId" | "body">;
 
 /** A company's sealed ring of the platform's secrets (§6.5). */
 export type PlatformSecretsRow = typeof platformWebhookSecrets.$inferSelect;
-
-/** A platform delivery id seen (§6.3.2), kept until `keepUntil` (Unix seconds). */
-export type PlatformDeliveryRow = typeof platformDeliveries.$inferSelect;
 
 /** Lead → the lead source that created it and the latest submission carrying its contact. */
 export type SourcedLeadRow = typeof sourcedLeads.$inferSelect;

@@ -1,7 +1,7 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
+import { compactAfterErasure } from "../sql/compaction.js";
 import type { On } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { WebhookCompaction } from "./compaction.js";
 import { SqlDeliveryStore } from "./deliveries.js";
 import { asDeliveryRow, asSubscriptionRow, wholeMs, wholeMsOrNull, withNumbers } from "./numbers.js";
 import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
@@ -34,19 +34,17 @@ import { SqlSubscriptionStore } from "./subscriptions.js";
  * own store. What differs by dialect is small and named where it is: the fan-out's rows per statement and the queue
  * head's tie order (statements.ts), the lock an attempt takes (outcomes.ts), the latest contact (routing.ts), the
  * erasure's key search (erasure.ts), the purge of finished events (retention.ts), the row locks of multi-statement
- * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (the factory's `compaction`).
+ * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (sql/compaction.ts).
  */
 export class SqlWebhookStore implements WebhookStore {
   readonly #sql: StoreSql;
-  readonly #compaction: WebhookCompaction;
   readonly platformEvents: SqlPlatformEventStore;
   readonly routing: SqlEventRoutingStore;
   readonly subscriptions: SqlSubscriptionStore;
   readonly deliveries: SqlDeliveryStore;
 
-  constructor(sql: StoreSql, compaction: WebhookCompaction) {
+  constructor(sql: StoreSql) {
     this.#sql = sql;
-    this.#compaction = compaction;
     this.platformEvents = new SqlPlatformEventStore(sql);
     this.routing = new SqlEventRoutingStore(sql);
     this.subscriptions = new SqlSubscriptionStore(sql);
@@ -129,8 +127,14 @@ export class SqlWebhookStore implements WebhookStore {
     return purgeWebhookHistory(this.#sql, cutoffMs, companyIds);
   }
 
+  /**
+   * What an erasure rewrote or deleted here, gone from every page: on PostgreSQL a VACUUM of these tables; on SQLite
+   * nothing of its own (`secure_delete` zeroes what a statement overwrites, and the submissions store's truncating
+   * checkpoint empties the WAL of the whole file, these tables' pages included: D-257).
+   */
   compactAfterErasure(): Promise<boolean> {
-    return this.#compaction.afterErasure(this.#sql.inTransaction);
+    const tables = ["webhook_events", "webhook_deliveries", "webhook_attempts", "platform_events"];
+    return compactAfterErasure(this.#sql, tables, "nothing");
   }
 }
 
