@@ -2,7 +2,7 @@ import { newId } from "../../../ids.js";
 import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import type { Admissible, AttemptRecord } from "./port.js";
-import { type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
+import type { SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
 // Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, and a paused
 // credential's submissions. Where SQLite relied on its single writer, a statement's own condition decides on both
@@ -83,14 +83,13 @@ export async function releaseLeases(store: StoreSql, ids: string[]): Promise<voi
 /** Queued submissions of these (active) credentials, oldest first: what a dispatcher needs of each, no more. */
 export async function loadQueued(store: StoreSql, activeCredentialIds: readonly string[]): Promise<Admissible[]> {
   if (activeCredentialIds.length === 0) return [];
-  const rows = await store.db
+  return store.db
     .selectFrom("submissions")
     .select(["id", "kind", "companyId", "credentialId", "nextAttemptAt", "canonicalBody"])
     .where("status", "=", "queued")
     .where("credentialId", "in", activeCredentialIds)
     .orderBy("id")
     .execute();
-  return rows.map(withEpochNumbers);
 }
 
 const RECORD_ATTEMPT = new CompiledOnce((on, attempt: SubmissionAttemptRow) =>

@@ -19,13 +19,12 @@ import type {
   SubmissionTimes,
 } from "./port.js";
 import * as reads from "./reads.js";
-import {
-  type MappingFailureRow,
-  type NewMappingFailure,
-  type NewSubmission,
-  type SubmissionAttemptRow,
-  type SubmissionRow,
-  withEpochNumbers,
+import type {
+  MappingFailureRow,
+  NewMappingFailure,
+  NewSubmission,
+  SubmissionAttemptRow,
+  SubmissionRow,
 } from "./row.js";
 import * as settlement from "./settlement.js";
 import { SubmissionWriter } from "./writer.js";
@@ -102,13 +101,12 @@ export class SqlSubmissionStore implements SubmissionStore {
 
   /** One of a company's submissions. */
   async getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined> {
-    const row = await this.#sql.db
+    return this.#sql.db
       .selectFrom("submissions")
       .selectAll()
       .where("id", "=", id)
       .where("companyId", "=", companyId)
       .executeTakeFirst();
-    return row && withEpochNumbers(row);
   }
 
   /** The submission a vendor key already made with this idempotency key (a replay, or a conflict). */
@@ -137,8 +135,7 @@ export class SqlSubmissionStore implements SubmissionStore {
   }
 
   async #one(query: Promise<{ rows: SubmissionRow[] }>): Promise<SubmissionRow | undefined> {
-    const [row] = (await query).rows;
-    return row && withEpochNumbers(row);
+    return (await query).rows[0];
   }
 
   // Forwarding (forwarding.ts, settlement.ts).

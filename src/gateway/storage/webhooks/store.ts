@@ -3,7 +3,7 @@ import { compactAfterErasure } from "../sql/compaction.js";
 import type { On } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { SqlDeliveryStore } from "./deliveries.js";
-import { asDeliveryRow, asSubscriptionRow, wholeMs, wholeMsOrNull, withNumbers } from "./numbers.js";
+import { wholeMs, wholeMsOrNull } from "./numbers.js";
 import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
 import { SqlPlatformEventStore } from "./platform-events.js";
 import type { WebhookStore } from "./port.js";
@@ -79,18 +79,15 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async subscription(id: string): Promise<WebhookSubscriptionRow | undefined> {
-    const [row] = (await SUBSCRIPTION.run(this.#sql, { id })).rows;
-    return row && asSubscriptionRow(row);
+    return (await SUBSCRIPTION.run(this.#sql, { id })).rows[0];
   }
 
   async queueHead(subscriptionId: string, limit: number): Promise<QueuedDelivery[]> {
-    const { rows } = await QUEUE_HEAD.run(this.#sql, { subscriptionId, limit });
-    return rows.map((row) => withNumbers(row, ["nextAttemptAt"]));
+    return (await QUEUE_HEAD.run(this.#sql, { subscriptionId, limit })).rows;
   }
 
   async delivery(id: string): Promise<DeliveryToSend | undefined> {
-    const [row] = (await DELIVERY.run(this.#sql, { id })).rows;
-    return row && asDeliveryRow(row);
+    return (await DELIVERY.run(this.#sql, { id })).rows[0];
   }
 
   /** The attempt and the outcome it leaves, together (inline in the dispatcher's group commit). */
@@ -107,12 +104,8 @@ export class SqlWebhookStore implements WebhookStore {
     nowMs: number,
     pausedUntil: number | null,
   ): Promise<EndpointFailures | undefined> {
-    const { rows } = await ENDPOINT_FAILED.run(this.#sql, {
-      id: subscriptionId,
-      nowMs: wholeMs(nowMs),
-      pausedUntil: wholeMsOrNull(pausedUntil),
-    });
-    return rows[0] && withNumbers(rows[0], ["failingSince"]);
+    const failure = { id: subscriptionId, nowMs: wholeMs(nowMs), pausedUntil: wholeMsOrNull(pausedUntil) };
+    return (await ENDPOINT_FAILED.run(this.#sql, failure)).rows[0];
   }
 
   replayStore(companyId: string): ReplayStore {
