@@ -70,3 +70,8 @@ export class CompiledOnce<A extends object, R> {
     return template;
   }
 }
+
+/** The call's values `names`, for a builder that writes them as they are (`.values(…)`, `.set(…)`): read one by one. */
+export function pick<A extends object, K extends keyof A & string>(args: A, names: readonly K[]): Pick<A, K> {
+  return Object.fromEntries(names.map((name) => [name, args[name]])) as Pick<A, K>;
+}

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { CompiledOnce, type On } from "../sql/compiled.js";
+import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { INSERT_FIELDS, type NewSubmission } from "./row.js";
 
@@ -10,33 +10,14 @@ export interface Pending {
   reject(error: unknown): void;
 }
 
-/** One accepted submission: the fields of INSERT_FIELDS, the other columns left to their defaults. */
+/**
+ * One accepted submission: the fields of INSERT_FIELDS, the other columns left to their defaults. A row that leaves out
+ * `test` is not a test (the column's default), as in the batch's statement.
+ */
 const INSERT_ONE = new CompiledOnce((on, row: NewSubmission) =>
-  on.db.insertInto("submissions").values({
-    id: row.id,
-    companyId: row.companyId,
-    vendorKeyId: row.vendorKeyId,
-    credentialId: row.credentialId,
-    kind: row.kind,
-    status: row.status,
-    rawPayload: row.rawPayload,
-    canonicalBody: row.canonicalBody,
-    profileVersionId: row.profileVersionId,
-    idempotencyKey: row.idempotencyKey,
-    payloadDigest: row.payloadDigest,
-    upstreamIdempotencyKey: row.upstreamIdempotencyKey,
-    contactEmail: row.contactEmail,
-    contactPhone: row.contactPhone,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    connectionId: row.connectionId,
-    heldReason: row.heldReason,
-    note: row.note,
-    vendorRecordId: row.vendorRecordId,
-    recordAction: row.recordAction,
-    test: row.test ?? false,
-    fetchTarget: row.fetchTarget,
-  }),
+  on.db
+    .insertInto("submissions")
+    .values({ ...pick(row, INSERT_FIELDS), test: sql<boolean>`coalesce(${row.test}, false)` }),
 );
 
 /** The SQL type of each field in the batch's JSON rows (json_to_recordset's record), and what a missing one reads as. */
