@@ -1,7 +1,7 @@
 import { newId } from "../../../ids.js";
 import { compactAfterErasure } from "../sql/compaction.js";
 import { CompiledOnce } from "../sql/compiled.js";
-import type { StoreSql } from "../sql/store-sql.js";
+import { rowOfCompany, type StoreSql } from "../sql/store-sql.js";
 import * as erasure from "./erasure.js";
 import * as forwarding from "./forwarding.js";
 import { insertNow } from "./inserts.js";
@@ -101,12 +101,7 @@ export class SqlSubmissionStore implements SubmissionStore {
 
   /** One of a company's submissions. */
   async getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined> {
-    return this.#sql.db
-      .selectFrom("submissions")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "submissions", id, companyId);
   }
 
   /** The submission a vendor key already made with this idempotency key (a replay, or a conflict). */

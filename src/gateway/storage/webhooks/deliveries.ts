@@ -1,5 +1,5 @@
 import { idFloor } from "../../../ids.js";
-import type { StoreSql } from "../sql/store-sql.js";
+import { rowOfCompany, type StoreSql } from "../sql/store-sql.js";
 import { eraseDeliveries } from "./erasure.js";
 import type { DeliveryStore } from "./port.js";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from "./row.js";
@@ -37,12 +37,7 @@ export class SqlDeliveryStore implements DeliveryStore {
 
   /** One of a company's deliveries. */
   async getOfCompany(id: string, companyId: string): Promise<WebhookDeliveryRow | undefined> {
-    return this.#sql.db
-      .selectFrom("webhookDeliveries")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "webhookDeliveries", id, companyId);
   }
 
   async envelopeOf(eventId: string): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-import type { StoreSql } from "../sql/store-sql.js";
+import { rowOfCompany, type StoreSql } from "../sql/store-sql.js";
 import type { SubscriptionStore } from "./port.js";
 import type { NewWebhookSubscription, WebhookSubscriptionRow } from "./row.js";
 
@@ -12,12 +12,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
 
   /** One of a company's subscriptions (another company's is not found). */
   async getOfCompany(id: string, companyId: string): Promise<WebhookSubscriptionRow | undefined> {
-    return this.#sql.db
-      .selectFrom("webhookSubscriptions")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "webhookSubscriptions", id, companyId);
   }
 
   /** A company's subscriptions (of one vendor key, if given), newest first (ids are time-ordered: D-246). */
