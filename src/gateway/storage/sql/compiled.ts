@@ -23,7 +23,7 @@ interface Template<R> {
  * builder of a dialect (the context's stores and every transaction's), so it is kept here, per dialect, not per store.
  *
  * `build` receives `args` whose fields (or items, for an array) stand for the call's values:
- * `new CompiledOnce((on, args: { id: string }) => on.db.selectFrom("submissions").selectAll().where("id", "=", args.id))`.
+ * `new CompiledOnce((on, args: { id: string }) => on.db.selectFrom(…).selectAll().where("id", "=", args.id))`.
  * It may only hand them to the builder as values — never branch on them, never inline them (`sql.lit`): compiling
  * checks that each one it read came out as a parameter. A value the call leaves out is bound as NULL.
  */

@@ -1,13 +1,14 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
 import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
+import type { PlatformDeliveryRow } from "./row.js";
 
 /**
  * §6.3.2: a delivery id is new for exactly one of the receipts of it, whichever processes receive it at once. The
  * insert is the check (`ON CONFLICT DO NOTHING` on the primary key, then its row count), never a read before a write:
  * on PostgreSQL a second insert of the same id waits for the first one's transaction, then inserts nothing (D-245).
  */
-const REMEMBER_DELIVERY = new CompiledOnce((on, row: { companyId: string; deliveryId: string; keepUntil: number }) =>
+const REMEMBER_DELIVERY = new CompiledOnce((on, row: PlatformDeliveryRow) =>
   on.db
     .insertInto("platformDeliveries")
     .values({ companyId: row.companyId, deliveryId: row.deliveryId, keepUntil: row.keepUntil })

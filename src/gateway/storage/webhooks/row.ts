@@ -1,5 +1,6 @@
 import type {
   bookedAppointments,
+  platformDeliveries,
   platformEvents,
   platformWebhookSecrets,
   sourcedLeads,
@@ -70,6 +71,9 @@ export type NewPlatformEvent = typeof platformEvents.$inferInsert;
 
 /** A received platform event as the owner's list shows it. */
 export type PlatformEventSummary = Omit<PlatformEventRow, "companyId" | "body">;
+
+/** A platform delivery id seen (§6.3.2), kept until `keepUntil` (Unix seconds). */
+export type PlatformDeliveryRow = typeof platformDeliveries.$inferSelect;
 
 /** A company's sealed ring of the platform's secrets (§6.5). */
 export type PlatformSecretsRow = typeof platformWebhookSecrets.$inferSelect;
