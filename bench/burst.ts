@@ -15,9 +15,7 @@
  * It reads the SQLite file directly, so it runs on the SQLite store only (`store=sqlite`).
  */
 
-import { inArray } from "drizzle-orm";
-import { submissionAttempts, submissions } from "../src/db/schema/index.js";
-import { sqliteOf } from "../test/helpers/sqlite-of.js";
+import { sqliteOf, sqlOf } from "../test/helpers/sqlite-of.js";
 import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
 
 const MINUTE = 60_000;
@@ -107,20 +105,22 @@ export async function burstCase(options: {
   );
   const smallId = ((await (await small).json()) as { submissionId: string }).submissionId;
   const ids = answers.map((a) => a.id ?? "");
-  const { db } = sqliteOf(rig.gateway);
+  const db = sqlOf(rig.gateway);
   const settled = () =>
     db
-      .select()
-      .from(submissions)
-      .where(inArray(submissions.id, [...ids, smallId]))
-      .all();
-  await poll(() => settled().filter((r) => r.status === "forwarded" || r.status === "failed").length === BURST + 1);
+      .selectFrom("submissions")
+      .selectAll()
+      .where("id", "in", [...ids, smallId])
+      .execute();
+  await poll(
+    async () => (await settled()).filter((r) => r.status === "forwarded" || r.status === "failed").length === BURST + 1,
+  );
   const burstDoneAt = Date.now();
 
-  const rows = settled();
+  const rows = await settled();
   const burstRows = rows.filter((r) => r.id !== smallId);
   const smallRow = rows.find((r) => r.id === smallId);
-  const attempts = db.select().from(submissionAttempts).where(inArray(submissionAttempts.submissionId, ids)).all();
+  const attempts = await db.selectFrom("submissionAttempts").selectAll().where("submissionId", "in", ids).execute();
   const toForward = burstRows.map((r) => Date.parse(r.forwardedAt ?? "") - Date.parse(r.createdAt));
   const burstP95 = p95(toForward);
   const rttP95 = p95(attempts.map((a) => a.latencyMs));

@@ -21,7 +21,6 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { submissions } from "../src/db/schema/index.js";
 import { createGateway } from "../src/gateway/create-gateway.js";
 import { createUpstreamCredential } from "../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
@@ -31,7 +30,7 @@ import { onSubmissionSettled } from "../src/gateway/webhooks/index.js";
 import { createSubscription } from "../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { newId } from "../src/ids.js";
 import { createLogger } from "../src/log.js";
-import { sqliteOf } from "../test/helpers/sqlite-of.js";
+import { sqlOf } from "../test/helpers/sqlite-of.js";
 import { median } from "./lib/stats.js";
 
 const ENDPOINTS = 10;
@@ -167,6 +166,7 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
   }
 
   // Steady injection: event i at start + i / RATE, each a forwarded lead settled through the forwarding hook.
+  const db = sqlOf(gateway);
   const inject = async (count: number, record: Map<string, number> | undefined) => {
     const started = performance.now();
     for (let i = 0; i < count; i++) {
@@ -187,7 +187,7 @@ async function run(label: string, behaviours: Behaviour[]): Promise<RunResult> {
         result: { status: "created", leadId: `lead_${i}` },
         createdAt: now,
       });
-      sqliteOf(gateway).db.insert(submissions).values(row).run();
+      await db.insertInto("submissions").values(row).execute();
       record?.set(row.id, wallNow());
       await onSubmissionSettled(ctx, row);
     }

@@ -76,12 +76,7 @@ const startGatewayServer = (databaseUrl?: string) =>
     url: string;
     keys: { normal: string; runaway: string };
     hook: { path: string; secret: string };
-  }>("bench/intake-server.ts", [
-    "gateway",
-    PROFILE,
-    RUNAWAY,
-    ...(databaseUrl ? [databaseUrl] : []),
-  ]);
+  }>("bench/intake-server.ts", ["gateway", PROFILE, RUNAWAY, ...(databaseUrl ? [databaseUrl] : [])]);
 
 const echo = await startChild<{ url: string }>("bench/intake-server.ts", ["echo"]);
 const floor = await startChild<{ url: string }>("bench/intake-server.ts", ["floor"]);

@@ -1,9 +1,9 @@
 /**
  * `npm run bench:pg-driver`: node-postgres (`pg`, a Pool) against postgres.js (`postgres`) on what the gateway's
- * PostgreSQL stores will do (docs/decisions.md, D-225), each through drizzle-orm's pg dialect and raw:
+ * PostgreSQL stores do (docs/decisions.md, D-225), each through the stores' query builder (Kysely, D-275) and raw:
  *
  * - insert: a group commit, one transaction inserting B submissions-like rows in one multi-row INSERT (B = 1, 16, 64);
- * - select: one row by primary key (a prepared statement);
+ * - select: one row by primary key (raw: a prepared statement);
  * - claim: `UPDATE … WHERE id = (SELECT id … FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING …`, the dispatcher's claim;
  *
  * each under 1 and 8 concurrent callers, for BENCH_CASE_MS (default 1,000 ms) per case, on a database of its own
@@ -11,32 +11,34 @@
  * hold 8 connections. Figures per case: operations a second and the bench process's CPU per operation (the driver's
  * cost in the gateway's process, which depends less than throughput on what else the machine runs).
  *
- * RESULT: pick = the driver whose summed CPU per operation over the drizzle cases is lower; the ratios are
+ * pg goes through the stores' own query builder (storage/sql/postgres.ts); postgres.js through the same builder over a
+ * dialect of a few lines here (Kysely's PostgreSQL dialect on its reserved connections).
+ *
+ * RESULT: pick = the driver whose summed CPU per operation over the query builder's cases is lower; the ratios are
  * postgres.js over pg (above 1: postgres.js costs more / is faster).
  */
 import { randomBytes } from "node:crypto";
-import { sql as dsql, eq } from "drizzle-orm";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePostgresJs } from "drizzle-orm/postgres-js";
+import { type Insertable, Kysely, PostgresDialect, type PostgresPool } from "kysely";
 import pg from "pg";
 import postgres from "postgres";
-import { migrationsFolder } from "../src/db/migrate.js";
-import { submissions } from "../src/db/schema-pg/index.js";
+import { migratePostgres } from "../src/db/postgres.js";
+import type { Database, Sql } from "../src/gateway/storage/sql/database.js";
+import { postgresSql } from "../src/gateway/storage/sql/postgres.js";
+import { camelCase } from "../src/gateway/storage/sql/sqlite.js";
+import { toPostgresParameter } from "../src/gateway/storage/sql/values.js";
 
 const ADMIN_URL = process.env.PG_BENCH_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const CASE_MS = Number(process.env.BENCH_CASE_MS ?? 1_000);
 const POOL = 8;
 const CLAIM_ROWS = 40_000;
 
-type Row = typeof submissions.$inferInsert;
+type Row = Insertable<Database["submissions"]>;
 type Ops = {
   insert(rows: Row[]): Promise<unknown>;
   select(id: string): Promise<unknown>;
   claim(now: number): Promise<unknown>;
 };
-type Variant = { driver: "pg" | "postgresjs"; via: "drizzle" | "raw"; ops: Ops };
+type Variant = { driver: "pg" | "postgresjs"; via: "builder" | "raw"; ops: Ops };
 
 const payload = JSON.stringify({
   name: "Ada Lovelace",
@@ -93,18 +95,16 @@ const CLAIM_SQL = `UPDATE submissions SET status = 'forwarding', lease_until = $
   WHERE id = (SELECT id FROM submissions WHERE status = 'queued' ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
   RETURNING id, vendor_key_id, canonical_body, attempts`;
 
-function pgVariants(pool: pg.Pool): Variant[] {
-  const db = drizzlePg(pool);
-  const byId = db
-    .select()
-    .from(submissions)
-    .where(eq(submissions.id, dsql.placeholder("id")))
-    .prepare("bench_by_id");
-  const drizzleOps: Ops = {
-    insert: (rows) => db.transaction((tx) => tx.insert(submissions).values(rows)),
-    select: (id) => byId.execute({ id }),
-    claim: (now) => claimWithDrizzle(db, now),
+/** The stores' statements on `db`: what the bench measures each driver through. */
+function builderOps(db: Sql): Ops {
+  return {
+    insert: (rows) => db.transaction().execute((tx) => tx.insertInto("submissions").values(rows).execute()),
+    select: (id) => db.selectFrom("submissions").selectAll().where("id", "=", id).execute(),
+    claim: (now) => claimWithBuilder(db, now),
   };
+}
+
+function pgVariants(pool: pg.Pool): Variant[] {
   const rawOps: Ops = {
     async insert(rows) {
       const client = await pool.connect();
@@ -126,23 +126,38 @@ function pgVariants(pool: pg.Pool): Variant[] {
     claim: (now) => pool.query({ name: "raw_claim", text: CLAIM_SQL, values: [now + 30_000] }),
   };
   return [
-    { driver: "pg", via: "drizzle", ops: drizzleOps },
+    // Never destroyed: that would end the pool, which main() ends.
+    { driver: "pg", via: "builder", ops: builderOps(postgresSql(pool)) },
     { driver: "pg", via: "raw", ops: rawOps },
   ];
 }
 
-function postgresJsVariants(client: postgres.Sql): Variant[] {
-  const db = drizzlePostgresJs(client);
-  const byId = db
-    .select()
-    .from(submissions)
-    .where(eq(submissions.id, dsql.placeholder("id")))
-    .prepare("bench_by_id");
-  const drizzleOps: Ops = {
-    insert: (rows) => db.transaction((tx) => tx.insert(submissions).values(rows)),
-    select: (id) => byId.execute({ id }),
-    claim: (now) => claimWithDrizzle(db, now),
+/**
+ * postgres.js as Kysely's PostgreSQL dialect takes a pool: a statement (or a transaction) on a reserved connection,
+ * its parameters as the stores bind them (values.ts), its result as node-postgres shapes it.
+ */
+function postgresJsPool(client: postgres.Sql): PostgresPool {
+  return {
+    async connect() {
+      const reserved = await client.reserve();
+      return {
+        async query(text: string, parameters: readonly unknown[]) {
+          const result = await reserved.unsafe(text, parameters.map(toPostgresParameter) as never[], { prepare: true });
+          return { command: result.command, rowCount: result.count, rows: [...result] };
+        },
+        release: () => reserved.release(),
+      } as unknown as Awaited<ReturnType<PostgresPool["connect"]>>;
+    },
+    // The client is main()'s to end.
+    end: async () => undefined,
   };
+}
+
+function postgresJsVariants(client: postgres.Sql): Variant[] {
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: postgresJsPool(client) }),
+    plugins: [camelCase()],
+  });
   const rawOps: Ops = {
     insert: (rows) =>
       client.begin((tx) =>
@@ -156,30 +171,27 @@ function postgresJsVariants(client: postgres.Sql): Variant[] {
     claim: (now) => client.unsafe(CLAIM_SQL, [now + 30_000], { prepare: true }),
   };
   return [
-    { driver: "postgresjs", via: "drizzle", ops: drizzleOps },
+    { driver: "postgresjs", via: "builder", ops: builderOps(db) },
     { driver: "postgresjs", via: "raw", ops: rawOps },
   ];
 }
 
-/** The claim as a store would write it with drizzle's builder: a locking subselect inside the UPDATE. */
-function claimWithDrizzle(db: PgDatabase<PgQueryResultHKT>, now: number): Promise<unknown> {
+/** The claim as a store writes it with the query builder: a locking subselect inside the UPDATE. */
+function claimWithBuilder(db: Sql, now: number): Promise<unknown> {
   const next = db
-    .select({ id: submissions.id })
-    .from(submissions)
-    .where(eq(submissions.status, "queued"))
-    .orderBy(submissions.nextAttemptAt)
+    .selectFrom("submissions")
+    .select("id")
+    .where("status", "=", "queued")
+    .orderBy("nextAttemptAt")
     .limit(1)
-    .for("update", { skipLocked: true });
+    .forUpdate()
+    .skipLocked();
   return db
-    .update(submissions)
-    .set({ status: "forwarding", leaseUntil: now + 30_000, attempts: dsql`${submissions.attempts} + 1` })
-    .where(dsql`${submissions.id} = (${next})`)
-    .returning({
-      id: submissions.id,
-      vendorKeyId: submissions.vendorKeyId,
-      canonicalBody: submissions.canonicalBody,
-      attempts: submissions.attempts,
-    });
+    .updateTable("submissions")
+    .set((eb) => ({ status: "forwarding", leaseUntil: now + 30_000, attempts: eb("attempts", "+", 1) }))
+    .where("id", "=", next)
+    .returning(["id", "vendorKeyId", "canonicalBody", "attempts"])
+    .execute();
 }
 
 function multiInsert(count: number, param: (i: number) => string): string {
@@ -228,7 +240,7 @@ async function main() {
   pool.on("error", () => undefined);
   const client = postgres(url.toString(), { max: POOL, onnotice: () => undefined });
   try {
-    await migratePg(drizzlePg(pool), { migrationsFolder: migrationsFolder("gateway-pg") });
+    await migratePostgres({ lockConnection: { connectionString: url.toString() } });
     await pool.query(`INSERT INTO companies (id, name, created_at) VALUES ('co_bench', 'Bench', now()::text);
       INSERT INTO upstream_credentials (id, company_id, name, key_prefix, sealed, created_at)
         VALUES ('cr_bench', 'co_bench', 'bench', 'sk_test_bench', 'v1.x.y.z', now()::text);
@@ -280,15 +292,15 @@ async function main() {
     const get = (key: string) =>
       results.get(key) ?? { opsPerSec: Number.NaN, cpuUsPerOp: Number.NaN, p95Ms: Number.NaN };
     const cases = [...new Set([...results.keys()].map((key) => key.split("/")[2] ?? ""))];
-    process.stdout.write("\npostgres.js / pg        throughput  CPU/op   (drizzle | raw)\n");
+    process.stdout.write("\npostgres.js / pg        throughput  CPU/op   (builder | raw)\n");
     const ratio: Record<string, number> = {};
     let cpuPg = 0;
     let cpuJs = 0;
     for (const kase of cases) {
-      const line = (["drizzle", "raw"] as const).map((via) => {
+      const line = (["builder", "raw"] as const).map((via) => {
         const a = get(`postgresjs/${via}/${kase}`);
         const b = get(`pg/${via}/${kase}`);
-        if (via === "drizzle") {
+        if (via === "builder") {
           cpuPg += b.cpuUsPerOp;
           cpuJs += a.cpuUsPerOp;
           ratio[`${kase}_ops`] = a.opsPerSec / b.opsPerSec;
@@ -297,17 +309,17 @@ async function main() {
       });
       process.stdout.write(`${kase.padEnd(22)} ${line.join("   |")}\n`);
     }
-    process.stdout.write("\ndrizzle / raw CPU per operation\n");
+    process.stdout.write("\nbuilder / raw CPU per operation\n");
     for (const driver of ["pg", "postgresjs"]) {
       const parts = cases.map(
         (kase) =>
-          `${kase}=${(get(`${driver}/drizzle/${kase}`).cpuUsPerOp / get(`${driver}/raw/${kase}`).cpuUsPerOp).toFixed(2)}`,
+          `${kase}=${(get(`${driver}/builder/${kase}`).cpuUsPerOp / get(`${driver}/raw/${kase}`).cpuUsPerOp).toFixed(2)}`,
       );
       process.stdout.write(`${driver.padEnd(10)} ${parts.join(" ")}\n`);
     }
     const pick = cpuJs < cpuPg ? "postgresjs" : "pg";
     process.stdout.write(
-      `RESULT pick=${pick} drizzle_cpu_per_op_js_vs_pg=${(cpuJs / cpuPg).toFixed(2)} insert64_c8_ops_js_vs_pg=${ratio.insert64_c8_ops?.toFixed(2)} ` +
+      `RESULT pick=${pick} builder_cpu_per_op_js_vs_pg=${(cpuJs / cpuPg).toFixed(2)} insert64_c8_ops_js_vs_pg=${ratio.insert64_c8_ops?.toFixed(2)} ` +
         `insert1_c8_ops_js_vs_pg=${ratio.insert1_c8_ops?.toFixed(2)} select_c8_ops_js_vs_pg=${ratio.select_c8_ops?.toFixed(2)} ` +
         `claim_c8_ops_js_vs_pg=${ratio.claim_c8_ops?.toFixed(2)}\n`,
     );

@@ -1,8 +1,5 @@
 import type pg from "pg";
-import type { TableCache } from "./table-cache.js";
-
-/** Entries kept at most; past it the cache starts again empty (a lookup then costs one query, as without the cache). */
-const MAX_ENTRIES = 10_000;
+import { KeptRows, type TableCache } from "./table-cache.js";
 
 export interface PgTableCacheOptions {
   /** How often the table's change counter is read (ms). */
@@ -33,9 +30,7 @@ export class PgTableCache<T extends object> implements TableCache<T> {
   readonly #table: string;
   readonly #checkEveryMs: number;
   readonly #maxStaleMs: number;
-  readonly #rows = new Map<string, T>();
-  /** Moves whenever the cache is emptied: a load begun before keeps nothing. */
-  #generation = 0;
+  readonly #rows = new KeptRows<T>();
   /** The counter as last read (bigint as text), or undefined before the first read. */
   #seenVersion: string | undefined;
   /** When the last applied read of the counter began (performance.now()). */
@@ -54,25 +49,13 @@ export class PgTableCache<T extends object> implements TableCache<T> {
   /** The row of `id`: now when cached and fresh, else a promise of `load(id)` (kept when found). */
   lookup(id: string, load: (id: string) => Promise<T | undefined>): T | undefined | Promise<T | undefined> {
     if (this.#timer === undefined && !this.#closed) this.#start();
-    if (performance.now() - this.#freshAt <= this.#maxStaleMs) {
-      const cached = this.#rows.get(id);
-      if (cached !== undefined) return cached;
-    }
-    const generation = this.#generation;
-    return load(id).then((row) => {
-      if (row !== undefined && generation === this.#generation && !this.#closed) {
-        if (this.#rows.size >= MAX_ENTRIES) this.#rows.clear();
-        // Shared by every request that finds it: nobody may change it.
-        this.#rows.set(id, Object.freeze(row));
-      }
-      return row;
-    });
+    const cached = performance.now() - this.#freshAt <= this.#maxStaleMs ? this.#rows.get(id) : undefined;
+    return cached ?? this.#rows.load(id, load, () => !this.#closed);
   }
 
   /** Empties the cache (this process changed the table, and the change has committed). */
   invalidate(): void {
-    this.#rows.clear();
-    this.#generation++;
+    this.#rows.drop();
   }
 
   /** Stops reading the counter; lookups from now on read the database. */

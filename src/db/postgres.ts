@@ -34,7 +34,7 @@ export interface GatewayPostgres {
   close(): Promise<void>;
 }
 
-export const POSTGRES_DEFAULTS = {
+const POSTGRES_DEFAULTS = {
   poolMax: 10,
   statementTimeoutMs: 30_000,
   connectTimeoutMs: 10_000,
@@ -45,7 +45,7 @@ export const POSTGRES_DEFAULTS = {
  * The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII. One per database, shared by every gateway
  * process of a deployment, whatever its role.
  */
-export const STARTUP_LOCK_KEY = "123589686819105";
+const STARTUP_LOCK_KEY = "123589686819105";
 
 /** Opens a pool on `url` (postgres:// or postgresql://) and, unless told not to, migrates under the startup lock. */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<GatewayPostgres> {
@@ -152,13 +152,10 @@ export async function tryHoldLock(
  * finds everything applied and does nothing.
  */
 export async function migratePostgres(database: Pick<GatewayPostgres, "lockConnection">): Promise<void> {
-  await withStartupLock(database, (lock) => migrateOn(lock));
-}
-
-/** The migrations on a connection that already holds the startup lock (for a caller that does more under it). */
-export async function migrateOn(lock: pg.ClientBase): Promise<void> {
   // drizzle accepts a Pool, a Client or a PoolClient; ClientBase is what the lock's client is typed as.
-  await migrate(drizzle(lock as pg.Client), { migrationsFolder: migrationsFolder("gateway-pg") });
+  await withStartupLock(database, (lock) =>
+    migrate(drizzle(lock as pg.Client), { migrationsFolder: migrationsFolder("gateway-pg") }),
+  );
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

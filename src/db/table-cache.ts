@@ -19,6 +19,35 @@ export interface TableCache<T extends object> {
   close(): void;
 }
 
+/** The rows a cache of either dialect keeps, and how it keeps them. */
+export class KeptRows<T extends object> {
+  readonly #rows = new Map<string, T>();
+  /** Moves whenever the rows are dropped: a load begun before keeps nothing. */
+  #generation = 0;
+
+  get(id: string): T | undefined {
+    return this.#rows.get(id);
+  }
+
+  drop(): void {
+    this.#rows.clear();
+    this.#generation++;
+  }
+
+  /** `load(id)`, its row kept if the rows were not dropped meanwhile and `keep()` still holds when it comes. */
+  load(id: string, load: (id: string) => Promise<T | undefined>, keep: () => boolean): Promise<T | undefined> {
+    const generation = this.#generation;
+    return load(id).then((row) => {
+      if (row !== undefined && generation === this.#generation && keep()) {
+        if (this.#rows.size >= MAX_ENTRIES) this.#rows.clear();
+        // Shared by every request that finds it: nobody may change it.
+        this.#rows.set(id, Object.freeze(row));
+      }
+      return row;
+    });
+  }
+}
+
 /**
  * The SQLite cache. Two signals: a temporary trigger on this connection counts its own inserts, updates and deletes of
  * the table (whichever code made them), so this process's own change (a revocation through the owner API) holds from
@@ -27,15 +56,13 @@ export interface TableCache<T extends object> {
  * `checkEveryMs` (100 ms): another process's change holds here within that. Either signal empties the cache.
  */
 export class SqliteTableCache<T extends object> implements TableCache<T> {
-  readonly #rows = new Map<string, T>();
+  readonly #rows = new KeptRows<T>();
   readonly #dataVersion;
   readonly #checkEveryMs: number;
   #ownWrites = 0;
   #seenWrites = 0;
   #seenVersion = -1;
   #checkedAt = Number.NEGATIVE_INFINITY;
-  /** Moves whenever the cache is emptied: a load begun before keeps nothing. */
-  #generation = 0;
 
   constructor(sqlite: SqliteDatabase, table: string, checkEveryMs = 100) {
     this.#checkEveryMs = checkEveryMs;
@@ -59,25 +86,15 @@ export class SqliteTableCache<T extends object> implements TableCache<T> {
       if (version !== this.#seenVersion) this.invalidate();
       this.#seenVersion = version;
     }
-    if (this.#ownWrites !== this.#seenWrites || this.#rows.size >= MAX_ENTRIES) {
+    if (this.#ownWrites !== this.#seenWrites) {
       this.invalidate();
       this.#seenWrites = this.#ownWrites;
     }
-    const cached = this.#rows.get(id);
-    if (cached !== undefined) return cached;
-    const generation = this.#generation;
-    return load(id).then((row) => {
-      // Shared by every request that finds it: nobody may change it.
-      if (row !== undefined && generation === this.#generation && this.#ownWrites === this.#seenWrites) {
-        this.#rows.set(id, Object.freeze(row));
-      }
-      return row;
-    });
+    return this.#rows.get(id) ?? this.#rows.load(id, load, () => this.#ownWrites === this.#seenWrites);
   }
 
   invalidate(): void {
-    this.#rows.clear();
-    this.#generation++;
+    this.#rows.drop();
   }
 
   close(): void {

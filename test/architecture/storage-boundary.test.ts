@@ -75,14 +75,16 @@ describe("storage boundary: one storage module per record", () => {
       'import { submissions as s, type upstreamCredentials } from "../../db/schema/index.js";',
       'const rows = sqlite.prepare("SELECT id FROM mapping_failures").all();',
       'const sends = await db.selectFrom("submissionAttempts").selectAll().execute();',
+      'const key = await rowOfCompany(sql.db, "vendorKeys", id, companyId);',
     ].join("\n");
     expect(importedTables(file, source)).toEqual([
       { file, table: "submissions", how: "import" },
       { file, table: "upstream_credentials", how: "import" },
     ]);
-    expect(sqlTables(file, source, ["submissions", "mapping_failures", "submission_attempts"])).toEqual([
+    expect(sqlTables(file, source, ["submissions", "mapping_failures", "submission_attempts", "vendor_keys"])).toEqual([
       { file, table: "mapping_failures", how: "sql" },
       { file, table: "submission_attempts", how: "sql" },
+      { file, table: "vendor_keys", how: "sql" },
     ]);
   });
 

@@ -46,7 +46,8 @@ export function importedTables(file: string, source: string): Touch[] {
 
 /**
  * Every statement in `source` that names one of `tables` in SQL text (from, join, into, update) or to the query
- * builder (storage/sql, D-275: `selectFrom("submissionAttempts")`, the table's name in camelCase).
+ * builder (storage/sql, D-275: `selectFrom("submissionAttempts")`, the table's name in camelCase), or to one of the
+ * statements shared by the records (`rowOfCompany(db, "vendorKeys", …)`).
  */
 export function sqlTables(file: string, source: string, tables: readonly string[]): Touch[] {
   const touches: Touch[] = [];
@@ -56,7 +57,8 @@ export function sqlTables(file: string, source: string, tables: readonly string[
     const built = new RegExp(
       `\\b(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\\(\\s*"${camel}\\b`,
     );
-    if (statement.test(source) || built.test(source)) touches.push({ file, table, how: "sql" });
+    const shared = new RegExp(`\\brows?OfCompany\\([^,()]*,\\s*"${camel}"`);
+    if (statement.test(source) || built.test(source) || shared.test(source)) touches.push({ file, table, how: "sql" });
   }
   return touches;
 }

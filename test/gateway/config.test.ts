@@ -4,13 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config.js";
-import { companies, owners, profileVersions, upstreamCredentials, vendorKeys } from "../../src/db/schema/index.js";
 import { applyConfig } from "../../src/gateway/config/apply-config.js";
 import { checkLiveConfig, loadConfigFile } from "../../src/gateway/config/config-file.js";
 import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
 import { createLogger } from "../../src/log.js";
 import { TEST_PASSWORD_COST } from "../helpers/gateway.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
+import { sqliteOf, sqlOf } from "../helpers/sqlite-of.js";
 
 const DEMO = join(process.cwd(), "config/demo.yaml");
 let gateways: Gateway[] = [];
@@ -30,12 +29,15 @@ async function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":me
   return g;
 }
 
+const rowsOf = (g: Gateway, table: string) =>
+  (sqliteOf(g).sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
 const counts = (g: Gateway) => ({
-  companies: sqliteOf(g).db.select().from(companies).all().length,
-  owners: sqliteOf(g).db.select().from(owners).all().length,
-  credentials: sqliteOf(g).db.select().from(upstreamCredentials).all().length,
-  keys: sqliteOf(g).db.select().from(vendorKeys).all().length,
-  versions: sqliteOf(g).db.select().from(profileVersions).all().length,
+  companies: rowsOf(g, "companies"),
+  owners: rowsOf(g, "owners"),
+  credentials: rowsOf(g, "upstream_credentials"),
+  keys: rowsOf(g, "vendor_keys"),
+  versions: rowsOf(g, "profile_versions"),
 });
 
 describe("config file: applied idempotently at start", () => {
@@ -76,13 +78,11 @@ describe("config file: applied idempotently at start", () => {
       }),
     );
     await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(join(dir, "config.json")), env: {} });
-    const credential = sqliteOf(g).db.select().from(upstreamCredentials).get();
+    const credential = await sqlOf(g).selectFrom("upstreamCredentials").selectAll().executeTakeFirst();
     expect(credential?.version).toBe(2);
-    const key = sqliteOf(g)
-      .db.select()
-      .from(vendorKeys)
-      .all()
-      .find((k) => k.id === "svc_test_democanonical01");
+    const key = (await sqlOf(g).selectFrom("vendorKeys").selectAll().execute()).find(
+      (k) => k.id === "svc_test_democanonical01",
+    );
     expect(key?.scopes).toEqual(["leads:write"]);
   });
 

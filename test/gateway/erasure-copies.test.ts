@@ -2,9 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { mappingFailures, submissions, webhookDeliveries, webhookEvents } from "../../src/db/schema/index.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../../src/gateway/profiles-admin/profiles.js";
 import { erasePerson } from "../../src/gateway/submissions/retention.js";
@@ -12,7 +10,7 @@ import { loadPlatformSecret } from "../../src/gateway/webhooks/platform/platform
 import { createSubscription } from "../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { type Rig, startRig, until } from "../helpers/forwarding.js";
 import { postJson } from "../helpers/gateway.js";
-import { sqliteOf } from "../helpers/sqlite-of.js";
+import { sqlOf } from "../helpers/sqlite-of.js";
 import { deliverToGateway, platformEnvelope } from "./webhooks/support.js";
 
 /** A loopback port nothing listens on: an endpoint that never answers (connection refused, retried later). */
@@ -61,8 +59,12 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
       input: { vendorKeyId: booker.id, url, events: ["appointment.booked", "submission.failed"] },
     });
     const settled = (id: string) =>
-      until(() => {
-        const row = sqliteOf(rig.gateway).db.select().from(submissions).where(eq(submissions.id, id)).get();
+      until(async () => {
+        const row = await sqlOf(rig.gateway)
+          .selectFrom("submissions")
+          .selectAll()
+          .where("id", "=", id)
+          .executeTakeFirst();
         return row?.status === "forwarded" ? row : undefined;
       }, 20_000);
     const submit = async (path: string, key: string, body: unknown) => {
@@ -123,8 +125,8 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     expect((await deliverToGateway(rig.url, companyId, JSON.stringify(moved), { secret })).status).toBe(200);
 
     const pending = () =>
-      sqliteOf(rig.gateway).db.select().from(webhookDeliveries).where(eq(webhookDeliveries.companyId, companyId)).all();
-    await until(() => pending().length === 3);
+      sqlOf(rig.gateway).selectFrom("webhookDeliveries").selectAll().where("companyId", "=", companyId).execute();
+    await until(async () => (await pending()).length === 3);
     const files = [databasePath, `${databasePath}-wal`, `${databasePath}-shm`].filter((f) => existsSync(f));
     const traces = (text: string) => files.filter((f) => readFileSync(f).includes(Buffer.from(text, "utf8")));
     // The positive control: the search finds the person before the erasure.
@@ -145,23 +147,19 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
 
     for (const text of [PERSON.email, PERSON.fullName, PERSON.phone, PERSON.address]) expect(traces(text)).toEqual([]);
     // Pending deliveries are still to be sent, without the person: the booking vendor still hears of its booking.
-    const after = pending();
+    const after = await pending();
     expect(after.map((d) => d.status)).toEqual(["pending", "pending", "pending"]);
-    const booked = sqliteOf(rig.gateway)
-      .db.select()
-      .from(webhookEvents)
-      .where(eq(webhookEvents.event, "appointment.booked"))
-      .all();
+    const booked = await sqlOf(rig.gateway)
+      .selectFrom("webhookEvents")
+      .selectAll()
+      .where("event", "=", "appointment.booked")
+      .execute();
     expect(booked.map((e) => JSON.parse(e.envelope).data)).toEqual([
       { change: "created", appointmentId, leadId, startsAt: "2026-12-01T15:00:00Z", endsAt: "2026-12-01T16:00:00Z" },
       { change: "moved", appointmentId, leadId, startsAt: "2026-12-02T15:00:00Z", endsAt: "2026-12-02T16:00:00Z" },
     ]);
     expect(
-      sqliteOf(rig.gateway)
-        .db.select()
-        .from(mappingFailures)
-        .all()
-        .map((f) => f.rawPayload),
+      (await sqlOf(rig.gateway).selectFrom("mappingFailures").selectAll().execute()).map((f) => f.rawPayload),
     ).toEqual([null]);
   });
 });

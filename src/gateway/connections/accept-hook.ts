@@ -45,7 +45,8 @@ export async function planHookRows(
 ): Promise<Planned[]> {
   const fetch = connection.declarations.fetch;
   const kind = connection.row.profileKind;
-  if (!fetch) return mappedRows(ctx, base, kind, await mapPayload(ctx, base.key, connection, tree, undefined, versionId));
+  if (!fetch)
+    return mappedRows(ctx, base, kind, await mapPayload(ctx, base.key, connection, tree, undefined, versionId));
   const targets = await fetchTargets(ctx.engine, fetch, tree);
   return Array.isArray(targets)
     ? targets.map((target) => fetchRow(base, connection, target))

@@ -55,7 +55,6 @@ export function fetchRow(base: Base, connection: ResolvedConnection, target: Rec
       fetchTarget: target,
       idempotencyKey: fetchKey(target),
       payloadDigest: fetchKey(target),
-      nextAttemptAt: base.now.getTime(),
     }),
   };
 }

@@ -2,11 +2,11 @@ import { ApiError } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
 import { planHookRows } from "./accept-hook.js";
+import type { JsonValue } from "./bodies/index.js";
 import { vendorKeyOf } from "./hook-mapping.js";
 import type { Base, Planned } from "./hook-rows.js";
-import { settledRow } from "./store-hook-rows.js";
-import type { JsonValue } from "./bodies/index.js";
 import { ConnectionResolver, type ResolvedConnection } from "./resolved-connection.js";
+import { settledRow } from "./store-hook-rows.js";
 
 /** What a re-map of held payloads did (the redrive's answer, docs/owner-api.md). */
 export interface RemapOutcome {

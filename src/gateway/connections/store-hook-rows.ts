@@ -56,7 +56,11 @@ export function forwardQueued(ctx: GatewayContext, rows: readonly SubmissionRow[
 }
 
 /** The row to write for a planned one (its lead's id filled in), or none when the vendor's retry is already stored. */
-export async function settledRow(ctx: GatewayContext, key: VendorKeyRow, entry: Planned): Promise<SubmissionRow | undefined> {
+export async function settledRow(
+  ctx: GatewayContext,
+  key: VendorKeyRow,
+  entry: Planned,
+): Promise<SubmissionRow | undefined> {
   const { row } = entry;
   if (entry.lead && row.canonicalBody) row.canonicalBody = { ...row.canonicalBody, leadId: entry.lead.row.id };
   const existing = await ctx.submissions.findByIdempotencyKey(key.id, row.kind, row.idempotencyKey ?? "");

@@ -1,39 +1,22 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
-import { SqlConnectionStore } from "./connections/index.js";
-import { SqlUpstreamCredentialStore } from "./credentials/index.js";
-import { SqlProfileStore, VersionCache } from "./profiles/index.js";
+import { VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import type { StoreSql } from "./sql/store-sql.js";
-import { SqlSubmissionStore } from "./submissions/index.js";
-import { SqlTenantStore } from "./tenants/index.js";
-import type { SharedCaches, Stores, StoreTransaction, TransactionScope } from "./transaction.js";
-import { SqlVendorKeyStore } from "./vendor-keys/index.js";
-import { postgresCompaction, SqlWebhookStore } from "./webhooks/index.js";
+import {
+  type SharedCaches,
+  type Stores,
+  type StoreTransaction,
+  storesOn,
+  type TransactionScope,
+} from "./transaction.js";
 
 /**
  * The key of the lock an `immediate` transaction takes at BEGIN (`pg_advisory_xact_lock`): "pgwtx!" in ASCII, beside
  * the startup lock's "pgway!" (db/postgres.ts). One per database, shared by every gateway process (D-249).
  */
 export const IMMEDIATE_LOCK_KEY = "123589688064033";
-
-/** The PostgreSQL stores on `handles`: the pool's, or one transaction's (built per transaction: no I/O). */
-function postgresStores(
-  pool: pg.Pool,
-  sql: StoreSql,
-  shared: SharedCaches,
-): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
-  return {
-    submissions: new SqlSubmissionStore(sql),
-    vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
-    tenants: new SqlTenantStore(sql),
-    credentials: new SqlUpstreamCredentialStore(sql),
-    profiles: new SqlProfileStore(sql, shared.versions),
-    connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new SqlWebhookStore(sql, postgresCompaction(pool)),
-  };
-}
 
 /**
  * The two-key advisory lock spaces of scoped immediate transactions (`pg_advisory_xact_lock(int, int)`, the second key
@@ -101,7 +84,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
     // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
     atomically: <T>(work: (db: Sql) => Promise<T>) => run((tx) => work(tx.sql), undefined),
   };
-  const stores = postgresStores(pool, poolSql, shared);
+  const stores = storesOn(poolSql, shared);
   const queue = new ImmediateQueue(Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
 
   const transaction: StoreTransaction = <T>(
@@ -132,7 +115,7 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
           inTransaction: true,
           atomically: (inner) => inner(sql),
         };
-        const tx = { ...postgresStores(pool, txSql, shared), sql };
+        const tx = { ...storesOn(txSql, shared), sql };
         const result = await work(tx);
         await client.query("COMMIT");
         tx.vendorKeys.afterCommit();

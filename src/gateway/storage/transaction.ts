@@ -11,7 +11,7 @@ import { SqliteGate } from "./sqlite-gate.js";
 import { SqlSubmissionStore, type SubmissionStore } from "./submissions/index.js";
 import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
 import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
-import { SQLITE_COMPACTION, SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
+import { SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
 
 /** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
 export interface Stores {
@@ -73,8 +73,11 @@ export interface SharedCaches {
   connections: TableCache<ConnectionRow>;
 }
 
-/** The SQLite stores on one connection: calls wait at `gate` while a transaction holds it. */
-export function sqliteStores(
+/**
+ * Every record's store on `sql` (D-275), the same on both databases: the context's, or one transaction's (built per
+ * transaction: no I/O).
+ */
+export function storesOn(
   sql: StoreSql,
   shared: SharedCaches,
 ): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
@@ -85,7 +88,7 @@ export function sqliteStores(
     credentials: new SqlUpstreamCredentialStore(sql),
     profiles: new SqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new SqlWebhookStore(sql, SQLITE_COMPACTION),
+    webhooks: new SqlWebhookStore(sql),
   };
 }
 
@@ -163,9 +166,9 @@ export function sqliteStorage(handles: { sqlite: SqliteDatabase }): Stores & { t
     versions: new VersionCache(),
     connections: new SqliteTableCache(handles.sqlite, "connections"),
   };
-  const inside = sqliteStores(insideSql, shared);
+  const inside = storesOn(insideSql, shared);
   return {
-    ...sqliteStores(outsideSql, shared),
+    ...storesOn(outsideSql, shared),
     transaction: async (work, mode) => {
       const result = await inTransaction(() => work(inside), mode);
       inside.vendorKeys.afterCommit();

@@ -1,5 +1,4 @@
 import type { WebhookEnvelope } from "../../contract/webhook-envelope.js";
-import type { GatewayContext } from "../context.js";
 import type { TransactionContext } from "../storage/transaction.js";
 import { LEAD_STAGE_EVENTS } from "./catalogue.js";
 import { type Enqueued, enqueueVendorEvent } from "./enqueue.js";

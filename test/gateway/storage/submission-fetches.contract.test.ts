@@ -30,7 +30,10 @@ const SEED = `
 
 let sequence = 0;
 
-/** A notified record to fetch, due at `due` (accept-hook.ts writes them so). */
+/**
+ * A notified record to fetch, due at `due`. accept-hook.ts stores one due at once (no next attempt time: intake's insert
+ * writes none); a retried one gets its time from the attempt's end, as `put` gives it here.
+ */
 function fetchingRow(due: number, fields: Partial<SubmissionRow> = {}): SubmissionRow {
   const at = T0 + sequence++;
   return submissionRow({
@@ -51,6 +54,12 @@ function fetchingRow(due: number, fields: Partial<SubmissionRow> = {}): Submissi
   });
 }
 
+/** Stores `row`, due at its `nextAttemptAt`. */
+async function put(store: SubmissionStore, row: SubmissionRow): Promise<void> {
+  await store.insert(row);
+  if (row.nextAttemptAt !== null) await store.requeue(row.id, { nextAttemptAt: row.nextAttemptAt });
+}
+
 function contractCases(store: () => SubmissionStore) {
   it("reads the fetching rows due and free, earliest due first, and nothing else", async () => {
     const later = fetchingRow(T0 + 2);
@@ -58,13 +67,13 @@ function contractCases(store: () => SubmissionStore) {
     const same = fetchingRow(T0 - 5);
     const notYet = fetchingRow(T0 + 60_000);
     const queued = fetchingRow(T0, { status: "queued", idempotencyKey: "q", payloadDigest: "q" });
-    for (const row of [later, first, same, notYet, queued]) await store().insert(row);
+    for (const row of [later, first, same, notYet, queued]) await put(store(), row);
     const ids = (rows: SubmissionRow[]) => rows.map((r) => r.id);
     expect(ids(await store().dueFetches(T0 + 2, 10))).toEqual([first.id, same.id, later.id]);
     expect(await store().dueFetches(T0 + 2, 1)).toHaveLength(1);
     // Another connection's due rows, past one whose rate holds its fetches back.
     const other = fetchingRow(T0 + 1, { connectionId: "con_b" });
-    await store().insert(other);
+    await put(store(), other);
     expect(ids(await store().dueFetches(T0 + 2, 10, ["con_a"]))).toEqual([other.id]);
     // A claimed row is not due to anyone else until its lease runs out.
     expect(await store().claimFetch(first.id, T0, 1_000)).toBe(true);
@@ -74,7 +83,7 @@ function contractCases(store: () => SubmissionStore) {
 
   it("claims a due row once, again only after its lease ran out, and never before it is due", async () => {
     const row = fetchingRow(T0);
-    await store().insert(row);
+    await put(store(), row);
     expect(await store().claimFetch(row.id, T0 - 1, 1_000)).toBe(false);
     expect(await store().claimFetch(row.id, T0, 1_000)).toBe(true);
     expect(await store().get(row.id)).toMatchObject({ status: "fetching", leaseUntil: T0 + 1_000 });
@@ -85,7 +94,7 @@ function contractCases(store: () => SubmissionStore) {
 
   it("ends an attempt under its own lease only: a later attempt, then nothing from a lease that ran out", async () => {
     const row = fetchingRow(T0);
-    await store().insert(row);
+    await put(store(), row);
     await store().claimFetch(row.id, T0, 1_000);
     const retry = { attempts: 1, nextAttemptAt: T0 + 5_000, lastError: "the vendor answered 503" };
     expect(await store().endFetch(row.id, T0 + 1_000, T0 + 10, retry)).toMatchObject({
@@ -108,7 +117,7 @@ function contractCases(store: () => SubmissionStore) {
 
   it("turns the row into the record fetched: its body, key and status, its id and target kept", async () => {
     const row = fetchingRow(T0);
-    await store().insert(row);
+    await put(store(), row);
     await store().claimFetch(row.id, T0, 1_000);
     const ended = await store().endFetch(row.id, T0 + 1_000, T0 + 50, {
       status: "queued",

@@ -128,6 +128,20 @@ function contractCases(harness: () => Harness) {
     expect(await store().get(dropped.id)).toBeUndefined();
   });
 
+  it("stores a row that leaves out `test` as no test, alone, in a batch and inside a transaction", async () => {
+    const { test: _, ...untested } = row();
+    const inBatch = { ...untested, id: newId("sub", T0 + sequence++) };
+    const inTransaction = { ...untested, id: newId("sub", T0 + sequence++) };
+    await store().insert(untested);
+    await Promise.all([store().insert(inBatch), store().insert(row())]);
+    await harness().transaction((tx) => tx.insert(inTransaction));
+    for (const id of [untested.id, inBatch.id, inTransaction.id]) expect((await store().get(id))?.test).toBe(false);
+    // Positive control: a test row stays one.
+    const marked = row({ test: true });
+    await store().insert(marked);
+    expect((await store().get(marked.id))?.test).toBe(true);
+  });
+
   it("fails alone a row whose company does not exist, the rest of its batch committed", async () => {
     const good = row();
     const bad = row({ companyId: "co_missing" });

@@ -14,7 +14,6 @@ import {
   type NewWebhookDelivery,
   type NewWebhookEvent,
   type NewWebhookSubscription,
-  postgresCompaction,
   SqlWebhookStore,
   type WebhookStore,
 } from "../../../src/gateway/storage/webhooks/index.js";
@@ -659,7 +658,7 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
       try {
         for (const end of ["ROLLBACK", "COMMIT"] as const) {
           await client.query("BEGIN");
-          const first = storeOn(poolA, client);
+          const first = storeOn(client);
           expect(await first.replayStore("co_a").rememberDelivery(`dlv_tx_${end}`, 9_999_999_999)).toBe(true);
           let settled = false;
           const second = Promise.resolve(
@@ -709,7 +708,7 @@ describe.skipIf(!available)("WebhookStore on PostgreSQL", () => {
       const d = delivery(sub.id, "appointment:apt_tx:created");
       try {
         await client.query("BEGIN");
-        const inside = storeOn(poolA, client);
+        const inside = storeOn(client);
         expect(await inside.insertDeliveries(e, [d])).toEqual([d.id]);
         // Not visible to the other process before the commit.
         expect(await storeB.delivery(d.id)).toBeUndefined();
@@ -799,19 +798,16 @@ async function waitingOnLock(pool: pg.Pool): Promise<boolean> {
 }
 
 /** The store bound to a transaction the test opened on `client` (as the storage factory binds a transaction's). */
-function storeOn(pool: pg.Pool, client: pg.PoolClient): WebhookStore {
+function storeOn(client: pg.PoolClient): WebhookStore {
   const db = postgresSqlOn(client);
-  return new SqlWebhookStore(
-    { db, dialect: "postgres", inTransaction: true, atomically: (work) => work(db) },
-    postgresCompaction(pool),
-  );
+  return new SqlWebhookStore({ db, dialect: "postgres", inTransaction: true, atomically: (work) => work(db) });
 }
 
 async function inTransaction<T>(pool: pg.Pool, work: (store: WebhookStore) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await work(storeOn(pool, client));
+    const result = await work(storeOn(client));
     await client.query("COMMIT");
     return result;
   } catch (error) {

@@ -1,5 +1,4 @@
-import type { StoreSql } from "../sql/store-sql.js";
-import { byBytes } from "../sql/store-sql.js";
+import { byBytes, rowOfCompany, rowsOfCompany, type StoreSql } from "../sql/store-sql.js";
 import type { UpstreamCredentialStore } from "./port.js";
 import type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./row.js";
 
@@ -31,7 +30,7 @@ export class SqlUpstreamCredentialStore implements UpstreamCredentialStore {
 
   /** One of a company's credentials (another company's is not found). */
   getOfCompany(id: string, companyId: string): Promise<UpstreamCredentialRow | undefined> {
-    return this.#select().where("id", "=", id).where("companyId", "=", companyId).executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "upstreamCredentials", id, companyId);
   }
 
   /** A company's credential by its name (the config file names them). */
@@ -40,7 +39,7 @@ export class SqlUpstreamCredentialStore implements UpstreamCredentialStore {
   }
 
   listOfCompany(companyId: string): Promise<UpstreamCredentialRow[]> {
-    return this.#listed().where("companyId", "=", companyId).execute();
+    return rowsOfCompany(this.#sql, "upstreamCredentials", companyId);
   }
 
   /** Every company's credentials (linking the embedded sandbox at start). */

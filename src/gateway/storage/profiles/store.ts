@@ -1,5 +1,5 @@
 import type { MaybePromise } from "../maybe.js";
-import { byBytes, type StoreSql } from "../sql/store-sql.js";
+import { rowOfCompany, rowsOfCompany, type StoreSql } from "../sql/store-sql.js";
 import type { ProfileStore } from "./port.js";
 import type { ProfileRow, ProfileVersionRow } from "./row.js";
 import type { VersionCache, VersionEntry } from "./version-cache.js";
@@ -32,12 +32,7 @@ export class SqlProfileStore implements ProfileStore {
   }
 
   getProfileOfCompany(id: string, companyId: string): Promise<ProfileRow | undefined> {
-    return this.#sql.db
-      .selectFrom("profiles")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "profiles", id, companyId);
   }
 
   profileByName(companyId: string, name: string): Promise<ProfileRow | undefined> {
@@ -51,13 +46,7 @@ export class SqlProfileStore implements ProfileStore {
 
   /** A company's profiles in the order they were created (D-251). */
   profilesOf(companyId: string): Promise<ProfileRow[]> {
-    return this.#sql.db
-      .selectFrom("profiles")
-      .selectAll()
-      .where("companyId", "=", companyId)
-      .orderBy("createdAt")
-      .orderBy(byBytes(this.#sql, "id"))
-      .execute();
+    return rowsOfCompany(this.#sql, "profiles", companyId);
   }
 
   async insertProfile(row: ProfileRow): Promise<void> {
@@ -65,12 +54,7 @@ export class SqlProfileStore implements ProfileStore {
   }
 
   getVersionOfCompany(id: string, companyId: string): Promise<ProfileVersionRow | undefined> {
-    return this.#sql.db
-      .selectFrom("profileVersions")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "profileVersions", id, companyId);
   }
 
   /** A version with its profile's kind (binding checks: the right kind, published, the same company). */

@@ -1,5 +1,5 @@
-import { type RawBuilder, sql } from "kysely";
-import type { Sql } from "./database.js";
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
+import type { Database, Sql } from "./database.js";
 
 /**
  * What a record's store runs its statements on (docs/decisions.md, D-275): the query builder — the context's, or the
@@ -24,4 +24,27 @@ export interface StoreSql {
  */
 export function byBytes(target: Pick<StoreSql, "dialect">, column: string): RawBuilder<unknown> {
   return target.dialect === "postgres" ? sql`${sql.ref(column)} collate "C"` : sql.ref(column);
+}
+
+/** The tables whose rows belong to a company (`companyId`), each named by its `id` and made at `createdAt`. */
+type CompanyTable = {
+  [K in keyof Database]: "id" | "companyId" | "createdAt" extends keyof Database[K] ? K : never;
+}[keyof Database];
+
+/** `table` as the statements below see it: a company's rows (they read no other column, and select all). */
+function companyRows(db: Sql, table: CompanyTable) {
+  const rows = db as unknown as Kysely<Record<"rows", { id: string; companyId: string; createdAt: string }>>;
+  return rows.selectFrom(table as "rows").selectAll();
+}
+
+/** One of a company's rows by its id: another company's is not found (the tenant scope of every owner read). */
+export function rowOfCompany<T extends CompanyTable>(db: Sql, table: T, id: string, companyId: string) {
+  const row = companyRows(db, table).where("id", "=", id).where("companyId", "=", companyId).executeTakeFirst();
+  return row as Promise<Selectable<Database[T]> | undefined>;
+}
+
+/** A company's rows in the order they were made: by `createdAt`, then id (D-251). */
+export function rowsOfCompany<T extends CompanyTable>(sql: StoreSql, table: T, companyId: string) {
+  const rows = companyRows(sql.db, table).where("companyId", "=", companyId).orderBy("createdAt");
+  return rows.orderBy(byBytes(sql, "id")).execute() as Promise<Selectable<Database[T]>[]>;
 }

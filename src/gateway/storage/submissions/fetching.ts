@@ -1,6 +1,7 @@
+import { sql } from "kysely";
 import type { StoreSql } from "../sql/store-sql.js";
 import type { FetchChange } from "./port.js";
-import { type SubmissionRow, withEpochNumbers } from "./row.js";
+import type { SubmissionRow } from "./row.js";
 
 // A notified record's fetch (connections/fetcher.ts, docs/connections.md "Fetch after notify"): the `fetching` rows
 // due, a claim with a lease, and each attempt's end, written only under the lease the claim took. Several gateway
@@ -22,18 +23,21 @@ export async function dueFetches(
   limit: number,
   skipConnections: readonly string[] = [],
 ): Promise<SubmissionRow[]> {
-  const rows = await store.db
-    .selectFrom("submissions")
-    .selectAll()
-    .where("status", "=", "fetching")
-    .where("nextAttemptAt", "<=", now)
-    .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
-    .$if(skipConnections.length > 0, (q) => q.where("connectionId", "not in", skipConnections))
-    .orderBy("nextAttemptAt")
-    .orderBy("id")
-    .limit(limit)
-    .execute();
-  return rows.map(withEpochNumbers);
+  return (
+    store.db
+      .selectFrom("submissions")
+      .selectAll()
+      .where("status", "=", "fetching")
+      // A notified record is due at once when stored (no next attempt time yet), a retried one at its time.
+      .where((eb) => eb.or([eb("nextAttemptAt", "is", null), eb("nextAttemptAt", "<=", now)]))
+      .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
+      .$if(skipConnections.length > 0, (q) => q.where("connectionId", "not in", skipConnections))
+      // Earliest due first, a new one (no time yet) before any: one order on both databases, which sort NULL apart.
+      .orderBy(sql`coalesce(${sql.ref("nextAttemptAt")}, 0)`)
+      .orderBy("id")
+      .limit(limit)
+      .execute()
+  );
 }
 
 /**
@@ -46,7 +50,8 @@ export async function claimFetch(store: StoreSql, id: string, now: number, lease
     .set({ leaseUntil: now + leaseMs, updatedAt: iso(now) })
     .where("id", "=", id)
     .where("status", "=", "fetching")
-    .where("nextAttemptAt", "<=", now)
+    // A notified record is due at once when stored (no next attempt time yet), a retried one at its time.
+    .where((eb) => eb.or([eb("nextAttemptAt", "is", null), eb("nextAttemptAt", "<=", now)]))
     .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
@@ -64,7 +69,7 @@ export async function endFetch(
   now: number,
   change: FetchChange,
 ): Promise<SubmissionRow | undefined> {
-  const row = await store.db
+  return store.db
     .updateTable("submissions")
     .set({ ...change, leaseUntil: null, updatedAt: iso(now) })
     .where("id", "=", id)
@@ -72,5 +77,4 @@ export async function endFetch(
     .where("leaseUntil", "=", leaseUntil)
     .returningAll()
     .executeTakeFirst();
-  return row && withEpochNumbers(row);
 }

@@ -1,8 +1,8 @@
 import { newId } from "../../../ids.js";
+import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compiledOnce } from "./compiled.js";
 import type { Admissible, AttemptRecord } from "./port.js";
-import { type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
+import type { SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
 // Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, and a paused
 // credential's submissions. Where SQLite relied on its single writer, a statement's own condition decides on both
@@ -10,8 +10,8 @@ import { type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from 
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const CLAIM = compiledOnce<{ id: string; now: number; leaseUntil: number; updatedAt: string }>()((db, args) =>
-  db
+const CLAIM = new CompiledOnce((on, args: { id: string; now: number; leaseUntil: number; updatedAt: string }) =>
+  on.db
     .updateTable("submissions")
     .set((eb) => ({
       status: "forwarding",
@@ -83,18 +83,17 @@ export async function releaseLeases(store: StoreSql, ids: string[]): Promise<voi
 /** Queued submissions of these (active) credentials, oldest first: what a dispatcher needs of each, no more. */
 export async function loadQueued(store: StoreSql, activeCredentialIds: readonly string[]): Promise<Admissible[]> {
   if (activeCredentialIds.length === 0) return [];
-  const rows = await store.db
+  return store.db
     .selectFrom("submissions")
     .select(["id", "kind", "companyId", "credentialId", "nextAttemptAt", "canonicalBody"])
     .where("status", "=", "queued")
     .where("credentialId", "in", activeCredentialIds)
     .orderBy("id")
     .execute();
-  return rows.map(withEpochNumbers);
 }
 
-const RECORD_ATTEMPT = compiledOnce<SubmissionAttemptRow>()((db, attempt) =>
-  db.insertInto("submissionAttempts").values({
+const RECORD_ATTEMPT = new CompiledOnce((on, attempt: SubmissionAttemptRow) =>
+  on.db.insertInto("submissionAttempts").values({
     id: attempt.id,
     submissionId: attempt.submissionId,
     attempt: attempt.attempt,

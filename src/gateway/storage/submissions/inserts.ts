@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compiledOnce, type Target } from "./compiled.js";
 import { INSERT_FIELDS, type NewSubmission } from "./row.js";
 
 /** One caller's accepted submission, waiting for its batch. */
@@ -10,33 +10,14 @@ export interface Pending {
   reject(error: unknown): void;
 }
 
-/** One accepted submission: the fields of INSERT_FIELDS, the other columns left to their defaults. */
-const INSERT_ONE = compiledOnce<NewSubmission>()((db, row) =>
-  db.insertInto("submissions").values({
-    id: row.id,
-    companyId: row.companyId,
-    vendorKeyId: row.vendorKeyId,
-    credentialId: row.credentialId,
-    kind: row.kind,
-    status: row.status,
-    rawPayload: row.rawPayload,
-    canonicalBody: row.canonicalBody,
-    profileVersionId: row.profileVersionId,
-    idempotencyKey: row.idempotencyKey,
-    payloadDigest: row.payloadDigest,
-    upstreamIdempotencyKey: row.upstreamIdempotencyKey,
-    contactEmail: row.contactEmail,
-    contactPhone: row.contactPhone,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    connectionId: row.connectionId,
-    heldReason: row.heldReason,
-    note: row.note,
-    vendorRecordId: row.vendorRecordId,
-    recordAction: row.recordAction,
-    test: row.test ?? false,
-    fetchTarget: row.fetchTarget,
-  }),
+/**
+ * One accepted submission: the fields of INSERT_FIELDS, the other columns left to their defaults. A row that leaves out
+ * `test` is not a test (the column's default), as in the batch's statement.
+ */
+const INSERT_ONE = new CompiledOnce((on, row: NewSubmission) =>
+  on.db
+    .insertInto("submissions")
+    .values({ ...pick(row, INSERT_FIELDS), test: sql<boolean>`coalesce(${row.test}, false)` }),
 );
 
 /** The SQL type of each field in the batch's JSON rows (json_to_recordset's record), and what a missing one reads as. */
@@ -74,7 +55,7 @@ const selected = (field: (typeof INSERT_FIELDS)[number]) =>
  * One row inside the caller's open transaction: it commits with that transaction. A taken idempotency key fails the
  * statement; on PostgreSQL that aborts the caller's transaction too (it rolls back transactions, not statements: D-239).
  */
-export async function insertNow(target: Target, row: NewSubmission): Promise<void> {
+export async function insertNow(target: On, row: NewSubmission): Promise<void> {
   await INSERT_ONE.run(target, row);
 }
 
@@ -116,8 +97,8 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
  * the rows' own field names). `ON CONFLICT DO NOTHING … RETURNING id`: a row whose unique key is taken (the partial
  * idempotency index, or the id) is left out and the others are written.
  */
-const INSERT_BATCH = compiledOnce<{ rows: NewSubmission[] }>()((db, args) =>
-  db
+const INSERT_BATCH = new CompiledOnce((on, args: { rows: NewSubmission[] }) =>
+  on.db
     .insertInto("submissions")
     .columns(INSERT_FIELDS)
     .expression(

@@ -2,7 +2,7 @@ import { idFloor } from "../../../ids.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { byBytes } from "../sql/store-sql.js";
 import type { ChangeCursor, FailedSelection, KeyCounts, SubmissionFilter, SubmissionTimes } from "./port.js";
-import { type MappingFailureRow, type SubmissionAttemptRow, type SubmissionRow, withEpochNumbers } from "./row.js";
+import type { MappingFailureRow, SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
 // The owner's reads: the log, the live log's poll, a submission's attempts, the mapping failures, a redrive's
 // selection and the insights' counts. The same rows in the same order on both databases (D-242): each list says its
@@ -11,7 +11,7 @@ import { type MappingFailureRow, type SubmissionAttemptRow, type SubmissionRow, 
 
 /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
 export async function listPage(store: StoreSql, companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
-  const rows = await store.db
+  return store.db
     .selectFrom("submissions")
     .selectAll()
     .where("companyId", "=", companyId)
@@ -25,7 +25,6 @@ export async function listPage(store: StoreSql, companyId: string, filter: Submi
     .orderBy("id", "desc")
     .limit(filter.limit + 1)
     .execute();
-  return rows.map(withEpochNumbers);
 }
 
 /**
@@ -34,7 +33,7 @@ export async function listPage(store: StoreSql, companyId: string, filter: Submi
  * index probe; ISO times and ids order alike in every collation (D-246).
  */
 export async function changedSince(store: StoreSql, companyId: string, after: ChangeCursor, limit: number) {
-  const rows = await store.db
+  return store.db
     .selectFrom("submissions")
     .selectAll()
     .where("companyId", "=", companyId)
@@ -43,7 +42,6 @@ export async function changedSince(store: StoreSql, companyId: string, after: Ch
     .orderBy("id")
     .limit(limit)
     .execute();
-  return rows.map(withEpochNumbers);
 }
 
 /** A submission's sends, in the order they were sent (two ids of one millisecond are in random order, ids.ts). */
@@ -74,7 +72,7 @@ export async function withRawPayload(
   scope: { companyId: string; vendorKeyId: string; kind?: "lead" | "appointment" | undefined },
   limit: number,
 ): Promise<SubmissionRow[]> {
-  const rows = await store.db
+  return store.db
     .selectFrom("submissions")
     .selectAll()
     .where("companyId", "=", scope.companyId)
@@ -84,7 +82,6 @@ export async function withRawPayload(
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
-  return rows.map(withEpochNumbers);
 }
 
 /** A company's failed submissions, by id or filter, in the order of the (company, status, id) index. */
@@ -109,7 +106,7 @@ async function selectedOf(
   const { submissionIds: ids, filter } = selection;
   if (ids?.length === 0) return [];
   const by = ids === undefined ? filter : undefined;
-  const rows = await store.db
+  return store.db
     .selectFrom("submissions")
     .selectAll()
     .where("companyId", "=", companyId)
@@ -122,7 +119,6 @@ async function selectedOf(
     .$if(by?.to !== undefined, (q) => q.where("createdAt", "<=", by?.to as string))
     .orderBy("id")
     .execute();
-  return rows.map(withEpochNumbers);
 }
 
 /**

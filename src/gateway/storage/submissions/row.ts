@@ -74,19 +74,3 @@ export const INSERT_FIELDS = [
   "test",
   "fetchTarget",
 ] as const satisfies readonly (keyof NewSubmission)[];
-
-/** A submission's epoch-millisecond columns (schema/epoch-ms.ts). */
-type EpochFields = Partial<Record<"leaseUntil" | "firstSentAt" | "nextAttemptAt", number | string | null>>;
-
-/**
- * A submission (or part of one) as read, its epoch-millisecond columns as numbers: node-postgres gives a `bigint` as
- * text until the pool parses int8 (D-275); SQLite's integers, and PostgreSQL's once parsed, pass unchanged. Integers
- * below 2^53 are exact (D-242).
- */
-export function withEpochNumbers<T extends object>(row: T): T {
-  const fields = row as EpochFields;
-  if (typeof fields.leaseUntil === "string") fields.leaseUntil = Number(fields.leaseUntil);
-  if (typeof fields.firstSentAt === "string") fields.firstSentAt = Number(fields.firstSentAt);
-  if (typeof fields.nextAttemptAt === "string") fields.nextAttemptAt = Number(fields.nextAttemptAt);
-  return row;
-}

@@ -1,9 +1,9 @@
 import { type ExpressionBuilder, sql } from "kysely";
+import { CompiledOnce } from "../sql/compiled.js";
 import type { Database, Sql } from "../sql/database.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { compiledOnce } from "./compiled.js";
 import type { SubmissionChange } from "./port.js";
-import { type SubmissionRow, withEpochNumbers } from "./row.js";
+import type { SubmissionRow } from "./row.js";
 
 // A submission's outcome: settled with its change, the appointments waiting for a lead held and released, and the
 // settlement recorded (webhooks/on-submission-settled.ts).
@@ -11,14 +11,13 @@ import { type SubmissionRow, withEpochNumbers } from "./row.js";
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Sets `change` on one submission, its lease dropped, and gives the row as it is now (none: no such submission). */
-async function settleOn(db: Sql, id: string, now: number, change: SubmissionChange) {
-  const row = await db
+function settleOn(db: Sql, id: string, now: number, change: SubmissionChange) {
+  return db
     .updateTable("submissions")
     .set({ ...change, leaseUntil: null, updatedAt: iso(now) })
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
-  return row && withEpochNumbers(row);
 }
 
 export function settle(store: StoreSql, id: string, now: number, change: SubmissionChange) {
@@ -55,7 +54,7 @@ export function settleReleasing(store: StoreSql, id: string, now: number, change
       .where(waitingFor(settled))
       .returningAll()
       .execute();
-    return { settled, released: released.map(withEpochNumbers).sort(byId) };
+    return { settled, released: released.sort(byId) };
   });
 }
 
@@ -94,8 +93,7 @@ export function holdForLead(store: StoreSql, appointmentId: string, leadSubmissi
 
 /** Appointments of the lead's own vendor key waiting for it to be forwarded, by id. */
 export async function dependents(store: StoreSql, lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
-  const rows = await store.db.selectFrom("submissions").selectAll().where(waitingFor(lead)).orderBy("id").execute();
-  return rows.map(withEpochNumbers);
+  return store.db.selectFrom("submissions").selectAll().where(waitingFor(lead)).orderBy("id").execute();
 }
 
 /** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */
@@ -121,8 +119,8 @@ export async function releaseOrphanedDependents(store: StoreSql, now: number): P
   return Number(result.numUpdatedRows);
 }
 
-const MARK_SETTLED = compiledOnce<{ id: string; recordedAt: string }>()((db, args) =>
-  db.updateTable("submissions").set({ settlementRecordedAt: args.recordedAt }).where("id", "=", args.id),
+const MARK_SETTLED = new CompiledOnce((on, args: { id: string; recordedAt: string }) =>
+  on.db.updateTable("submissions").set({ settlementRecordedAt: args.recordedAt }).where("id", "=", args.id),
 );
 
 /** Marks a submission's settlement recorded (inside the transaction that records it). */
@@ -140,8 +138,7 @@ export async function settlementsOwed(store: StoreSql, limit: number): Promise<S
   const index = store.dialect === "sqlite" ? sql`indexed by submissions_settlement_owed_idx` : sql``;
   const owed = sql<SubmissionRow>`select * from submissions ${index}
     where status in ('forwarded', 'failed') and settlement_recorded_at is null order by id limit ${limit}`;
-  const { rows } = await owed.execute(store.db);
-  return rows.map(withEpochNumbers);
+  return (await owed.execute(store.db)).rows;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { newId } from "../../../ids.js";
-import type { StoreSql } from "../sql/store-sql.js";
-import { compactAfterErasure } from "./compaction.js";
-import { compiledOnce } from "./compiled.js";
+import { compactAfterErasure } from "../sql/compaction.js";
+import { CompiledOnce } from "../sql/compiled.js";
+import { rowOfCompany, type StoreSql } from "../sql/store-sql.js";
 import * as erasure from "./erasure.js";
 import * as fetching from "./fetching.js";
 import * as forwarding from "./forwarding.js";
@@ -21,38 +21,38 @@ import type {
   SubmissionTimes,
 } from "./port.js";
 import * as reads from "./reads.js";
-import {
-  type MappingFailureRow,
-  type NewMappingFailure,
-  type NewSubmission,
-  type SubmissionAttemptRow,
-  type SubmissionRow,
-  withEpochNumbers,
+import type {
+  MappingFailureRow,
+  NewMappingFailure,
+  NewSubmission,
+  SubmissionAttemptRow,
+  SubmissionRow,
 } from "./row.js";
 import * as settlement from "./settlement.js";
 import { SubmissionWriter } from "./writer.js";
 
-// The lookups of one row, compiled once (compiled.ts): each runs per intake request, per send or per settlement.
+// The lookups of one row, compiled once (sql/compiled.ts): each runs per intake request, per send or per settlement.
 
-const BY_ID = compiledOnce<{ id: string }>()((db, args) =>
-  db.selectFrom("submissions").selectAll().where("id", "=", args.id),
+const BY_ID = new CompiledOnce((on, args: { id: string }) =>
+  on.db.selectFrom("submissions").selectAll().where("id", "=", args.id),
 );
 
-const OF_VENDOR_KEY = compiledOnce<{ id: string; vendorKeyId: string }>()((db, args) =>
-  db.selectFrom("submissions").selectAll().where("id", "=", args.id).where("vendorKeyId", "=", args.vendorKeyId),
+const OF_VENDOR_KEY = new CompiledOnce((on, args: { id: string; vendorKeyId: string }) =>
+  on.db.selectFrom("submissions").selectAll().where("id", "=", args.id).where("vendorKeyId", "=", args.vendorKeyId),
 );
 
-const BY_IDEMPOTENCY_KEY = compiledOnce<Pick<SubmissionRow, "vendorKeyId" | "kind" | "idempotencyKey">>()((db, args) =>
-  db
-    .selectFrom("submissions")
-    .selectAll()
-    .where("vendorKeyId", "=", args.vendorKeyId)
-    .where("kind", "=", args.kind)
-    .where("idempotencyKey", "=", args.idempotencyKey),
+const BY_IDEMPOTENCY_KEY = new CompiledOnce(
+  (on, args: Pick<SubmissionRow, "vendorKeyId" | "kind" | "idempotencyKey">) =>
+    on.db
+      .selectFrom("submissions")
+      .selectAll()
+      .where("vendorKeyId", "=", args.vendorKeyId)
+      .where("kind", "=", args.kind)
+      .where("idempotencyKey", "=", args.idempotencyKey),
 );
 
-const LEAD_OF = compiledOnce<Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">>()((db, args) =>
-  db
+const LEAD_OF = new CompiledOnce((on, args: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) =>
+  on.db
     .selectFrom("submissions")
     .selectAll()
     .where("id", "=", args.id)
@@ -103,13 +103,7 @@ export class SqlSubmissionStore implements SubmissionStore {
 
   /** One of a company's submissions. */
   async getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined> {
-    const row = await this.#sql.db
-      .selectFrom("submissions")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
-    return row && withEpochNumbers(row);
+    return rowOfCompany(this.#sql.db, "submissions", id, companyId);
   }
 
   /** The submission a vendor key already made with this idempotency key (a replay, or a conflict). */
@@ -138,8 +132,7 @@ export class SqlSubmissionStore implements SubmissionStore {
   }
 
   async #one(query: Promise<{ rows: SubmissionRow[] }>): Promise<SubmissionRow | undefined> {
-    const [row] = (await query).rows;
-    return row && withEpochNumbers(row);
+    return (await query).rows[0];
   }
 
   // Forwarding (forwarding.ts, settlement.ts).
@@ -262,6 +255,7 @@ export class SqlSubmissionStore implements SubmissionStore {
     return erasure.eraseMappingFailures(this.#sql, companyId, mentions);
   }
   compactAfterErasure(): Promise<boolean> {
-    return compactAfterErasure(this.#sql);
+    // SQLite's WAL truncated here for every record's tables (the webhooks' included).
+    return compactAfterErasure(this.#sql, ["submissions", "mapping_failures"], "truncateWal");
   }
 }

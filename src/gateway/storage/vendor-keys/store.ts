@@ -1,6 +1,6 @@
 import type { TableCache } from "../../../db/table-cache.js";
 import type { MaybePromise } from "../maybe.js";
-import { byBytes, type StoreSql } from "../sql/store-sql.js";
+import { rowOfCompany, rowsOfCompany, type StoreSql } from "../sql/store-sql.js";
 import type { VendorKeyStore } from "./port.js";
 import type { VendorKeyChange, VendorKeyRow } from "./row.js";
 
@@ -41,23 +41,12 @@ export class SqlVendorKeyStore implements VendorKeyStore {
 
   /** One of a company's keys (another company's is not found). */
   getOfCompany(id: string, companyId: string): Promise<VendorKeyRow | undefined> {
-    return this.#sql.db
-      .selectFrom("vendorKeys")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
+    return rowOfCompany(this.#sql.db, "vendorKeys", id, companyId);
   }
 
   /** A company's keys in the order they were issued (D-251). */
   listOfCompany(companyId: string): Promise<VendorKeyRow[]> {
-    return this.#sql.db
-      .selectFrom("vendorKeys")
-      .selectAll()
-      .where("companyId", "=", companyId)
-      .orderBy("createdAt")
-      .orderBy(byBytes(this.#sql, "id"))
-      .execute();
+    return rowsOfCompany(this.#sql, "vendorKeys", companyId);
   }
 
   async insert(row: VendorKeyRow): Promise<void> {

@@ -1,7 +1,6 @@
 import { idFloor } from "../../../ids.js";
-import type { StoreSql } from "../sql/store-sql.js";
+import { rowOfCompany, type StoreSql } from "../sql/store-sql.js";
 import { eraseDeliveries } from "./erasure.js";
-import { asDeliveryRow } from "./numbers.js";
 import type { DeliveryStore } from "./port.js";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from "./row.js";
 import { PENDING } from "./statements.js";
@@ -25,7 +24,7 @@ export class SqlDeliveryStore implements DeliveryStore {
     before: string | undefined,
     limit: number,
   ): Promise<WebhookDeliveryRow[]> {
-    const rows = await this.#sql.db
+    return this.#sql.db
       .selectFrom("webhookDeliveries")
       .selectAll()
       .where("subscriptionId", "=", subscriptionId)
@@ -34,18 +33,11 @@ export class SqlDeliveryStore implements DeliveryStore {
       .orderBy("id", "desc")
       .limit(limit)
       .execute();
-    return rows.map(asDeliveryRow);
   }
 
   /** One of a company's deliveries. */
   async getOfCompany(id: string, companyId: string): Promise<WebhookDeliveryRow | undefined> {
-    const row = await this.#sql.db
-      .selectFrom("webhookDeliveries")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
-    return row && asDeliveryRow(row);
+    return rowOfCompany(this.#sql.db, "webhookDeliveries", id, companyId);
   }
 
   async envelopeOf(eventId: string): Promise<string | undefined> {

@@ -1,30 +1,3 @@
-export { SQLITE_COMPACTION, type WebhookCompaction } from "./compaction.js";
-export { postgresCompaction } from "./compaction.postgres.js";
-export type {
-  DeliveryStore,
-  EventRoutingStore,
-  PlatformEventStore,
-  SubscriptionStore,
-  WebhookStore,
-} from "./port.js";
-export type {
-  AttemptOutcome,
-  DeliveryToSend,
-  EndpointFailures,
-  ForwardedLead,
-  NewBookedAppointment,
-  NewPlatformEvent,
-  NewWebhookAttempt,
-  NewWebhookDelivery,
-  NewWebhookEvent,
-  NewWebhookSubscription,
-  PlatformEventSummary,
-  PurgedWebhookHistory,
-  QueuedDelivery,
-  WebhookAttemptRow,
-  WebhookDeliveryRow,
-  WebhookDeliveryStatus,
-  WebhookSubscriptionRow,
-  WebhookTarget,
-} from "./row.js";
+export type * from "./port.js";
+export type * from "./row.js";
 export { SqlWebhookStore } from "./store.js";

@@ -1,22 +1,27 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
+import { CompiledOnce } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import { CompiledOnce } from "./compiled.js";
+import type { PlatformDeliveryRow } from "./row.js";
 
 /**
  * §6.3.2: a delivery id is new for exactly one of the receipts of it, whichever processes receive it at once. The
  * insert is the check (`ON CONFLICT DO NOTHING` on the primary key, then its row count), never a read before a write:
  * on PostgreSQL a second insert of the same id waits for the first one's transaction, then inserts nothing (D-245).
  */
-const REMEMBER_DELIVERY = new CompiledOnce((on, companyId: string, deliveryId: string, keepUntil: number) =>
+const REMEMBER_DELIVERY = new CompiledOnce((on, row: PlatformDeliveryRow) =>
   on.db
     .insertInto("platformDeliveries")
-    .values({ companyId, deliveryId, keepUntil })
+    .values({ companyId: row.companyId, deliveryId: row.deliveryId, keepUntil: row.keepUntil })
     .onConflict((conflict) => conflict.doNothing()),
 );
 
 /** §6.6: an event is processed once its row is stored (with its fan-out, in one transaction). */
-const EVENT_PROCESSED = new CompiledOnce((on, companyId: string, eventId: string) =>
-  on.db.selectFrom("platformEvents").select("id").where("companyId", "=", companyId).where("id", "=", eventId),
+const EVENT_PROCESSED = new CompiledOnce((on, args: { companyId: string; eventId: string }) =>
+  on.db
+    .selectFrom("platformEvents")
+    .select("id")
+    .where("companyId", "=", args.companyId)
+    .where("id", "=", args.eventId),
 );
 
 /**
@@ -34,12 +39,16 @@ export class SqlReplayStore implements ReplayStore {
   }
 
   async rememberDelivery(deliveryId: string, keepUntil: number): Promise<boolean> {
-    const result = await REMEMBER_DELIVERY.execute(this.#sql, this.#companyId, deliveryId, Math.ceil(keepUntil));
+    const result = await REMEMBER_DELIVERY.run(this.#sql, {
+      companyId: this.#companyId,
+      deliveryId,
+      keepUntil: Math.ceil(keepUntil),
+    });
     return result.numAffectedRows === 1n;
   }
 
   async isEventProcessed(eventId: string): Promise<boolean> {
-    return (await EVENT_PROCESSED.execute(this.#sql, this.#companyId, eventId)).rows.length > 0;
+    return (await EVENT_PROCESSED.run(this.#sql, { companyId: this.#companyId, eventId })).rows.length > 0;
   }
 }
 

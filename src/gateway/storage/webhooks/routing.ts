@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
+import { CompiledOnce, type On } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { byBytes } from "../sql/store-sql.js";
-import { CompiledOnce, type On } from "./compiled.js";
 import type { EventRoutingStore } from "./port.js";
 import type { ForwardedLead, NewBookedAppointment } from "./row.js";
 
@@ -10,25 +10,24 @@ import type { ForwardedLead, NewBookedAppointment } from "./row.js";
  * the first key that created the lead stays its source; the contact follows the latest submission (ids are
  * time-ordered), so recording an older submission again (the start-up repair) never takes the contact back.
  */
-const REMEMBER_LEAD = new CompiledOnce(
-  (on, companyId: string, leadId: string, source: string | null, submissionId: string, at: string) =>
-    on.db
-      .insertInto("sourcedLeads")
-      .values({
-        companyId,
-        leadId,
-        vendorKeyId: source,
-        contactSubmissionId: submissionId,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(["companyId", "leadId"]).doUpdateSet((eb) => ({
-          contactSubmissionId: later(on, "sourcedLeads.contactSubmissionId", "excluded.contactSubmissionId"),
-          updatedAt: eb.ref("excluded.updatedAt"),
-          vendorKeyId: eb.fn.coalesce("sourcedLeads.vendorKeyId", "excluded.vendorKeyId"),
-        })),
-      ),
+const REMEMBER_LEAD = new CompiledOnce((on, lead: ForwardedLead & { at: string }) =>
+  on.db
+    .insertInto("sourcedLeads")
+    .values({
+      companyId: lead.companyId,
+      leadId: lead.leadId,
+      vendorKeyId: lead.source,
+      contactSubmissionId: lead.submissionId,
+      createdAt: lead.at,
+      updatedAt: lead.at,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(["companyId", "leadId"]).doUpdateSet((eb) => ({
+        contactSubmissionId: later(on, "sourcedLeads.contactSubmissionId", "excluded.contactSubmissionId"),
+        updatedAt: eb.ref("excluded.updatedAt"),
+        vendorKeyId: eb.fn.coalesce("sourcedLeads.vendorKeyId", "excluded.vendorKeyId"),
+      })),
+    ),
 );
 
 /**
@@ -42,45 +41,43 @@ function later(on: On, a: string, b: string): RawBuilder<string> {
 }
 
 /** Records a booking; the first one of an appointment stays (a repeat does nothing). */
-const REMEMBER_BOOKING = new CompiledOnce(
-  (
-    on,
-    companyId: string,
-    appointmentId: string,
-    vendorKeyId: string,
-    submissionId: string,
-    leadId: string | null,
-    createdAt: string,
-  ) =>
-    on.db
-      .insertInto("bookedAppointments")
-      .values({ companyId, appointmentId, vendorKeyId, submissionId, leadId, createdAt })
-      .onConflict((conflict) => conflict.doNothing()),
+const REMEMBER_BOOKING = new CompiledOnce((on, row: NewBookedAppointment) =>
+  on.db
+    .insertInto("bookedAppointments")
+    .values({
+      companyId: row.companyId,
+      appointmentId: row.appointmentId,
+      vendorKeyId: row.vendorKeyId,
+      submissionId: row.submissionId,
+      leadId: row.leadId,
+      createdAt: row.createdAt,
+    })
+    .onConflict((conflict) => conflict.doNothing()),
 );
 
-const CONTACT_SUBMISSION = new CompiledOnce((on, companyId: string, leadId: string) =>
+const CONTACT_SUBMISSION = new CompiledOnce((on, args: { companyId: string; leadId: string }) =>
   on.db
     .selectFrom("sourcedLeads")
     .select("contactSubmissionId")
-    .where("companyId", "=", companyId)
-    .where("leadId", "=", leadId),
+    .where("companyId", "=", args.companyId)
+    .where("leadId", "=", args.leadId),
 );
 
-const SOURCE = new CompiledOnce((on, companyId: string, leadId: string) =>
+const SOURCE = new CompiledOnce((on, args: { companyId: string; leadId: string }) =>
   on.db
     .selectFrom("sourcedLeads")
     .select("vendorKeyId")
-    .where("companyId", "=", companyId)
-    .where("leadId", "=", leadId)
+    .where("companyId", "=", args.companyId)
+    .where("leadId", "=", args.leadId)
     .where("vendorKeyId", "is not", null),
 );
 
-const BOOKER = new CompiledOnce((on, companyId: string, appointmentId: string) =>
+const BOOKER = new CompiledOnce((on, args: { companyId: string; appointmentId: string }) =>
   on.db
     .selectFrom("bookedAppointments")
     .select("vendorKeyId")
-    .where("companyId", "=", companyId)
-    .where("appointmentId", "=", appointmentId),
+    .where("companyId", "=", args.companyId)
+    .where("appointmentId", "=", args.appointmentId),
 );
 
 /**
@@ -96,34 +93,26 @@ export class SqlEventRoutingStore implements EventRoutingStore {
   }
 
   async rememberLead(lead: ForwardedLead, at: string): Promise<void> {
-    await REMEMBER_LEAD.execute(this.#sql, lead.companyId, lead.leadId, lead.source, lead.submissionId, at);
+    await REMEMBER_LEAD.run(this.#sql, { ...lead, at });
   }
 
   /** The submission whose canonical body carries the lead's contact (the latest forwarded for it). */
   async contactSubmissionOf(companyId: string, leadId: string): Promise<string | undefined> {
-    return (await CONTACT_SUBMISSION.execute(this.#sql, companyId, leadId)).rows[0]?.contactSubmissionId;
+    return (await CONTACT_SUBMISSION.run(this.#sql, { companyId, leadId })).rows[0]?.contactSubmissionId;
   }
 
   /** The lead source that created the lead, if one did through the gateway. */
   async sourceOf(companyId: string, leadId: string): Promise<string | undefined> {
-    return (await SOURCE.execute(this.#sql, companyId, leadId)).rows[0]?.vendorKeyId ?? undefined;
+    return (await SOURCE.run(this.#sql, { companyId, leadId })).rows[0]?.vendorKeyId ?? undefined;
   }
 
   async rememberBooking(row: NewBookedAppointment): Promise<void> {
-    await REMEMBER_BOOKING.execute(
-      this.#sql,
-      row.companyId,
-      row.appointmentId,
-      row.vendorKeyId,
-      row.submissionId,
-      row.leadId ?? null,
-      row.createdAt,
-    );
+    await REMEMBER_BOOKING.run(this.#sql, row);
   }
 
   /** The vendor key that booked the appointment through the gateway. */
   async bookerOf(companyId: string, appointmentId: string): Promise<string | undefined> {
-    return (await BOOKER.execute(this.#sql, companyId, appointmentId)).rows[0]?.vendorKeyId;
+    return (await BOOKER.run(this.#sql, { companyId, appointmentId })).rows[0]?.vendorKeyId;
   }
 
   /** A company's bookings through the gateway with the lead each was for (an erasure finds the person's by them). */

@@ -72,11 +72,11 @@ export type NewPlatformEvent = typeof platformEvents.$inferInsert;
 /** A received platform event as the owner's list shows it. */
 export type PlatformEventSummary = Omit<PlatformEventRow, "companyId" | "body">;
 
-/** A company's sealed ring of the platform's secrets (§6.5). */
-export type PlatformSecretsRow = typeof platformWebhookSecrets.$inferSelect;
-
 /** A platform delivery id seen (§6.3.2), kept until `keepUntil` (Unix seconds). */
 export type PlatformDeliveryRow = typeof platformDeliveries.$inferSelect;
+
+/** A company's sealed ring of the platform's secrets (§6.5). */
+export type PlatformSecretsRow = typeof platformWebhookSecrets.$inferSelect;
 
 /** Lead → the lead source that created it and the latest submission carrying its contact. */
 export type SourcedLeadRow = typeof sourcedLeads.$inferSelect;

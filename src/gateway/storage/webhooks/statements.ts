@@ -1,11 +1,11 @@
 import { sql } from "kysely";
-import { CompiledOnce, type On } from "./compiled.js";
+import { CompiledOnce, type On } from "../sql/compiled.js";
 import { wholeMs } from "./numbers.js";
-import type { NewWebhookDelivery, NewWebhookEvent } from "./row.js";
+import type { NewWebhookDelivery, NewWebhookEvent, WebhookEventRow } from "./row.js";
 
 /**
  * The statements of the delivery hot path — fan-out and the dispatcher's queue; the outcomes are in outcomes.ts —
- * compiled once per dialect (compiled.ts): building a query costs more than running it at thousands of deliveries a
+ * compiled once per dialect (sql/compiled.ts): building a query costs more than running it at thousands of deliveries a
  * second (bench:fanout). store.ts runs them behind the port's named methods.
  */
 
@@ -17,12 +17,12 @@ import type { NewWebhookDelivery, NewWebhookEvent } from "./row.js";
 export const PENDING = sql<boolean>`${sql.ref("webhookDeliveries.status")} = 'pending'`;
 
 /** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked), on the (key, status) index. */
-export const TARGETS = new CompiledOnce((on, vendorKeyId: string, companyId: string) =>
+export const TARGETS = new CompiledOnce((on, args: { vendorKeyId: string; companyId: string }) =>
   on.db
     .selectFrom("webhookSubscriptions")
     .select(["id", "events", "createdAt"])
-    .where("vendorKeyId", "=", vendorKeyId)
-    .where("companyId", "=", companyId)
+    .where("vendorKeyId", "=", args.vendorKeyId)
+    .where("companyId", "=", args.companyId)
     .where("status", "=", "active"),
 );
 
@@ -33,13 +33,11 @@ const DELIVERY_FIELDS = 10;
 const MAX_DELIVERIES_PER_INSERT = 50;
 
 /** One delivery, skipped when its (dedupe key, subscription) is taken. */
-const INSERT_DELIVERY = new CompiledOnce(
-  (on, ...values: unknown[]) =>
-    on.db
-      .insertInto("webhookDeliveries")
-      .values(deliveryRow(values, 0))
-      .onConflict((conflict) => conflict.doNothing()),
-  DELIVERY_FIELDS,
+const INSERT_DELIVERY = new CompiledOnce((on, values: unknown[]) =>
+  on.db
+    .insertInto("webhookDeliveries")
+    .values(deliveryRow(values, 0))
+    .onConflict((conflict) => conflict.doNothing()),
 );
 
 const insertsByCount = new Map<number, CompiledOnce<unknown[], { id: string }>>();
@@ -48,14 +46,12 @@ const insertsByCount = new Map<number, CompiledOnce<unknown[], { id: string }>>(
 function insertMany(count: number): CompiledOnce<unknown[], { id: string }> {
   let statement = insertsByCount.get(count);
   if (!statement) {
-    statement = new CompiledOnce(
-      (on, ...values: unknown[]) =>
-        on.db
-          .insertInto("webhookDeliveries")
-          .values(Array.from({ length: count }, (_, row) => deliveryRow(values, row * DELIVERY_FIELDS)))
-          .onConflict((conflict) => conflict.doNothing())
-          .returning("id"),
-      count * DELIVERY_FIELDS,
+    statement = new CompiledOnce((on, values: unknown[]) =>
+      on.db
+        .insertInto("webhookDeliveries")
+        .values(Array.from({ length: count }, (_, row) => deliveryRow(values, row * DELIVERY_FIELDS)))
+        .onConflict((conflict) => conflict.doNothing())
+        .returning("id"),
     );
     insertsByCount.set(count, statement);
   }
@@ -77,7 +73,7 @@ export async function insertDeliveryRows(
   const inserted = new Set<string>();
   if (on.dialect === "sqlite") {
     for (const d of deliveries) {
-      const { numAffectedRows } = await INSERT_DELIVERY.execute(on, ...deliveryValues(event, d));
+      const { numAffectedRows } = await INSERT_DELIVERY.run(on, deliveryValues(event, d));
       if ((numAffectedRows ?? 0n) > 0n) inserted.add(d.id);
     }
     return inserted;
@@ -85,7 +81,7 @@ export async function insertDeliveryRows(
   for (let from = 0; from < deliveries.length; from += MAX_DELIVERIES_PER_INSERT) {
     const chunk = deliveries.slice(from, from + MAX_DELIVERIES_PER_INSERT);
     const values = chunk.flatMap((d) => deliveryValues(event, d));
-    for (const row of (await insertMany(chunk.length).execute(on, ...values)).rows) inserted.add(row.id);
+    for (const row of (await insertMany(chunk.length).run(on, values)).rows) inserted.add(row.id);
   }
   return inserted;
 }
@@ -126,13 +122,18 @@ function deliveryRow(values: readonly unknown[], at: number) {
 }
 
 /** The envelope, once per event whatever the number of its deliveries. */
-export const INSERT_EVENT = new CompiledOnce(
-  (on, id: string, companyId: string, event: string, envelope: string, createdAt: string) =>
-    on.db.insertInto("webhookEvents").values({ id, companyId, event, envelope, createdAt }),
+export const INSERT_EVENT = new CompiledOnce((on, row: WebhookEventRow) =>
+  on.db.insertInto("webhookEvents").values({
+    id: row.id,
+    companyId: row.companyId,
+    event: row.event,
+    envelope: row.envelope,
+    createdAt: row.createdAt,
+  }),
 );
 
-export const SUBSCRIPTION = new CompiledOnce((on, id: string) =>
-  on.db.selectFrom("webhookSubscriptions").selectAll().where("id", "=", id),
+export const SUBSCRIPTION = new CompiledOnce((on, args: { id: string }) =>
+  on.db.selectFrom("webhookSubscriptions").selectAll().where("id", "=", args.id),
 );
 
 /**
@@ -140,23 +141,23 @@ export const SUBSCRIPTION = new CompiledOnce((on, id: string) =>
  * gives them in rowid (insertion) order, and a second term would sort a whole backlog made due at one time (a range
  * redelivered) in a temporary b-tree at every read; PostgreSQL has no insertion order, so it says id (creation) order.
  */
-export const QUEUE_HEAD = new CompiledOnce((on, subscriptionId: string, limit: number) =>
+export const QUEUE_HEAD = new CompiledOnce((on, args: { subscriptionId: string; limit: number }) =>
   on.db
     .selectFrom("webhookDeliveries")
     .select(["id", "nextAttemptAt"])
     .where(PENDING)
-    .where("subscriptionId", "=", subscriptionId)
+    .where("subscriptionId", "=", args.subscriptionId)
     .orderBy("nextAttemptAt")
     .$if(on.dialect === "postgres", (q) => q.orderBy("id"))
-    .limit(limit),
+    .limit(args.limit),
 );
 
 /** One delivery picked from the queue head, with its event's envelope (the head itself is read narrow). */
-export const DELIVERY = new CompiledOnce((on, id: string) =>
+export const DELIVERY = new CompiledOnce((on, args: { id: string }) =>
   on.db
     .selectFrom("webhookDeliveries")
     .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
     .selectAll("webhookDeliveries")
     .select("webhookEvents.envelope")
-    .where("webhookDeliveries.id", "=", id),
+    .where("webhookDeliveries.id", "=", args.id),
 );

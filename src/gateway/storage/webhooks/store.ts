@@ -1,9 +1,9 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
+import { compactAfterErasure } from "../sql/compaction.js";
+import type { On } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { WebhookCompaction } from "./compaction.js";
-import type { On } from "./compiled.js";
 import { SqlDeliveryStore } from "./deliveries.js";
-import { asDeliveryRow, asSubscriptionRow, wholeMs, wholeMsOrNull, withNumbers } from "./numbers.js";
+import { wholeMs, wholeMsOrNull } from "./numbers.js";
 import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
 import { SqlPlatformEventStore } from "./platform-events.js";
 import type { WebhookStore } from "./port.js";
@@ -34,19 +34,17 @@ import { SqlSubscriptionStore } from "./subscriptions.js";
  * own store. What differs by dialect is small and named where it is: the fan-out's rows per statement and the queue
  * head's tie order (statements.ts), the lock an attempt takes (outcomes.ts), the latest contact (routing.ts), the
  * erasure's key search (erasure.ts), the purge of finished events (retention.ts), the row locks of multi-statement
- * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (the factory's `compaction`).
+ * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (sql/compaction.ts).
  */
 export class SqlWebhookStore implements WebhookStore {
   readonly #sql: StoreSql;
-  readonly #compaction: WebhookCompaction;
   readonly platformEvents: SqlPlatformEventStore;
   readonly routing: SqlEventRoutingStore;
   readonly subscriptions: SqlSubscriptionStore;
   readonly deliveries: SqlDeliveryStore;
 
-  constructor(sql: StoreSql, compaction: WebhookCompaction) {
+  constructor(sql: StoreSql) {
     this.#sql = sql;
-    this.#compaction = compaction;
     this.platformEvents = new SqlPlatformEventStore(sql);
     this.routing = new SqlEventRoutingStore(sql);
     this.subscriptions = new SqlSubscriptionStore(sql);
@@ -54,7 +52,7 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async targets(vendorKeyId: string, companyId: string): Promise<WebhookTarget[]> {
-    return (await TARGETS.execute(this.#sql, vendorKeyId, companyId)).rows;
+    return (await TARGETS.run(this.#sql, { vendorKeyId, companyId })).rows;
   }
 
   /**
@@ -72,7 +70,8 @@ export class SqlWebhookStore implements WebhookStore {
       const ids = await insertDeliveryRows(on, event, sorted);
       // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated hook).
       if (ids.size > 0) {
-        await INSERT_EVENT.execute(on, event.id, event.companyId, event.event, event.envelope(), event.createdAt);
+        const { id, companyId, createdAt } = event;
+        await INSERT_EVENT.run(on, { id, companyId, event: event.event, envelope: event.envelope(), createdAt });
       }
       return ids;
     });
@@ -80,18 +79,15 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async subscription(id: string): Promise<WebhookSubscriptionRow | undefined> {
-    const [row] = (await SUBSCRIPTION.execute(this.#sql, id)).rows;
-    return row && asSubscriptionRow(row);
+    return (await SUBSCRIPTION.run(this.#sql, { id })).rows[0];
   }
 
   async queueHead(subscriptionId: string, limit: number): Promise<QueuedDelivery[]> {
-    const { rows } = await QUEUE_HEAD.execute(this.#sql, subscriptionId, limit);
-    return rows.map((row) => withNumbers(row, ["nextAttemptAt"]));
+    return (await QUEUE_HEAD.run(this.#sql, { subscriptionId, limit })).rows;
   }
 
   async delivery(id: string): Promise<DeliveryToSend | undefined> {
-    const [row] = (await DELIVERY.execute(this.#sql, id)).rows;
-    return row && asDeliveryRow(row);
+    return (await DELIVERY.run(this.#sql, { id })).rows[0];
   }
 
   /** The attempt and the outcome it leaves, together (inline in the dispatcher's group commit). */
@@ -100,7 +96,7 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async endpointSucceeded(subscriptionId: string): Promise<void> {
-    await ENDPOINT_SUCCEEDED.execute(this.#sql, subscriptionId);
+    await ENDPOINT_SUCCEEDED.run(this.#sql, { id: subscriptionId });
   }
 
   async endpointFailed(
@@ -108,13 +104,8 @@ export class SqlWebhookStore implements WebhookStore {
     nowMs: number,
     pausedUntil: number | null,
   ): Promise<EndpointFailures | undefined> {
-    const { rows } = await ENDPOINT_FAILED.execute(
-      this.#sql,
-      subscriptionId,
-      wholeMs(nowMs),
-      wholeMsOrNull(pausedUntil),
-    );
-    return rows[0] && withNumbers(rows[0], ["failingSince"]);
+    const failure = { id: subscriptionId, nowMs: wholeMs(nowMs), pausedUntil: wholeMsOrNull(pausedUntil) };
+    return (await ENDPOINT_FAILED.run(this.#sql, failure)).rows[0];
   }
 
   replayStore(companyId: string): ReplayStore {
@@ -129,8 +120,14 @@ export class SqlWebhookStore implements WebhookStore {
     return purgeWebhookHistory(this.#sql, cutoffMs, companyIds);
   }
 
+  /**
+   * What an erasure rewrote or deleted here, gone from every page: on PostgreSQL a VACUUM of these tables; on SQLite
+   * nothing of its own (`secure_delete` zeroes what a statement overwrites, and the submissions store's truncating
+   * checkpoint empties the WAL of the whole file, these tables' pages included: D-257).
+   */
   compactAfterErasure(): Promise<boolean> {
-    return this.#compaction.afterErasure(this.#sql.inTransaction);
+    const tables = ["webhook_events", "webhook_deliveries", "webhook_attempts", "platform_events"];
+    return compactAfterErasure(this.#sql, tables, "nothing");
   }
 }
 

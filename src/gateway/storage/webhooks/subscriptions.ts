@@ -1,5 +1,4 @@
-import type { StoreSql } from "../sql/store-sql.js";
-import { asSubscriptionRow } from "./numbers.js";
+import { rowOfCompany, type StoreSql } from "../sql/store-sql.js";
 import type { SubscriptionStore } from "./port.js";
 import type { NewWebhookSubscription, WebhookSubscriptionRow } from "./row.js";
 
@@ -13,25 +12,18 @@ export class SqlSubscriptionStore implements SubscriptionStore {
 
   /** One of a company's subscriptions (another company's is not found). */
   async getOfCompany(id: string, companyId: string): Promise<WebhookSubscriptionRow | undefined> {
-    const row = await this.#sql.db
-      .selectFrom("webhookSubscriptions")
-      .selectAll()
-      .where("id", "=", id)
-      .where("companyId", "=", companyId)
-      .executeTakeFirst();
-    return row && asSubscriptionRow(row);
+    return rowOfCompany(this.#sql.db, "webhookSubscriptions", id, companyId);
   }
 
   /** A company's subscriptions (of one vendor key, if given), newest first (ids are time-ordered: D-246). */
   async listOfCompany(companyId: string, vendorKeyId?: string): Promise<WebhookSubscriptionRow[]> {
-    const rows = await this.#sql.db
+    return this.#sql.db
       .selectFrom("webhookSubscriptions")
       .selectAll()
       .where("companyId", "=", companyId)
       .$if(vendorKeyId !== undefined, (q) => q.where("vendorKeyId", "=", vendorKeyId as string))
       .orderBy("id", "desc")
       .execute();
-    return rows.map(asSubscriptionRow);
   }
 
   async insert(row: NewWebhookSubscription): Promise<void> {

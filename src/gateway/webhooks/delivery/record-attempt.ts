@@ -1,5 +1,4 @@
 import { newId } from "../../../ids.js";
-import type { GatewayContext } from "../../context.js";
 import type { TransactionContext } from "../../storage/transaction.js";
 import type { WebhookDeliveryRow } from "../../storage/webhooks/index.js";
 import type { AttemptResult } from "./attempt.js";
