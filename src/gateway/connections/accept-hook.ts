@@ -46,7 +46,12 @@ export async function planHookRows(
   const fetch = connection.declarations.fetch;
   const kind = connection.row.profileKind;
   if (!fetch)
-    return mappedRows(ctx, base, kind, await mapPayload(ctx, base.key, connection, tree, undefined, versionId));
+    return mappedRows(
+      ctx,
+      base,
+      kind,
+      await mapPayload(ctx, base.key, connection, tree, { versionId, payloadChars: base.rawPayload.length }),
+    );
   const targets = await fetchTargets(ctx.engine, fetch, tree);
   return Array.isArray(targets)
     ? targets.map((target) => fetchRow(base, connection, target))

@@ -35,7 +35,7 @@ export async function storeFetchedRecord(
     // Two notified records the API answers alike are two payloads: held apart, each with its own target.
     heldKey: heldKey({ notification: target, record }),
   };
-  const mapping = await mapPayload(ctx, key, connection, record, { notification: target });
+  const mapping = await mapPayload(ctx, key, connection, record, { bindings: { notification: target } });
   const planned = mappedRows(ctx, base, connection.row.profileKind, mapping);
   const [first, ...others] = await rowsToWrite(ctx, key, planned, fetching.id);
   const change: FetchChange = first

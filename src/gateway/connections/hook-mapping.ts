@@ -30,12 +30,18 @@ export async function mapPayload(
   key: VendorKeyRow,
   connection: ResolvedConnection,
   tree: JsonValue,
-  bindings?: Bindings,
-  /** Another version than the key's bound one: a held payload's re-map (D-308). */
-  named?: string,
+  options: {
+    /** Bound as JSONata variables: a fetched record's `$notification` (D-320). */
+    bindings?: Bindings;
+    /** Another version than the key's bound one: a held payload's re-map (D-308). */
+    versionId?: string | undefined;
+    /** The payload's size as received: a proven version maps a small one inline, as at intake (profiles/inline.ts). */
+    payloadChars?: number;
+  } = {},
 ): Promise<HookMapping> {
   const kind = connection.row.profileKind;
-  const versionId = named ?? (kind === "lead" ? key.leadProfileVersionId : key.appointmentProfileVersionId);
+  const { bindings, payloadChars } = options;
+  const versionId = options.versionId ?? (kind === "lead" ? key.leadProfileVersionId : key.appointmentProfileVersionId);
   if (versionId === null)
     return { held: true, reason: `no ${kind} profile is bound to the connection`, profileVersionId: "" };
   const found = ctx.profiles.expressionOf(key.companyId, versionId);
@@ -49,6 +55,7 @@ export async function mapPayload(
       expression: version.expression,
       payload: tree,
       ...(bindings ? { bindings } : {}),
+      ...(payloadChars !== undefined ? { payloadChars } : {}),
     });
   } catch (error) {
     if (

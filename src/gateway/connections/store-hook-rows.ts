@@ -10,6 +10,8 @@ import type { Planned } from "./hook-rows.js";
  * its appointment) in one transaction.
  */
 export async function storeRows(ctx: GatewayContext, key: VendorKeyRow, planned: Planned[]): Promise<void> {
+  const [only] = planned;
+  if (planned.length === 1 && only && !only.lead) return storeOne(ctx, key, only);
   const rows = await rowsToWrite(ctx, key, planned);
   if (rows.length === 0) return;
   try {
@@ -27,6 +29,25 @@ export async function storeRows(ctx: GatewayContext, key: VendorKeyRow, planned:
     return;
   }
   forwardQueued(ctx, rows);
+}
+
+/**
+ * One row (most payloads: one lead, or one held payload), written without a look first: its key's unique index says
+ * whether it is stored already, and only then is it read (the vendor's retry, or a change under the same id).
+ */
+async function storeOne(ctx: GatewayContext, key: VendorKeyRow, entry: Planned): Promise<void> {
+  try {
+    await ctx.submissions.insert(entry.row);
+  } catch (error) {
+    const stored = await ctx.submissions.findByIdempotencyKey(key.id, entry.row.kind, entry.row.idempotencyKey ?? "");
+    if (stored === undefined) throw error;
+    const row = await settledRow(ctx, key, entry);
+    if (!row) return;
+    await ctx.submissions.insert(row);
+    forwardQueued(ctx, [row]);
+    return;
+  }
+  forwardQueued(ctx, [entry.row]);
 }
 
 /**

@@ -54,7 +54,22 @@ export async function redriveSubmissions({
   let remapped = 0;
   const now = ctx.now().toISOString();
   const redriven: SubmissionRow[] = [];
+  let refetched = 0;
   for (const row of rows) {
+    if (row.fetchTarget !== null && row.canonicalBody === null) {
+      // A notified record whose fetch failed (an expired vendor token, say): fetched again, with the connection's
+      // current secrets and bound profile (D-322), never sent without a body.
+      await ctx.submissions.requeue(row.id, {
+        status: "fetching",
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+        leaseUntil: null,
+        updatedAt: now,
+      });
+      refetched++;
+      continue;
+    }
     let change: Partial<SubmissionRow> = {};
     if (version) {
       if (kind !== row.kind) {
@@ -121,5 +136,6 @@ export async function redriveSubmissions({
     redriven.push({ ...row, ...reset } as SubmissionRow);
   }
   for (const row of redriven) ctx.forwarding?.notify(row);
-  return { redriven: redriven.length, remapped, created: 0, skipped };
+  if (refetched > 0) ctx.fetcher?.notify(ctx.now().getTime());
+  return { redriven: redriven.length + refetched, remapped, created: 0, skipped };
 }

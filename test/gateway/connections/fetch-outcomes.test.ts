@@ -155,6 +155,25 @@ describe("the dead letter", () => {
     expect(row.lastError).not.toContain(TOKEN);
   });
 
+  it("fetches a failed notified record again when the owner redrives it, and maps the record then", async () => {
+    const row = await notified([
+      { status: 401, body: { error: { code: "TOKEN_INVALID", description: "Invalid token" } } },
+      { status: 200, body: lead },
+    ]);
+    expect(row.status).toBe("failed");
+    const { redriveSubmissions } = await import("../../../src/gateway/submissions/redrive.js");
+    const answer = await redriveSubmissions({ ctx: gw.gateway.ctx, companyId, input: { submissionIds: [row.id] } });
+    expect(answer.redriven).toBe(1);
+    // Yelp's documented lead carries no service address: mapped, it is held (never queued without a body).
+    await expect
+      .poll(async () => (await gw.gateway.ctx.submissions.get(row.id))?.status, { timeout: 15_000 })
+      .toBe("held");
+    expect(api.seen).toHaveLength(2);
+    const mapped = await gw.gateway.ctx.submissions.get(row.id);
+    expect(mapped?.rawPayload).toBe(JSON.stringify(lead));
+    expect(mapped?.heldReason).toMatch(/address/);
+  });
+
   it("fails at once on Meta's expired-token error (400, OAuthException code 190), with the same words", async () => {
     const row = await notified([{ status: 400, body: graphError(190) }]);
     expect(api.seen).toHaveLength(1);

@@ -14,6 +14,8 @@ export const sampleSchema = z
   .object({
     name: z.string().min(1).max(200),
     payload: z.unknown(),
+    /** Bound as JSONata variables when the sample runs: a fetched record's `$notification` (D-320). */
+    bindings: z.record(z.string(), z.unknown()).optional(),
     expect: z.union([
       z.object({ body: z.unknown() }),
       z.object({ records: z.array(z.unknown()).max(1000) }),
