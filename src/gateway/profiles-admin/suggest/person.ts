@@ -1,0 +1,215 @@
+import { type Candidate, rank, weakest } from "./candidates.js";
+import { withFallbacks } from "./fallbacks.js";
+import { isBlank, type Leaf } from "./leaves.js";
+import { wordSet } from "./word-set.js";
+import { firstOf, type Mapped, type Missed, type PathWriter, shown } from "./writer.js";
+
+/** What the person pickers read: the leaves (of every payload), how many payloads, how to write a path. */
+export interface Reading {
+  leaves: readonly Leaf[];
+  payloads: number;
+  writer: PathWriter;
+}
+
+export type Picked = { mapped: Mapped } | { missed: Missed };
+
+const chainReason = (chain: readonly Candidate[]): string => {
+  const [best, ...rest] = chain;
+  if (!best) return "";
+  if (rest.length === 0) return best.reason;
+  return `${best.reason} Where it is blank: ${rest.map((c) => `\`${shown(c.leaf)}\``).join(", then ")}.`;
+};
+
+function mappedChain(field: string, chain: readonly Candidate[], wrap: (path: string) => string, r: Reading): Mapped {
+  const [best] = chain;
+  return {
+    field,
+    text: wrap(firstOf(chain.map((c) => r.writer.path(c.leaf)))),
+    sources: chain.map((c) => c.leaf),
+    confidence: best?.confidence ?? "guess",
+    reason: chainReason(chain),
+  };
+}
+
+/** §2.7 email: a field named e-mail whose values are e-mail addresses, or values that all are. */
+export function pickEmail(r: Reading): Picked {
+  const ranked = rank(
+    r.leaves,
+    { concept: "email", shapes: ["email"], person: true, varying: true, byValue: true, anyName: true },
+    r.payloads,
+  );
+  const chain = withFallbacks(ranked);
+  if (chain.length === 0) return { missed: { field: "email", note: "no field holds the lead's e-mail address" } };
+  return { mapped: mappedChain("email", chain, (p) => `$normalizeEmail(${p})`, r) };
+}
+
+const MOBILE = wordSet("mobile cell cellphone cellular sms text whatsapp");
+const MAIN = wordSet("primary main best preferred direct");
+const LESSER = wordSet("secondary other alt alternate alternative additional evening night work office business fax");
+
+/** A mobile before a main number before a home phone before a work or second one. */
+function phonePreference(leaf: Leaf): number {
+  const words = [...leaf.naming.own, ...leaf.naming.label];
+  if (words.some((w) => MOBILE.has(w))) return 30;
+  if (words.some((w) => MAIN.has(w))) return 20;
+  if (words.some((w) => LESSER.has(w))) return -10;
+  return 0;
+}
+
+/** §2.7 phone: a phone field (a mobile first), or values that are all formatted phone numbers. */
+export function pickPhone(r: Reading): Picked {
+  const ranked = rank(
+    r.leaves,
+    {
+      concept: "phone",
+      shapes: ["phone", "phoneLike"],
+      valueShapes: ["phone"],
+      person: true,
+      varying: true,
+      byValue: true,
+      anyName: true,
+      prefer: phonePreference,
+    },
+    r.payloads,
+  ).filter((c) => c.name >= 2 || formatted(c.leaf));
+  const chain = withFallbacks(ranked);
+  if (chain.length === 0) return { missed: { field: "phone", note: "no field holds the lead's phone number" } };
+  return { mapped: mappedChain("phone", chain, (p) => `$phoneE164(${p})`, r) };
+}
+
+/** A phone known by its value alone must look written as one: a bare run of digits is as likely an id. */
+function formatted(leaf: Leaf): boolean {
+  return leaf.values.some((value) => typeof value === "string" && /[+\s().-]/.test(value.trim()));
+}
+
+/** §2.7 smsConsent: a yes/no whose name says texts (or calls and consent); never a newsletter's or the terms'. */
+export function pickConsent(r: Reading): Picked {
+  const ranked = rank(r.leaves, { concept: "consent", shapes: ["bool"], person: true }, r.payloads);
+  const chain = withFallbacks(ranked);
+  if (chain.length === 0) {
+    return { missed: { field: "smsConsent", note: "no yes/no field says the lead agreed to text messages" } };
+  }
+  return { mapped: mappedChain("smsConsent", chain, (p) => `$toBool(${p})`, r) };
+}
+
+/**
+ * §2.7 fullName: a name field (a "Last, First" name turned around), else the first and last names joined; a value
+ * that looks like a name is taken without a name saying so only for an answer known by an id, preferring the one
+ * whose words appear in the lead's e-mail address. A company's name is never a person's (shapes.ts, concepts.ts).
+ */
+export function pickName(r: Reading, email: readonly Leaf[]): Picked {
+  const full = rank(
+    r.leaves,
+    { concept: "fullName", shapes: ["personName", "nameWord"], person: true, varying: true, byValue: true },
+    r.payloads,
+  );
+  const first = rank(r.leaves, { concept: "firstName", shapes: ["nameWord", "personName"], person: true }, r.payloads);
+  const named = full.filter((c) => c.name >= 2);
+  const firstBest = first.find((c) => c.name >= 2);
+  const last = firstBest
+    ? nearest(
+        rank(r.leaves, { concept: "lastName", shapes: ["nameWord", "personName"], person: true }, r.payloads).filter(
+          (c) => c.name >= 2,
+        ),
+        firstBest.leaf,
+      )
+    : undefined;
+  const joined = firstBest ? joinParts(firstBest, last, r) : undefined;
+  const fullBest = named[0];
+  if (fullBest) {
+    const chain = withFallbacks(named);
+    const text = firstOf([...chain.map((c) => nameText(c.leaf, r)), ...(joined ? [joined.text] : [])]);
+    const extra = joined ? ` Where it is blank: ${joined.reason}` : "";
+    return {
+      mapped: {
+        field: "fullName",
+        text,
+        sources: [...chain.map((c) => c.leaf), ...(joined?.sources ?? [])],
+        confidence: fullBest.confidence,
+        reason: `${chainReason(chain)}${extra}`,
+      },
+    };
+  }
+  if (joined) return { mapped: { field: "fullName", ...joined } };
+  const byValue = byEmail(full, email);
+  if (byValue) {
+    return {
+      mapped: {
+        field: "fullName",
+        text: nameText(byValue.leaf, r),
+        sources: [byValue.leaf],
+        confidence: "guess",
+        reason: byValue.reason,
+      },
+    };
+  }
+  return { missed: { field: "fullName", note: "no field holds a person's name (a company's name is not one)" } };
+}
+
+/** A name field as written, or turned around when every value is "Last, First". */
+function nameText(leaf: Leaf, r: Reading): string {
+  const path = r.writer.path(leaf);
+  const given = leaf.values.filter((v): v is string => typeof v === "string" && v.trim() !== "");
+  const lastFirst = given.length > 0 && given.every((v) => /^[^,]+,\s*[^,]+$/.test(v.trim()));
+  return lastFirst ? `( $name := $splitName(${path}); $joinName($name.first, $name.last) )` : `$joinName(${path})`;
+}
+
+function joinParts(first: Candidate, last: Candidate | undefined, r: Reading) {
+  const parts = last ? [first, last] : [first];
+  return {
+    text: `$joinName(${parts.map((c) => r.writer.path(c.leaf)).join(", ")})`,
+    sources: parts.map((c) => c.leaf),
+    confidence: weakest(...parts.map((c) => c.confidence)),
+    reason: last
+      ? `first name \`${first.leaf.naming.shown}\` and last name \`${last.leaf.naming.shown}\`, joined.`
+      : `a first name (\`${first.leaf.naming.shown}\`) and no last name.`,
+  };
+}
+
+/** The candidate in the same object or list as `leaf`, else the closest by path. */
+export function nearest(candidates: readonly Candidate[], leaf: Leaf): Candidate | undefined {
+  const same = candidates.find((c) => c.leaf.group === leaf.group);
+  if (same) return same;
+  return [...candidates].sort(
+    (a, b) => sharedPrefix(b.leaf.group, leaf.group) - sharedPrefix(a.leaf.group, leaf.group),
+  )[0];
+}
+
+function sharedPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * An answer known by its value alone, when no field is named a name: every value must look like a person's name,
+ * and its words must appear in the lead's e-mail address in most payloads — "Central AC" never does.
+ */
+function byEmail(full: readonly Candidate[], email: readonly Leaf[]): Candidate | undefined {
+  let best: { candidate: Candidate; agree: number } | undefined;
+  for (const candidate of full) {
+    if (candidate.name >= 2 || candidate.hits !== candidate.leaf.present) continue;
+    if (!candidate.leaf.valueShapes.every((s, i) => s.has("personName") || isBlank(candidate.leaf.values[i]))) continue;
+    let agree = 0;
+    candidate.leaf.values.forEach((value, i) => {
+      const address = email.map((leaf) => leaf.values[i]).find((v) => typeof v === "string");
+      if (typeof value === "string" && typeof address === "string" && nameInEmail(value, address)) agree++;
+    });
+    if (agree * 2 > candidate.leaf.present && (!best || agree > best.agree)) best = { candidate, agree };
+  }
+  if (!best) return undefined;
+  const { candidate, agree } = best;
+  return {
+    ...candidate,
+    reason: `no name says so (\`${candidate.leaf.naming.shown}\`), but every value looks like a person's name and in ${agree} of ${candidate.leaf.present} payloads it matches the e-mail address.`,
+  };
+}
+
+const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+export function nameInEmail(name: string, email: string): boolean {
+  const local = fold(email.split("@")[0] ?? "");
+  return fold(name)
+    .split(/[^a-z]+/)
+    .some((word) => word.length >= 3 && local.includes(word));
+}
