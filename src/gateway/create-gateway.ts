@@ -7,6 +7,7 @@ import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
+import { ProfileSuggester, type SuggestLimits } from "./profiles-admin/suggest/index.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   forwarding?: ForwardingOptions;
   /** Profile evaluation pool size and time limit. */
   engine?: { poolSize?: number; timeoutMs?: number };
+  /** The profile suggester's limits (its time limit and queue; docs/decisions.md, D-314). */
+  suggest?: Partial<SuggestLimits>;
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
@@ -51,7 +54,16 @@ export interface GatewayOptions {
 export async function openGatewayContext(
   options: Pick<
     GatewayOptions,
-    "databasePath" | "databaseUrl" | "postgres" | "log" | "settings" | "masterKey" | "engine" | "now" | "forwarding"
+    | "databasePath"
+    | "databaseUrl"
+    | "postgres"
+    | "log"
+    | "settings"
+    | "masterKey"
+    | "engine"
+    | "suggest"
+    | "now"
+    | "forwarding"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -76,6 +88,7 @@ export async function openGatewayContext(
     options.log,
   );
   const engine = new ProfileEngine({ ...options.engine, log: options.log });
+  const suggester = new ProfileSuggester(options.suggest, options.log);
   const {
     handles: _handles,
     exclusively: _exclusively,
@@ -87,6 +100,7 @@ export async function openGatewayContext(
     log: options.log,
     sealer,
     engine,
+    suggester,
     settings,
     ...stores,
     passwords: new PasswordHasher(settings.passwordCost),
@@ -96,10 +110,11 @@ export async function openGatewayContext(
   return {
     ctx,
     storage,
-    /** Idempotent: the profile engine's workers, then the storage (the checkpointer or the caches, the pool). */
+    /** Idempotent: the profile engine's workers and the suggester's thread, then the storage (checkpointer, pool). */
     close() {
       closed ??= (async () => {
         await engine.close();
+        await suggester.close();
         await storage.close();
       })();
       return closed;
