@@ -12,6 +12,28 @@ export function outputView(
     "elapsedMs" in outcome
       ? h("span", { class: "muted elapsed" }, `evaluated in ${outcome.elapsedMs.toFixed(1)} ms`)
       : null;
+  if (outcome.ok && "records" in outcome) {
+    // A hook connection's profile: its records in order, each with its kind and the vendor's id (D-300).
+    return h(
+      "div",
+      { class: "output ok" },
+      h(
+        "p",
+        { class: "output-status" },
+        h("span", { class: "badge badge-passing" }, "valid"),
+        ` ${outcome.records.length} record${outcome.records.length === 1 ? "" : "s"} `,
+        elapsed,
+      ),
+      ...outcome.records.flatMap((record, index) => [
+        h(
+          "h4",
+          null,
+          `${index + 1}. ${record.kind}${record.id ? ` ${record.id}` : ""}${record.action && record.action !== "create" ? ` (${record.action})` : ""}${record.test ? " (test)" : ""}`,
+        ),
+        fieldTable(record.body, null),
+      ]),
+    );
+  }
   if (outcome.ok) {
     return h(
       "div",

@@ -3,7 +3,7 @@ import type { GoldenReport, Outcome, Sample } from "../types.js";
 
 /** What a new golden sample expects: the body the output pane shows now, or the error it shows. */
 export function expectationOf(outcome: Outcome | null): Sample["expect"] {
-  if (outcome?.ok) return { body: outcome.body };
+  if (outcome?.ok) return "records" in outcome ? { records: outcome.records } : { body: outcome.body };
   if (outcome?.kind === "validation") return { error: { field: outcome.field, kind: "validation" } };
   return { error: {} };
 }
@@ -25,7 +25,11 @@ export function samplesView(options: {
   const rows = samples.map((s, i) => {
     const result = report?.results[i];
     const expects =
-      "body" in s.expect ? "this body" : `an error${s.expect.error.field ? ` on ${s.expect.error.field}` : ""}`;
+      "body" in s.expect
+        ? "this body"
+        : "records" in s.expect
+          ? `${s.expect.records.length} record${s.expect.records.length === 1 ? "" : "s"}`
+          : `an error${s.expect.error.field ? ` on ${s.expect.error.field}` : ""}`;
     return h(
       "tr",
       null,

@@ -22,7 +22,7 @@ export interface Io {
 const USAGE = `usage:
   partner-gateway profile test [PATH]                  run the golden samples of every profile under PATH (default profiles/)
   partner-gateway profile preview PROFILE_DIR PAYLOAD   map one payload file (or a golden sample's payload; "-" for
-                                                       stdin) and print the canonical body or the errors
+                                                       stdin) and print the canonical body (or the records), or the errors
 `;
 
 /** `partner-gateway profile test|preview` (docs/profiles.md, CLI). Exit code: 0 all good, 1 a sample or the mapping failed, 2 usage. */
@@ -113,8 +113,11 @@ async function preview(engine: ProfileEngine, dir: string, payloadFile: string, 
   }
   const outcome = await engine.map({ ...profile, payload });
   if (outcome.ok) {
-    io.stdout(`${JSON.stringify(outcome.body, null, 2)}\n`);
-    io.stderr(`mapped by ${profile.name} in ${outcome.elapsedMs.toFixed(2)} ms\n`);
+    // A profile that produces records (docs/profiles.md, "Records") prints them in order, as a sample expects them.
+    const printed = "records" in outcome ? { records: outcome.records } : outcome.body;
+    io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
+    const what = "records" in outcome ? ` to ${describeOutcome(outcome)}` : "";
+    io.stderr(`mapped by ${profile.name}${what} in ${outcome.elapsedMs.toFixed(2)} ms\n`);
     return 0;
   }
   io.stderr(`${describeOutcome(outcome)}\n`);

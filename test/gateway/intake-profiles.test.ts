@@ -69,6 +69,32 @@ describe("intake: profile failures", () => {
   });
 });
 
+describe("intake: a key's profile that produces records (docs/decisions.md D-300)", () => {
+  it("answers 422 and records it for the owner: a key's request is one body, records are a hook connection's", async () => {
+    const records = `{ "kind": "lead", "id": ref, "body": { "fullName": name, "email": email, "phone": phone, "address": address } }`;
+    const lead = { ...payload, ref: "r-1" };
+    const { smsConsent: _consent, ...leadBody } = body;
+    const { version } = await company.publishProfile("lead", records, [
+      {
+        name: "a record",
+        payload: lead,
+        expect: { records: [{ kind: "lead", id: "r-1", body: leadBody }] },
+      },
+    ]);
+    const key = await company.issueKey({ leadProfileVersionId: version.id });
+    const res = await postJson(`${t.url}/api/inbound/leads`, lead, { "x-api-key": key.key });
+    expect(res.status).toBe(422);
+    expect(String((await json(res)).error)).toBe(
+      "mapping stopped: the profile produced records, which only a hook connection takes; a key's profile maps one body",
+    );
+    const failures = await listMappingFailures({ ctx: t.gateway.ctx, companyId: company.company.id, limit: 10 });
+    expect(failures[0]?.rawPayload).toEqual(lead);
+    // The same key with a body profile takes the same payload (the positive control).
+    const ordinary = await postJson(`${t.url}/api/inbound/leads`, payload, { "x-api-key": runaway.key });
+    expect(ordinary.status).toBe(202);
+  });
+});
+
 describe("retention", () => {
   it("purges raw payloads of finished submissions older than the retention period, and keeps queued ones", async () => {
     const key = await company.issueKey();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { previewAnswer } from "../../src/gateway/owner/routes/golden.schemas.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { json, OWNER_PASSWORD, postJson, seedCompany, startTestGateway, type TestGateway } from "../helpers/gateway.js";
 
@@ -235,6 +236,72 @@ describe("profiles: save, test, publish, roll back, preview, replay", () => {
     const body = await json(res);
     expect(body).toMatchObject({ ok: false, kind: "validation", field: "email", sourcePath: "mail" });
     expect(typeof body.elapsedMs).toBe("number");
+  });
+
+  it("previews a profile that produces records: the records in order; a canonical body keeps its body", async () => {
+    const records = `[{"kind": "lead", "id": ref, "body": ${LEAD}}, {"kind": "appointment", "body": {"startsAt": at, "endsAt": until, "idempotencyKey": "booking:" & ref}}]`;
+    const booking = {
+      ...sample.payload,
+      ref: "s-1",
+      at: "2026-12-01T15:00:00.000Z",
+      until: "2026-12-01T16:00:00.000Z",
+    };
+    const preview = (expression: string, payload: unknown) =>
+      api("/profiles/preview", acmeToken, {
+        method: "POST",
+        body: JSON.stringify({ kind: "lead", expression, payload }),
+      }).then(json);
+    const answer = await preview(records, booking);
+    // The answer is the one the route declares (zod-openapi schema), as the contract suite checks for its requests.
+    expect(previewAnswer.safeParse(answer).success).toBe(true);
+    expect(answer).toEqual({
+      ok: true,
+      records: [
+        { kind: "lead", id: "s-1", body: sampleBody },
+        {
+          kind: "appointment",
+          body: { startsAt: booking.at, endsAt: booking.until, idempotencyKey: "booking:s-1" },
+        },
+      ],
+      elapsedMs: expect.any(Number),
+    });
+    expect(await preview(records, { ...booking, until: booking.at })).toMatchObject({
+      ok: false,
+      kind: "validation",
+      field: "records[1].endsAt",
+      sourcePath: "until",
+    });
+    expect(await preview(LEAD, sample.payload)).toEqual({ ok: true, body: sampleBody, elapsedMs: expect.any(Number) });
+  });
+
+  it("runs a draft's samples that expect records, naming the record and field that differ", async () => {
+    const profile = await json(
+      await api("/profiles", acmeToken, { method: "POST", body: JSON.stringify({ name: "records", kind: "lead" }) }),
+    );
+    const expression = `{"kind": "lead", "id": ref, "test": true, "body": ${LEAD}}`;
+    const payload = { ...sample.payload, ref: "s-2" };
+    const res = await api(`/profiles/${profile.id}/test`, acmeToken, {
+      method: "POST",
+      body: JSON.stringify({
+        expression,
+        samples: [
+          { name: "good", payload, expect: { records: [{ kind: "lead", id: "s-2", test: true, body: sampleBody }] } },
+          { name: "not a test", payload, expect: { records: [{ kind: "lead", id: "s-2", body: sampleBody }] } },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const report = await json(res);
+    expect(report).toMatchObject({ passed: false, total: 2, failed: 1 });
+    expect(report.results).toMatchObject([
+      { name: "good", passed: true, outcome: { ok: true, records: [{ kind: "lead", test: true }] } },
+      {
+        name: "not a test",
+        passed: false,
+        // An absent side of a difference is left out of the JSON answer.
+        diff: [{ path: "records[0].test", actual: true }],
+      },
+    ]);
   });
 
   it("replays a key's recent payloads through a draft and diffs them per field", async () => {

@@ -5,7 +5,10 @@ import { profiles } from "./profiles.js";
 export interface StoredSample {
   name: string;
   payload: unknown;
-  expect: { body: unknown } | { error: { field?: string; kind?: "validation" | "mapping" | "guardrail" } };
+  expect:
+    | { body: unknown }
+    | { records: unknown[] }
+    | { error: { field?: string; kind?: "validation" | "mapping" | "guardrail" } };
 }
 
 /**

@@ -186,6 +186,11 @@ function mappedBody(
   versionId: string,
   outcome: MappingOutcome,
 ): Mapped | Promise<never> {
+  if (outcome.ok && "records" in outcome) {
+    // A vendor key's request is one submission; records are what a hook connection stores (docs/decisions.md, D-300).
+    // The owner bound a connection's profile to a key: recorded for the owner like a guardrail, not blamed on the vendor.
+    return refused(ctx, key, input, versionId, RECORDS_ON_A_KEY);
+  }
   if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
@@ -199,6 +204,9 @@ function mappedBody(
   }
   return refused(ctx, key, input, versionId, outcome.message);
 }
+
+const RECORDS_ON_A_KEY =
+  "the profile produced records, which only a hook connection takes; a key's profile maps one body";
 
 async function refused(
   ctx: GatewayContext,

@@ -102,7 +102,8 @@ export async function replayProfile({
   const versionId = draftVersionId(companyId, input.expression, parsed.ast);
   const replayOne = async (row: (typeof rows)[number]) => {
     const outcome = await replayPayload(ctx, { versionId, kind: input.kind, expression: input.expression }, row);
-    const changes = outcome.ok ? diffFields(row.canonicalBody ?? {}, outcome.body) : [];
+    // A draft that produces records (D-300) changes what the payload makes whole: counted as changed, no field list.
+    const changes = outcome.ok && "body" in outcome ? diffFields(row.canonicalBody ?? {}, outcome.body) : [];
     return { submissionId: row.id, profileVersionId: row.profileVersionId, outcome, changes };
   };
   const results: Awaited<ReturnType<typeof replayOne>>[] = new Array(rows.length);
@@ -111,7 +112,7 @@ export async function replayProfile({
     for (let i = next++; i < rows.length; i = next++) results[i] = await replayOne(rows[i] as (typeof rows)[number]);
   };
   await Promise.all(Array.from({ length: Math.min(REPLAY_CONCURRENCY, rows.length) }, lane));
-  const changed = results.filter((r) => !r.outcome.ok || r.changes.length > 0).length;
+  const changed = results.filter((r) => !r.outcome.ok || "records" in r.outcome || r.changes.length > 0).length;
   return { replayed: results.length, changed, results };
 }
 

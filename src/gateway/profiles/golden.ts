@@ -68,12 +68,19 @@ export function judge(sample: GoldenSample, outcome: MappingOutcome): GoldenResu
       : { name: sample.name, passed: false, reason, diff, outcome };
   const expect = sample.expect;
   if ("body" in expect) {
-    if (!outcome.ok) return result(`expected a body, got ${describe(outcome)}`);
+    if (!outcome.ok || !("body" in outcome)) return result(`expected a body, got ${describe(outcome)}`);
     const diff = jsonDiff(expect.body, outcome.body);
     return diff.length === 0 ? result() : result(`the body differs in ${diff.length} place(s)`, diff);
   }
+  if ("records" in expect) {
+    // D-303: exactly these records, in order; the diff names them as the error does (`records[1].body.startsAt`).
+    if (!outcome.ok || !("records" in outcome)) return result(`expected records, got ${describe(outcome)}`);
+    const diff = jsonDiff(expect.records, outcome.records, "records");
+    return diff.length === 0 ? result() : result(`the records differ in ${diff.length} place(s)`, diff);
+  }
   const { field, kind = field === undefined ? undefined : "validation" } = expect.error;
-  if (outcome.ok) return result(`expected ${kind ?? "an"} error${field ? ` on ${field}` : ""}, got a valid body`);
+  if (outcome.ok)
+    return result(`expected ${kind ?? "an"} error${field ? ` on ${field}` : ""}, got ${describe(outcome)}`);
   if (kind && outcome.kind !== kind) return result(`expected a ${kind} error, got ${describe(outcome)}`);
   if (field !== undefined && (outcome.kind !== "validation" || outcome.field !== field)) {
     return result(`expected a validation error on ${field}, got ${describe(outcome)}`);
@@ -82,6 +89,10 @@ export function judge(sample: GoldenSample, outcome: MappingOutcome): GoldenResu
 }
 
 export function describe(outcome: MappingOutcome): string {
+  if (outcome.ok && "records" in outcome) {
+    const count = outcome.records.length;
+    return `${count} valid record${count === 1 ? "" : "s"} (${outcome.records.map((r) => r.kind).join(", ")})`;
+  }
   if (outcome.ok) return "a valid body";
   if (outcome.kind === "validation") {
     const from = outcome.sourcePath ? ` (from ${outcome.sourcePath})` : "";

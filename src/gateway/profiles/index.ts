@@ -19,9 +19,12 @@ export type {
   GoldenSample,
   GuardrailLimit,
   LoadedProfile,
+  MappedRecord,
   MappingErrorKind,
   MappingOutcome,
   ProfileKind,
   ProfileSource,
+  RecordAction,
+  RecordKind,
 } from "./types.js";
-export { PROFILE_KINDS } from "./types.js";
+export { PROFILE_KINDS, RECORD_ACTIONS, RECORD_KINDS } from "./types.js";

@@ -48,8 +48,9 @@ export const NOT_INLINE: InlineResult = { overtime: false };
  * Each inline run is bounded (compiler/runtime.ts): LIMITS.inlineMaxWork units of work, counted as the compiled code
  * runs; no string or JSON text past LIMITS.inlineMaxChars; LIMITS.inlineWallMs of wall time as a backstop. A version
  * that runs away on some payload therefore costs the thread serving HTTP a few milliseconds at most, once per demotion
- * period, and that payload is mapped by an evaluator under the usual guardrails. Only a valid body is answered inline:
- * mapping and validation failures come from the evaluators, with JSONata's messages and the vendor's paths.
+ * period, and that payload is mapped by an evaluator under the usual guardrails. Only a valid body (or valid records,
+ * D-300) is answered inline: mapping and validation failures come from the evaluators, with JSONata's messages and
+ * the vendor's paths.
  */
 export class InlineEvaluator {
   private readonly versions = new Lru<string, Version>(LIMITS.compiledCacheSize);
@@ -94,7 +95,8 @@ export class InlineEvaluator {
     }
     // The evaluator makes its output plain data with a JSON round trip. Not needed here: a lead or appointment is
     // answered only when its schema accepts it, and the parsed body is then a new object of the schema's primitive
-    // fields, built by zod (no sequence flags, shared references or extra keys from the compiled output).
+    // fields, built by zod (no sequence flags, shared references or extra keys from the compiled output); records are
+    // new objects too, of validated primitives and such bodies (records.ts).
     const outcome = mappedOutcome(input.kind, output, () => undefined);
     if (!outcome.ok) return this.handOff(false);
     this.counts.evaluations++;

@@ -20,6 +20,8 @@ export const LIMITS = {
   regexInputChars: 50_000,
   /** The mapped body as JSON text; the request body limit is 1 MB (§8), a mapping has no reason to grow it. */
   outputChars: 1_000_000,
+  /** The text `$parseJson` decodes: a document inside a field of a request, so no larger than a request (§8). */
+  parseJsonChars: 1_000_000,
   /** The hard deadline is the JSONata limit plus this grace, after which the evaluator is terminated and replaced. */
   deadlineGraceMs: 100,
   /** A version that breached a guardrail this recently runs on the one-evaluator suspect lane… */

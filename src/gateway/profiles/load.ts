@@ -20,6 +20,7 @@ const sampleFileSchema = z.object({
   payload: z.unknown(),
   expect: z.union([
     z.object({ body: z.unknown() }).strict(),
+    z.object({ records: z.array(z.unknown()) }).strict(),
     z
       .object({
         error: z

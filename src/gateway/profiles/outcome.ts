@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { appointmentSchema } from "../../contract/appointment.js";
 import { leadSchema } from "../../contract/lead.js";
+import { isRecordsOutput, recordsOutcome } from "./records.js";
 import type { MappingOutcome, ProfileKind, Untimed } from "./types.js";
 
 /** §2.7 and §2.8 bodies; an outbound profile maps the platform's events to a vendor's shape, any object will do. */
@@ -11,15 +12,18 @@ const SCHEMAS: Readonly<Record<ProfileKind, ZodType | undefined>> = {
 };
 
 /**
- * What intake acts on, from a profile's plain-JSON output: it must be a JSON object, which the canonical schema of the
- * profile's kind then validates. A failure names the canonical field and, when the profile makes it plain, the
- * vendor's field it came from.
+ * What intake acts on, from a profile's plain-JSON output: a JSON object, which the canonical schema of the profile's
+ * kind then validates; or, for a lead or appointment profile, a record or a list of records, each validated by its own
+ * kind's schema (records.ts, docs/decisions.md D-300). A failure names the canonical field and, when the profile makes
+ * it plain, the vendor's field it came from. Both evaluation paths (the evaluators and inline.ts) end here, so they
+ * cannot differ in what they accept.
  */
 export function mappedOutcome(
   kind: ProfileKind,
   output: unknown,
   sourcePathOf: (field: string) => string | undefined,
 ): Untimed<MappingOutcome> {
+  if (kind !== "outbound" && isRecordsOutput(output)) return recordsOutcome(output, sourcePathOf);
   if (typeof output !== "object" || output === null || Array.isArray(output)) {
     const got = output === undefined ? "nothing" : Array.isArray(output) ? "an array" : `a ${typeof output}`;
     return { ok: false, kind: "mapping", message: `the profile must produce a JSON object, it produced ${got}` };

@@ -26,7 +26,8 @@ const LITERALS = new Set(["string", "number", "value", "regex"]);
  * the end of a block or of a path like `lead.{…}`) and the field's value is a path of names (`contact.email`,
  * `phones[0]`), a variable bound in that block to such a path, or a function call whose only non-literal argument is
  * one (`$phoneE164(contact.phone, "US")`). Anything else — concatenations, conditions, two-path calls — has no single
- * source, and no sourcePath is claimed.
+ * source, and no sourcePath is claimed. Records (D-300) are found the same way: a record's body field is keyed
+ * `body.email`, and in a list written out as `[{…}, {…}]` by its index, `[1].body.startsAt`.
  */
 export function sourcePaths(ast: jsonata.ExprNode): Map<string, string> {
   const found = new Map<string, string>();
@@ -52,6 +53,15 @@ function collect(node: Node, prefix: string, vars: Variables, context: string[],
     const last = node.steps.at(-1);
     const head = pathOf({ type: "path", steps: node.steps.slice(0, -1) }, vars, context);
     if (last && isObjectConstructor(last) && head) collect(last, prefix, vars, head, found);
+    return;
+  }
+  if (isArrayConstructor(node) && node.expressions) {
+    // Records written out as a list (`[{…}, {…}]`, D-300): each object constructor is the record at its index, up to
+    // the first item that is not one (a path may stand for any number of records, and shift the rest).
+    for (const [index, item] of node.expressions.entries()) {
+      if (!isObjectConstructor(item)) return;
+      collect(item, `${prefix}[${index}]`, vars, context, found);
+    }
     return;
   }
   if (!isObjectConstructor(node) || !Array.isArray(node.lhs)) return;
@@ -122,6 +132,10 @@ function indexOf(step: Node): string | undefined {
 
 function isObjectConstructor(node: Node): boolean {
   return node.type === "unary" && node.value === "{";
+}
+
+function isArrayConstructor(node: Node): boolean {
+  return node.type === "unary" && node.value === "[";
 }
 
 function isNode(value: Node | Node[][] | undefined): value is Node {

@@ -36,8 +36,37 @@ export interface EvaluationOptions {
  */
 export type GuardrailLimit = "time" | "stack" | "sequence" | "regex" | "memory" | "output" | "deadline" | "crash";
 
+/** The kinds of record a profile may produce (docs/profiles.md, "Records"): a lead (§2.7) or an appointment (§2.8). */
+export type RecordKind = "lead" | "appointment";
+
+export const RECORD_KINDS: readonly RecordKind[] = ["lead", "appointment"];
+
+/** What a record asks of the gateway; absent means `create` (the only one the Inbound API can express). */
+export type RecordAction = "create" | "reschedule" | "cancel";
+
+export const RECORD_ACTIONS: readonly RecordAction[] = ["create", "reschedule", "cancel"];
+
+/**
+ * One record of a profile's output, its body validated by its kind's canonical schema (docs/decisions.md, D-300). A
+ * chained appointment's body has no `leadId`: the gateway fills in the lead record's submission before it (D-301).
+ */
+export interface MappedRecord {
+  kind: RecordKind;
+  /** The vendor's own id of the record: a vendor's retry of it never makes a second submission. */
+  id?: string;
+  body: unknown;
+  /** A vendor's test record: kept, never forwarded to a live platform. */
+  test?: boolean;
+  action?: RecordAction;
+}
+
+/**
+ * `body`: the profile produced one canonical body of its own kind, as profiles always could. `records`: it produced a
+ * record `{kind, id?, body, test?, action?}` or a list of them, in order (D-300).
+ */
 export type MappingOutcome =
   | { ok: true; body: unknown; elapsedMs: number }
+  | { ok: true; records: MappedRecord[]; elapsedMs: number }
   | {
       ok: false;
       kind: "validation";
@@ -55,8 +84,14 @@ export type Untimed<T> = T extends unknown ? Omit<T, "elapsedMs"> : never;
 
 export type MappingErrorKind = "validation" | "mapping" | "guardrail";
 
-/** What a golden sample must produce: exactly this canonical body, or an error (optionally of a kind, on a field). */
-export type GoldenExpectation = { body: unknown } | { error: { field?: string; kind?: MappingErrorKind } };
+/**
+ * What a golden sample must produce: exactly this canonical body, exactly these records (D-303), or an error
+ * (optionally of a kind, on a field).
+ */
+export type GoldenExpectation =
+  | { body: unknown }
+  | { records: unknown[] }
+  | { error: { field?: string; kind?: MappingErrorKind } };
 
 export interface GoldenSample {
   name: string;

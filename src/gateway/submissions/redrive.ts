@@ -60,6 +60,11 @@ export async function redriveSubmissions({
         skipped.push({ submissionId: row.id, reason: `mapping: ${outcome.message}` });
         continue;
       }
+      if (!("body" in outcome)) {
+        // Records are a hook connection's (D-300): a submission of a key is one body.
+        skipped.push({ submissionId: row.id, reason: "mapping: the profile version produces records, not one body" });
+        continue;
+      }
       let body = outcome.body as Record<string, unknown>;
       if (row.kind === "lead") {
         try {

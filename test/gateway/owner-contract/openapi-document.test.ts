@@ -128,7 +128,7 @@ describe("the OpenAPI document (D-230)", () => {
     };
     for (const name of answers) walk({ $ref: `#/components/schemas/${name}` }, name);
     expect(seen.size).toBeGreaterThan(40);
-    // A golden sample is the owner's own request shape (its `expect` is one of two objects) echoed back.
+    // A golden sample is the owner's own request shape (its `expect` is one of three objects) echoed back.
     expect(open.filter((at) => !at.startsWith("GoldenSample"))).toEqual([]);
   });
 });

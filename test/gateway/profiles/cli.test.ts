@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,15 @@ beforeAll(async () => {
   engine = new ProfileEngine({ poolSize: 1 });
   root = await mkdtemp(join(tmpdir(), "profile-cli-"));
   await cp("profiles/formflow-webform", join(root, "good"), { recursive: true });
+  await cp("profiles/quillform-booking", join(root, "records", "good"), { recursive: true });
+  await cp("profiles/quillform-booking", join(root, "records", "late"), { recursive: true });
+  await writeFile(join(root, "records", "late", "profile.json"), JSON.stringify({ name: "late", kind: "lead" }));
+  // Every appointment now starts half an hour late: the samples expecting one fail on its startsAt.
+  const expression = await readFile(join(root, "records", "late", "profile.jsonata"), "utf8");
+  await writeFile(
+    join(root, "records", "late", "profile.jsonata"),
+    expression.replace('$slot.date & " " & $slot.start', '$slot.date & " " & $slot.start & ":30"'),
+  );
   await cp("profiles/formflow-webform", join(root, "broken"), { recursive: true });
   await writeFile(join(root, "broken", "profile.json"), JSON.stringify({ name: "broken", kind: "lead" }));
   // The expression now forgets the consent: every sample expecting smsConsent fails.
@@ -52,7 +61,18 @@ describe("CLI: partner-gateway profile test [PATH]", () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/✗ opted in with "yes"; tracking fields are ignored — the body differs in 1 place\(s\)/);
     expect(stdout).toMatch(/\$\.smsConsent: expected true, got \(absent\)/);
-    expect(stdout).toMatch(/2 profile\(s\), 8 sample\(s\): 3 failed/);
+    expect(stdout).toMatch(/4 profile\(s\), 20 sample\(s\): 5 failed/);
+  });
+
+  it("names the record and field of a sample expecting records (docs/profiles.md, Records)", async () => {
+    const { code, stdout } = await cli("test", join(root, "records"));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/✓ a lead and its appointment, chained/);
+    expect(stdout).toMatch(/✗ a lead and its appointment, chained: the appointment names no lead — the records differ/);
+    expect(stdout).toContain(
+      'records[1].body.startsAt: expected "2026-12-03T16:00:00.000Z", got "2026-12-03T16:00:30.000Z"',
+    );
+    expect(stdout).toMatch(/2 profile\(s\), 12 sample\(s\): 2 failed/);
   });
 
   it("exits 1 when there is no profile under the path", async () => {
@@ -72,6 +92,16 @@ describe("CLI: partner-gateway profile preview PROFILE PAYLOAD", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ email: "james.oneil@example.org", smsConsent: true });
     expect(stderr).toMatch(/mapped by formflow-webform in [\d.]+ ms/);
+  });
+
+  it("prints the records of a profile that produces them, in order", async () => {
+    const sample = join(root, "records", "good", "samples", "01-lead-and-slot.json");
+    const { code, stdout, stderr } = await cli("preview", join(root, "records", "good"), sample);
+    expect(code).toBe(0);
+    const printed = JSON.parse(stdout);
+    expect(printed).toEqual(JSON.parse(await readFile(sample, "utf8")).expect);
+    expect(printed.records.map((r: { kind: string }) => r.kind)).toEqual(["lead", "appointment"]);
+    expect(stderr).toMatch(/mapped by quillform-booking to 2 valid records \(lead, appointment\) in [\d.]+ ms/);
   });
 
   it("prints the error with the canonical and the vendor's field, and exits 1", async () => {

@@ -203,3 +203,88 @@ describe("field-name paths, evaluated by lookups until a step meets an array, ag
     }
   });
 });
+
+describe("records and $parseJson: the compiled path's values and outcomes are the interpreter's (D-300, D-302)", () => {
+  const lead = '{"fullName": n, "email": m, "phone": "5125550123", "address": "1 Main St"}';
+  const expressions = [
+    `[{"kind": "lead", "id": ref, "body": ${lead}}, slot ? {"kind": "appointment", "body": {"startsAt": slot.s, "endsAt": slot.e, "idempotencyKey": "k-" & ref}}]`,
+    `items.{"kind": kind, "id": ref, "body": ${lead}}`,
+    `[items.{"kind": "lead", "body": ${lead}}]`,
+    `items[0].{"kind": "lead", "test": t = "yes" ? true, "action": a, "body": ${lead}}`,
+    '{"kind": "lead", "body": $parseJson(raw)}',
+    "$parseJson(raw)",
+    "$parseJson(raw).records",
+    "[$parseJson(raw)]",
+    "$parseJson(raw)[0]",
+    "$parseJson(raw).a.b",
+    "( $doc := $parseJson(raw); $doc.records[kind = 'lead'] )",
+  ];
+  const record = (n: string, m: string) => ({ kind: "lead", body: { fullName: n, email: m, phone: "5125550123" } });
+  const item = (ref: string, m = "a@b.co") => ({ ref, kind: "lead", n: `N ${ref}`, m, t: "yes", a: "cancel" });
+  const slot = { s: "2026-12-01T15:00:00.000Z", e: "2026-12-01T16:00:00.000Z" };
+  const documents: Json[] = [
+    { ref: "r1", n: "Ann", m: "a@b.co" },
+    { ref: "r1", n: "Ann", m: "a@b.co", slot },
+    { ref: "r1", n: "Ann", m: "nope", slot: { ...slot, e: slot.s } },
+    { items: [] },
+    { items: [item("a")] },
+    { items: [item("a"), item("b", "bad")] },
+    { items: [item("a"), [item("b")]] },
+    { items: { ...item("c"), kind: "appointment" } },
+    { raw: JSON.stringify({ records: [record("A", "a@b.co"), record("B", "b@c.co")] }) },
+    { raw: JSON.stringify({ records: record("A", "a@b.co") }) },
+    { raw: JSON.stringify([record("A", "a@b.co")]) },
+    { raw: JSON.stringify([[1, 2], [3]]) },
+    { raw: JSON.stringify({ a: [{ b: 1 }, { b: [2, 3] }] }) },
+    { raw: JSON.stringify({ fullName: "A", email: "a@b.co", phone: "5125550123", address: "1 Main St" }) },
+    { raw: "42" },
+    { raw: "null" },
+    { raw: "  " },
+    { raw: "{not json" },
+    { raw: 42 },
+    { raw: [JSON.stringify({ a: { b: 1 } })] },
+    {},
+  ];
+
+  it.each(expressions)("%s", async (expression) => {
+    const program = compiledOf(expression);
+    if (typeof program === "string") throw new Error(`not compiled: ${program}`);
+    const interpreted = interpreterOf(expression);
+    for (const document of documents) {
+      const actual = runCompiled(program, document);
+      const expected = await interpreted(document);
+      expect({ document, ...actual }).toEqual({ document, ...expected });
+    }
+  });
+
+  it("the evaluators' outcomes (records, validation errors naming records[i], mapping errors) are the same", async () => {
+    const divergences: string[] = [];
+    const compiled = new Evaluator(undefined, {
+      checkedEvaluations: 0,
+      onDivergence: (_versionId, divergence) => divergences.push(divergence.reason),
+    });
+    const interpreted = new Evaluator(undefined, { compiler: false });
+    const seen = new Set<string>();
+    let id = 0;
+    for (const [index, expression] of expressions.entries()) {
+      for (const document of documents) {
+        const request: EvaluateRequest = {
+          id: id++,
+          versionId: `records-${index}`,
+          kind: "lead",
+          expression,
+          payload: document,
+          timeoutMs: 5_000,
+        };
+        const { elapsedMs: _a, trusted: _t, ...fast } = await compiled.evaluate(structuredClone(request));
+        const { elapsedMs: _b, ...slow } = await interpreted.evaluate(structuredClone(request));
+        expect({ expression, document, ...fast }).toEqual({ expression, document, ...slow });
+        seen.add(fast.ok ? ("records" in fast ? "records" : "body") : fast.kind);
+      }
+      expect(compiled.compiledPath(`records-${index}`), expression).toBe(true);
+    }
+    // Each kind of outcome was met, so the comparison above compared them all.
+    expect([...seen].sort()).toEqual(["body", "mapping", "records", "validation"]);
+    expect(divergences).toEqual([]);
+  });
+});

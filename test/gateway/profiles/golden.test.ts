@@ -55,6 +55,46 @@ describe("golden samples: what a sample expects (docs/profiles.md)", () => {
   });
 });
 
+describe("golden samples of records: exactly these records, in order (D-303)", () => {
+  const lead = { kind: "lead", id: "s-1", body } as const;
+  const appointment = {
+    kind: "appointment",
+    id: "s-1:slot",
+    body: { startsAt: "2026-12-01T15:00:00.000Z", endsAt: "2026-12-01T16:00:00.000Z", idempotencyKey: "qf:s-1" },
+  } as const;
+  const records: MappingOutcome = { ok: true, records: [lead, appointment], elapsedMs: 1 };
+
+  it("passes on identical records, and names the record and field that differ", () => {
+    expect(judge(sample({ records: [lead, appointment] }), records)).toMatchObject({ passed: true, diff: [] });
+    const later = { ...appointment, body: { ...appointment.body, startsAt: "2026-12-01T15:30:00.000Z" } };
+    const result = judge(sample({ records: [lead, later] }), records);
+    expect(result).toMatchObject({ passed: false, reason: "the records differ in 1 place(s)" });
+    expect(result.diff.map(formatDiff)).toEqual([
+      'records[1].body.startsAt: expected "2026-12-01T15:30:00.000Z", got "2026-12-01T15:00:00.000Z"',
+    ]);
+  });
+
+  it("fails on a missing or extra record, and on a field of the record itself", () => {
+    expect(judge(sample({ records: [lead] }), records).diff.map((d) => d.path)).toEqual(["records[1]"]);
+    const test = judge(sample({ records: [{ ...lead, test: true }, appointment] }), records);
+    expect(test.diff.map(formatDiff)).toEqual(["records[0].test: expected true, got (absent)"]);
+  });
+
+  it("tells records from a body either way", () => {
+    expect(judge(sample({ records: [lead] }), ok).reason).toBe("expected records, got a valid body");
+    expect(judge(sample({ body }), records).reason).toBe("expected a body, got 2 valid records (lead, appointment)");
+    expect(judge(sample({ error: { field: "records[1].startsAt" } }), records).reason).toBe(
+      "expected validation error on records[1].startsAt, got 2 valid records (lead, appointment)",
+    );
+  });
+
+  it("passes an error sample naming a record's field", () => {
+    const invalid: MappingOutcome = { ...invalidEmail, field: "records[0].email" };
+    expect(judge(sample({ error: { field: "records[0].email" } }), invalid).passed).toBe(true);
+    expect(judge(sample({ error: { field: "email" } }), invalid).passed).toBe(false);
+  });
+});
+
 describe("golden samples: the field-by-field diff", () => {
   it("walks objects and arrays, and shows absent keys", () => {
     const diff = jsonDiff({ a: { b: [1, 2] }, c: true }, { a: { b: [1, 3, 4] }, d: null });
@@ -113,6 +153,34 @@ describe("golden samples: the runner (a profile whose samples fail cannot be pub
       samples: [{ name: "good", payload, expect: { body } }],
     });
     expect(report).toMatchObject({ passed: false, total: 1, failed: 1, results: [], compileError: { line: 3 } });
+  });
+
+  it("runs samples that expect records through the engine, with the diff on a wrong one", async () => {
+    const records = `[{"kind": "lead", "id": ref, "body": ${expression}}, {"kind": "appointment", "body": {"startsAt": at, "endsAt": until, "idempotencyKey": "booking:" & ref}}]`;
+    const booking = { ...payload, ref: "s-1", at: "2026-12-01T15:00:00Z", until: "2026-12-01T16:00:00Z" };
+    const expected = [
+      { kind: "lead", id: "s-1", body },
+      { kind: "appointment", body: { startsAt: booking.at, endsAt: booking.until, idempotencyKey: "booking:s-1" } },
+    ];
+    const report = await runGoldenSamples(engine, {
+      versionId: "g5",
+      kind: "lead",
+      expression: records,
+      samples: [
+        { name: "good", payload: booking, expect: { records: expected } },
+        {
+          name: "ends first",
+          payload: { ...booking, until: booking.at },
+          expect: { error: { field: "records[1].endsAt" } },
+        },
+        { name: "typo", payload: booking, expect: { records: [expected[0], { ...expected[1], id: "s-1:slot" }] } },
+      ],
+    });
+    expect(report.results.map((r) => [r.name, r.passed, r.diff.map(formatDiff)])).toEqual([
+      ["good", true, []],
+      ["ends first", true, []],
+      ["typo", false, ['records[1].id: expected "s-1:slot", got (absent)']],
+    ]);
   });
 
   it("does not pass a profile without samples: untested is unpublishable", async () => {

@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import { joinAddress } from "../../../src/gateway/profiles/helpers/address.js";
 import { normalizeEmail } from "../../../src/gateway/profiles/helpers/email.js";
+import { parseJson } from "../../../src/gateway/profiles/helpers/json.js";
 import { localToUtc } from "../../../src/gateway/profiles/helpers/local-time.js";
 import { joinName, splitName } from "../../../src/gateway/profiles/helpers/names.js";
 import { phoneE164 } from "../../../src/gateway/profiles/helpers/phone.js";
 import { tidy } from "../../../src/gateway/profiles/helpers/text.js";
 import { defaultTo, toBool } from "../../../src/gateway/profiles/helpers/values.js";
+import { LIMITS } from "../../../src/gateway/profiles/limits.js";
+import { MAX_JSON_DEPTH } from "../../../src/http/json-depth.js";
 
 describe("$phoneE164: phone normalisation (§2.7 phone)", () => {
   it.each([
@@ -205,6 +208,41 @@ describe("$toBool and $default: yes/no answers and safe defaults", () => {
   });
 });
 
+describe("$parseJson: a JSON document inside a string field (docs/decisions.md D-302)", () => {
+  it("decodes the document, whatever JSON it holds", () => {
+    expect(parseJson('{"q3_name": {"first": "Ann"}, "list": [1, "2"]}')).toEqual({
+      q3_name: { first: "Ann" },
+      list: [1, "2"],
+    });
+    expect(parseJson("[1, 2]")).toEqual([1, 2]);
+    expect(parseJson(" 42 ")).toBe(42);
+    expect(parseJson('"text"')).toBe("text");
+    expect(parseJson("null")).toBeNull();
+  });
+
+  it("is undefined for anything but text, and for blank text", () => {
+    for (const value of [undefined, null, 42, true, ['{"a": 1}'], { a: 1 }, "", "   "]) {
+      expect(parseJson(value), JSON.stringify(value)).toBeUndefined();
+    }
+  });
+
+  it("refuses text that is not JSON, naming the helper", () => {
+    expect(() => parseJson('{"a": 1')).toThrow(/^\$parseJson: the text is not valid JSON \(/);
+    expect(() => parseJson("yes")).toThrow(/\$parseJson/);
+  });
+
+  it("holds the document to a request's limits: its length and its nesting", () => {
+    const deepest = `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`;
+    expect(parseJson(deepest)).toBeInstanceOf(Array);
+    expect(() => parseJson(`[${deepest}]`)).toThrow(
+      `$parseJson: the JSON nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+    const longest = JSON.stringify("x".repeat(LIMITS.parseJsonChars - 2));
+    expect(parseJson(longest)).toHaveLength(LIMITS.parseJsonChars - 2);
+    expect(() => parseJson(` ${longest}`)).toThrow(/over the 1000000 limit/);
+  });
+});
+
 describe("helpers are bound into every profile", () => {
   const evaluator = new Evaluator();
   const evaluate = async (expression: string, payload: unknown = {}) =>
@@ -215,9 +253,13 @@ describe("helpers are bound into every profile", () => {
       `{
         "phone": $phoneE164(p, "US"), "email": $normalizeEmail(e), "full": $joinName(f, l),
         "split": $splitName("Lee, Ann"), "address": $joinAddress(s, c, st, z),
-        "at": $localToUtc("2026-12-01 09:30", "America/Chicago"), "ok": $toBool("yes"), "d": $default(x, "fallback")
+        "at": $localToUtc("2026-12-01 09:30", "America/Chicago"), "ok": $toBool("yes"), "d": $default(x, "fallback"),
+        "answers": $parseJson(raw).q1
       }`,
-      { p: "512 555 0123", e: " A@B.CO ", f: "Ann", l: "Lee", s: "1 Main St", c: "Austin", st: "TX", z: "78701" },
+      {
+        ...{ p: "512 555 0123", e: " A@B.CO ", f: "Ann", l: "Lee", s: "1 Main St", c: "Austin", st: "TX", z: "78701" },
+        raw: '{"q1": ["a", "b"]}',
+      },
     );
     expect(reply).toMatchObject({
       ok: true,
@@ -230,6 +272,7 @@ describe("helpers are bound into every profile", () => {
         at: "2026-12-01T15:30:00.000Z",
         ok: true,
         d: "fallback",
+        answers: ["a", "b"],
       },
     });
   });
@@ -238,6 +281,38 @@ describe("helpers are bound into every profile", () => {
     const reply = await evaluate('{"at": $localToUtc("soon", "UTC")}');
     expect(reply).toMatchObject({ ok: false, kind: "mapping", message: expect.stringMatching(/\$localToUtc/) });
     expect(reply.ok === false && reply.kind === "mapping" && reply.position).toBeGreaterThan(0);
+  });
+
+  it("$parseJson's complaint is a mapping error naming it, on the compiled path and the interpreter's alike", async () => {
+    const expression = '{"answers": $parseJson(raw)}';
+    for (const evaluator of [
+      new Evaluator(undefined, { checkedEvaluations: 0 }),
+      new Evaluator(undefined, { compiler: false }),
+    ]) {
+      const reply = await evaluator.evaluate({
+        id: 1,
+        versionId: "pj",
+        kind: "outbound",
+        expression,
+        payload: { raw: "{x" },
+        timeoutMs: 1_000,
+      });
+      expect(reply).toMatchObject({
+        ok: false,
+        kind: "mapping",
+        position: 23,
+        message: expect.stringMatching(/^\$parseJson: the text is not valid JSON/),
+      });
+      const good = await evaluator.evaluate({
+        id: 2,
+        versionId: "pj",
+        kind: "outbound",
+        expression,
+        payload: { raw: '{"x": 1}' },
+        timeoutMs: 1_000,
+      });
+      expect(good).toMatchObject({ ok: true, body: { answers: { x: 1 } } });
+    }
   });
 
   it("$default(v, ()) leaves a key out, the idiom for a vendor's null on an optional field", async () => {

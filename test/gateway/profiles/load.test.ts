@@ -44,6 +44,16 @@ describe("profile files: profiles/<vendor>/{profile.json, profile.jsonata, sampl
     expect(profile.samples.map((s) => s.name)).toEqual(["the first", "02-second"]);
   });
 
+  it("reads a sample that expects records (D-303)", async () => {
+    const records = [{ kind: "lead", id: "s-1", body: { fullName: "A" } }];
+    const dir = await writeProfile("acme", {
+      "profile.json": manifest,
+      "profile.jsonata": "{}",
+      "samples/01.json": JSON.stringify({ payload: { a: 1 }, expect: { records } }),
+    });
+    expect((await loadProfileDir(dir)).samples).toEqual([{ name: "01", payload: { a: 1 }, expect: { records } }]);
+  });
+
   it("derives the version id from the expression, so an edit gets a new one", async () => {
     const dir = await writeProfile("acme", { "profile.json": manifest, "profile.jsonata": "{}" });
     const before = (await loadProfileDir(dir)).versionId;
@@ -56,6 +66,7 @@ describe("profile files: profiles/<vendor>/{profile.json, profile.jsonata, sampl
     ["profile.json", "{ not json", /profile\.json: not valid JSON/],
     ["profile.json", JSON.stringify({ name: "acme", kind: "contractor" }), /profile\.json: kind/],
     ["samples/01.json", JSON.stringify({ payload: {}, expect: { status: 201 } }), /01\.json: expect/],
+    ["samples/01.json", JSON.stringify({ payload: {}, expect: { records: {} } }), /01\.json: expect/],
   ])("names the file and the problem when %s is wrong", async (file, text, message) => {
     const dir = await writeProfile("acme", { "profile.json": manifest, "profile.jsonata": "{}", [file]: text });
     await expect(loadProfileDir(dir)).rejects.toThrow(message);

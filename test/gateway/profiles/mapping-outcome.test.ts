@@ -35,7 +35,7 @@ describe("mapping outcome: a valid canonical body (§2.7, §2.8)", () => {
 
   it("drops keys the canonical body does not have", async () => {
     const outcome = await map("lead", `$merge([${leadExpression}, {"vendorScore": 97}])`, vendor);
-    expect(outcome.ok && outcome.body).not.toHaveProperty("vendorScore");
+    expect(outcome.ok && "body" in outcome && outcome.body).not.toHaveProperty("vendorScore");
   });
 
   it("validates an appointment with the §2.8 schema, endsAt after startsAt included", async () => {
@@ -105,11 +105,16 @@ describe("mapping outcome: mapping errors carry JSONata's message and position",
   });
 
   it.each([
-    ["nothing", "missing.field"],
-    ["an array", "[1, 2]"],
-    ["a string", '"text"'],
-  ])("refuses output that is not a JSON object (%s)", async (got, expression) => {
-    const outcome = await map("lead", expression, {});
+    ["lead", "nothing", "missing.field"],
+    ["lead", "a string", '"text"'],
+    ["outbound", "an array", "[1, 2]"],
+  ] as const)("refuses %s output that is not a JSON object (%s)", async (kind, got, expression) => {
+    const outcome = await map(kind, expression, {});
     expect(outcome).toMatchObject({ ok: false, kind: "mapping", message: expect.stringContaining(got) });
+  });
+
+  it("reads a lead or appointment profile's array as a list of records, and names the item that is not one", async () => {
+    // docs/profiles.md, "Records": an array is a list of records (records.test.ts has the rules).
+    expect(await map("lead", "[1, 2]", {})).toMatchObject({ ok: false, kind: "validation", field: "records[0]" });
   });
 });

@@ -47,7 +47,7 @@ describe("evaluator pool: batching writes to a busy worker", () => {
     const first = pool.run(job("first"));
     const rest = ["a", "b", "c", "d", "e"].map((name) => pool.run(job(name)));
     const replies = await Promise.all([first, ...rest]);
-    expect(replies.map((reply) => (reply.ok ? reply.body : reply))).toEqual([
+    expect(replies.map((reply) => (reply.ok && "body" in reply ? reply.body : reply))).toEqual([
       { greeting: "hello first" },
       { greeting: "hello a" },
       { greeting: "hello b" },

@@ -19,8 +19,14 @@ const echo = z
     method: z.literal("GET"),
     /** Every one of these parameters must have this value for the request to be a handshake. */
     when: z.record(paramName, z.string().min(1).max(100)),
-    token: z.object({ param: paramName, secret: secretName }).strict(),
+    /** Absent where the vendor sends no token (Yelp): then only a request carrying `echo` is a handshake. */
+    token: z.object({ param: paramName, secret: secretName }).strict().optional(),
     echo: paramName,
+    /**
+     * `text`: the challenge itself as text/plain (Meta); `json`: `{<echo>: <challenge>}` (Yelp:
+     * https://docs.developer.yelp.com/docs/webhooks, "Verifying your endpoint").
+     */
+    answer: z.enum(["text", "json"]).default("text"),
   })
   .strict();
 

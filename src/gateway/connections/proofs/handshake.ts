@@ -30,16 +30,28 @@ function answerEcho(
 ): HandshakeOutcome {
   const isHandshake = Object.entries(handshake.when).every(([name, value]) => readQuery(request.query, name) === value);
   if (!isHandshake) return { kind: "not_handshake" };
-  const secret = secrets.get(handshake.token.secret);
-  if (!secret) return refused(503, "handshake_unconfigured", `the secret ${handshake.token.secret} is not set`);
-  // The token first: a caller without it learns nothing, not even whether its challenge would have been accepted.
-  const token = readQuery(request.query, handshake.token.param);
-  if (token === undefined || token === "repeated" || !sameSecret(token, secret)) {
-    return refused(403, "handshake_mismatch", `${handshake.token.param} does not match`);
-  }
   const challenge = readQuery(request.query, handshake.echo);
+  // Without a token to mark it, a request is a handshake only by the parameter it wants echoed.
+  if (!handshake.token && challenge === undefined) return { kind: "not_handshake" };
+  if (handshake.token) {
+    const secret = secrets.get(handshake.token.secret);
+    if (!secret) return refused(503, "handshake_unconfigured", `the secret ${handshake.token.secret} is not set`);
+    // The token first: a caller without it learns nothing, not even whether its challenge would have been accepted.
+    const token = readQuery(request.query, handshake.token.param);
+    if (token === undefined || token === "repeated" || !sameSecret(token, secret)) {
+      return refused(403, "handshake_mismatch", `${handshake.token.param} does not match`);
+    }
+  }
   if (challenge === undefined || challenge === "repeated" || !ECHOED.test(challenge)) {
     return refused(400, "handshake_malformed", `${handshake.echo} is absent or not a plain token`);
+  }
+  if (handshake.answer === "json") {
+    return {
+      kind: "answer",
+      status: 200,
+      contentType: "application/json",
+      body: JSON.stringify({ [handshake.echo]: challenge }),
+    };
   }
   return { kind: "answer", status: 200, contentType: "text/plain", body: challenge };
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { json } from "./common.schemas.js";
 
-/** What an evaluation of a profile answers: a mapped body or why not, and a golden-sample report. */
+/** What an evaluation of a profile answers: a mapped body, records, or why not, and a golden-sample report. */
 
 /** Where a compile error is: 1-based line and column of the offending token's end, and its offset. */
 const compileError = {
@@ -13,10 +13,25 @@ const compileError = {
 
 const guardrailLimit = z.enum(["time", "stack", "sequence", "regex", "memory", "output", "deadline", "crash"]);
 
-/** What one evaluation of a profile produced (a mapped body, or why not), with its time. */
+/** One record a profile produced (docs/profiles.md, "Records"); a chained appointment's body has no leadId. */
+const mappedRecord = z
+  .strictObject({
+    kind: z.enum(["lead", "appointment"]),
+    id: z.string().optional(),
+    body: json,
+    test: z.boolean().optional(),
+    action: z.enum(["create", "reschedule", "cancel"]).optional(),
+  })
+  .openapi("MappedRecord");
+
+/**
+ * What one evaluation of a profile produced (a mapped body, records in order, or why not), with its time. A profile
+ * that produces one canonical body answers `body` as it always did; `records` only when it produced records.
+ */
 export const mappingOutcome = z
   .union([
     z.strictObject({ ok: z.literal(true), body: json, elapsedMs: z.number() }),
+    z.strictObject({ ok: z.literal(true), records: z.array(mappedRecord), elapsedMs: z.number() }),
     z.strictObject({
       ok: z.literal(false),
       kind: z.literal("validation"),

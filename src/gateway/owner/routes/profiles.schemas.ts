@@ -16,6 +16,7 @@ export const sampleSchema = z
     payload: z.unknown(),
     expect: z.union([
       z.object({ body: z.unknown() }),
+      z.object({ records: z.array(z.unknown()).max(1000) }),
       z.object({
         error: z.object({
           field: z.string().max(200).optional(),

@@ -116,7 +116,10 @@ async function bodyFor(
       expression,
       payload: JSON.parse(row.envelope) as unknown,
     });
-    if (outcome.ok) return { ok: true, body: JSON.stringify(outcome.body), profileVersionId: versionId };
+    // An outbound profile's output is any object, never read as records (profiles/outcome.ts).
+    if (outcome.ok && "body" in outcome)
+      return { ok: true, body: JSON.stringify(outcome.body), profileVersionId: versionId };
+    if (outcome.ok) return { ok: false, error: `outbound profile ${versionId}: produced records`, permanent: true };
     // The profile cannot map this event: retrying changes nothing until the owner fixes it (then redelivers). A
     // guardrail (time, memory, a busy engine) may pass on another try.
     const permanent = outcome.kind === "mapping" || outcome.kind === "validation";

@@ -115,6 +115,35 @@ describe("the handshake declaration's schema", () => {
     expect(handshakeDeclarationSchema.safeParse(base).success).toBe(true);
     expect(handshakeDeclarationSchema.safeParse({ ...base, type: "ping" }).success).toBe(false);
     expect(handshakeDeclarationSchema.safeParse({ ...base, method: "POST" }).success).toBe(false);
-    expect(handshakeDeclarationSchema.safeParse({ ...base, answer: "json" }).success).toBe(false);
+    expect(handshakeDeclarationSchema.safeParse({ ...base, answer: "xml" }).success).toBe(false);
+    expect(handshakeDeclarationSchema.safeParse({ ...base, reply: "json" }).success).toBe(false);
+  });
+});
+
+describe("Yelp's verification request (echo without a token, answered as JSON)", () => {
+  // https://docs.developer.yelp.com/docs/webhooks, "Verifying your endpoint": GET ?verification=<alphanumeric>,
+  // answered 200 with {"verification": <the same value>}.
+  const yelp: HandshakeDeclaration = handshakeDeclarationSchema.parse({
+    type: "echo",
+    method: "GET",
+    when: {},
+    echo: "verification",
+    answer: "json",
+  });
+  const answer = (query: Record<string, string | string[]>) =>
+    answerHandshake(yelp, hookRequest({ method: "GET", query, rawBody: Buffer.alloc(0) }), secretsOf({}));
+
+  it("echoes the verification value as JSON", () => {
+    expect(answer({ verification: "a1B2c3" })).toEqual({
+      kind: "answer",
+      status: 200,
+      contentType: "application/json",
+      body: '{"verification":"a1B2c3"}',
+    });
+  });
+
+  it("is not a handshake without the parameter, and refuses an unprintable value (positive control above)", () => {
+    expect(answer({})).toEqual({ kind: "not_handshake" });
+    expect(answer({ verification: "<script>\n" })).toMatchObject({ kind: "refused", status: 400 });
   });
 });
