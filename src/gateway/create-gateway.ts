@@ -88,7 +88,7 @@ export async function openGatewayContext(
     options.log,
   );
   const engine = new ProfileEngine({ ...options.engine, log: options.log });
-  const suggester = new ProfileSuggester(options.suggest, options.log);
+  const suggester = new ProfileSuggester({ limits: options.suggest ?? {}, log: options.log });
   const {
     handles: _handles,
     exclusively: _exclusively,

@@ -13,7 +13,7 @@ import { firstOf, shown } from "./writer.js";
  */
 export function pickAddress(r: Reading): Picked {
   const streets = rank(
-    r.leaves,
+    r.candidates,
     { concept: "street", shapes: ["street", "fullAddress"], person: true, varying: true, byValue: true },
     r.payloads,
   );
@@ -38,7 +38,11 @@ export function pickAddress(r: Reading): Picked {
   const street = r.writer.path(best.leaf);
   const part = (concept: "line2" | "city" | "region" | "zip", shapes: Shape[]) =>
     sibling(
-      rank(r.leaves, { concept, shapes, person: true, byValue: concept !== "line2" && concept !== "city" }, r.payloads),
+      rank(
+        r.candidates,
+        { concept, shapes, person: true, byValue: concept !== "line2" && concept !== "city" },
+        r.payloads,
+      ),
       best.leaf,
     );
   const line2 = part("line2", ["text", "street", "id"]);

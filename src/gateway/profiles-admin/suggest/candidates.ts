@@ -1,6 +1,6 @@
-import { type Concept, type NameScore, NOT_THE_PERSON, nameScore } from "./concepts.js";
+import { type Concept, type NameScore, NOT_THE_PERSON, nameScore, namesSomething } from "./concepts.js";
 import type { Leaf } from "./leaves.js";
-import type { Shape } from "./shapes.js";
+import { hasShape, type Shape } from "./shapes.js";
 import type { Confidence } from "./types.js";
 import { wordSet } from "./word-set.js";
 
@@ -79,6 +79,32 @@ const SHAPE_WORDS: Readonly<Record<Shape, string>> = {
   text: "text",
 };
 
+/** Shapes that can make a field something by its value alone. */
+const TELLING: readonly Shape[] = [
+  "email",
+  "phone",
+  "street",
+  "fullAddress",
+  "personName",
+  "zip",
+  "region",
+  "zone",
+  "date",
+  "time",
+  "localDateTime",
+  "zonedDateTime",
+  "epochSeconds",
+  "epochMillis",
+];
+
+/**
+ * The leaves worth ranking: named like something, or with a value that tells what it is. The rest of a large payload
+ * (free text under names that say nothing) is left out once, not looked at by every concept.
+ */
+export function mayMatter(leaf: Leaf): boolean {
+  return namesSomething(leaf.naming) || TELLING.some((shape) => leaf.shapes.has(shape));
+}
+
 /** Every leaf that may supply `wanted`, best first (docs/decisions.md, D-311). */
 export function rank(leaves: readonly Leaf[], wanted: Wanted, payloads: number): Candidate[] {
   const found: Candidate[] = [];
@@ -97,7 +123,7 @@ export function rank(leaves: readonly Leaf[], wanted: Wanted, payloads: number):
     if (constant && name < 2) continue;
     const fits = name >= 2 ? wanted.shapes : (wanted.valueShapes ?? wanted.shapes);
     let hits = 0;
-    for (const shapes of leaf.valueShapes) if (fits.some((shape) => shapes.has(shape))) hits++;
+    for (const mask of leaf.masks) if (fits.some((shape) => hasShape(mask, shape))) hits++;
     if (name >= 2) {
       if (hits === 0 || hits * 2 < leaf.present) continue;
     } else if (
@@ -125,7 +151,9 @@ export function isSomeoneElse(leaf: Leaf): boolean {
 }
 
 function reasonFor(leaf: Leaf, name: NameScore, hits: number, payloads: number, wanted: Wanted): string {
-  const shape = wanted.shapes.find((s) => (leaf.shapes.get(s) ?? 0) > 0) ?? wanted.shapes[0] ?? "text";
+  // The shape most values have; between equals the more specific, listed later (a full address over a street line).
+  let shape: Shape = wanted.shapes[0] ?? "text";
+  for (const s of wanted.shapes) if ((leaf.shapes.get(s) ?? 0) >= (leaf.shapes.get(shape) ?? 0)) shape = s;
   const what = SHAPE_WORDS[shape];
   const named =
     name >= 2

@@ -98,7 +98,7 @@ const TIME_BLOCKERS = wordSet(`
   rescheduled reschedule previous old original timestamp requested inserted logged viewed opened delivered
 `);
 const START_WORDS = wordSet("start starts starting begin begins beginning");
-const END_WORDS = wordSet("end ends ending finish finishes until");
+const END_WORDS = wordSet("end ends ending finish finishes until to");
 const VISIT_WORDS = wordSet(`
   appointment appointments booking bookings visit slot slots reservation schedule scheduled meeting event session
   consultation inspection estimate job service preferred requested window
@@ -129,10 +129,52 @@ const hasAny = (words: ReadonlySet<string>, list: ReadonlySet<string>) => {
   return false;
 };
 
+/**
+ * Every word that can make a field's own name or label say a concept, and the words around it that alone can (a
+ * phone list, a booking): a leaf with none of them is nothing by its name, whatever the concept (blockers only ever
+ * take away, so they are not needed here).
+ */
+const CONCEPT_WORDS = new Set([
+  ...PHONE_WORDS,
+  ...PERSON_WORDS,
+  ...FIRST_WORDS,
+  ...LAST_WORDS,
+  ...PLACE_WORDS,
+  ...LINE2_WORDS,
+  ...CITY_WORDS,
+  ...REGION_WORDS,
+  ...ZIP_WORDS,
+  ...CONSENT_CHANNEL,
+  ...CONSENT_WORDS,
+  ...START_WORDS,
+  ...END_WORDS,
+  ...VISIT_WORDS,
+  ...DURATION_WORDS,
+  ...ZONE_WORDS,
+  ...NOTES_WORDS,
+  ...ID_WORDS,
+  ...RECORD_WORDS,
+  ..."name names e mail email address addr street line st post code number contact call calls from when scheduled at datetime date day time f l middle".split(
+    " ",
+  ),
+]);
+const AROUND_WORDS = new Set([...PHONE_WORDS, ...VISIT_WORDS]);
+
+/** Whether a field's name can say anything at all (most of a large payload's fields say nothing). */
+export function namesSomething(naming: Naming): boolean {
+  return (
+    naming.own.some((w) => CONCEPT_WORDS.has(w)) ||
+    naming.label.some((w) => CONCEPT_WORDS.has(w)) ||
+    naming.context.some((w) => AROUND_WORDS.has(w))
+  );
+}
+
 interface WordSets {
   primary: ReadonlySet<string>;
   context: ReadonlySet<string>;
   near: ReadonlySet<string>;
+  /** Scores already worked out, by concept: each concept is asked about each leaf several times. */
+  scores: Map<Concept, NameScore>;
 }
 
 /** Every concept asks about the same leaf's words: made once per leaf (a payload may have 10,000 of them). */
@@ -142,7 +184,21 @@ function setsOf(naming: Naming): WordSets {
   let sets = wordSets.get(naming);
   if (!sets) {
     const primary = new Set([...naming.own, ...naming.label]);
-    sets = { primary, context: new Set(naming.context), near: new Set([...primary, ...naming.context.slice(-3)]) };
+    let context: ReadonlySet<string> | undefined;
+    let near: ReadonlySet<string> | undefined;
+    sets = {
+      primary,
+      // Most leaves are settled by their own words: the others are put in sets only when asked for.
+      get context() {
+        context ??= new Set(naming.context);
+        return context;
+      },
+      get near() {
+        near ??= new Set([...primary, ...naming.context.slice(-3)]);
+        return near;
+      },
+      scores: new Map(),
+    };
     wordSets.set(naming, sets);
   }
   return sets;
@@ -150,7 +206,17 @@ function setsOf(naming: Naming): WordSets {
 
 /** How strongly a field's name says `concept` (docs/profiles.md, "Suggested profiles"). */
 export function nameScore(concept: Concept, naming: Naming): NameScore {
-  const { primary, context, near } = setsOf(naming);
+  const sets = setsOf(naming);
+  let score = sets.scores.get(concept);
+  if (score === undefined) {
+    score = scoreOf(concept, naming, sets);
+    sets.scores.set(concept, score);
+  }
+  return score;
+}
+
+function scoreOf(concept: Concept, naming: Naming, sets: WordSets): NameScore {
+  const { primary } = sets;
   switch (concept) {
     case "email": {
       if (hasAny(primary, EMAIL_BLOCKERS)) return -1;
@@ -160,7 +226,7 @@ export function nameScore(concept: Concept, naming: Naming): NameScore {
     case "phone": {
       if (hasAny(primary, PHONE_BLOCKERS)) return -1;
       if (hasAny(primary, PHONE_WORDS)) return 3;
-      if (primary.has("number") && (hasAny(context, PHONE_WORDS) || hasAny(primary, PERSON_WORDS))) return 2;
+      if (primary.has("number") && (hasAny(sets.context, PHONE_WORDS) || hasAny(primary, PERSON_WORDS))) return 2;
       // `phones.home`, `Phones.Phone[@kind="work"]`: a phone by the list or object it is in.
       if (hasAny(new Set(naming.context.slice(-2)), PHONE_WORDS)) return 2;
       return primary.has("number") || primary.has("contact") ? 1 : 0;
@@ -169,7 +235,8 @@ export function nameScore(concept: Concept, naming: Naming): NameScore {
       if (!primary.has("name") && !primary.has("names")) {
         return naming.own.length > 0 && naming.own.every((w) => PERSON_WORDS.has(w)) ? 1 : 0;
       }
-      if (hasAny(primary, NAME_BLOCKERS)) return hasAny(primary, FIRST_WORDS) || hasAny(primary, LAST_WORDS) ? -1 : 0;
+      if (hasAny(primary, FIRST_WORDS) || hasAny(primary, LAST_WORDS) || primary.has("middle")) return -1;
+      if (hasAny(primary, NAME_BLOCKERS)) return 0;
       // A bare `name` is the name of what it is in: `form.name`, `category.name` are a form's and a category's.
       if (naming.own.length === 1 && naming.label.length === 0) {
         const parent = naming.context.filter((word) => !ENVELOPE_WORDS.has(word)).at(-1);
@@ -191,14 +258,14 @@ export function nameScore(concept: Concept, naming: Naming): NameScore {
       )
         return 3;
       if (hasAny(primary, SEQUENCE_BLOCKERS)) return -1;
-      return near.has("name") || context.has("name") ? 3 : 1;
+      return sets.near.has("name") || sets.context.has("name") ? 3 : 1;
     }
     case "middleName":
-      return primary.has("middle") && (primary.has("name") || context.has("name")) ? 3 : 0;
+      return primary.has("middle") && (primary.has("name") || sets.context.has("name")) ? 3 : 0;
     case "street": {
       if (hasAny(primary, STREET_BLOCKERS) && !primary.has("1") && !primary.has("one")) return 0;
       if (primary.has("street") || primary.has("address") || primary.has("addr")) return 3;
-      if (primary.has("line") && (primary.has("1") || primary.has("one"))) return context.has("address") ? 3 : 2;
+      if (primary.has("line") && (primary.has("1") || primary.has("one"))) return sets.context.has("address") ? 3 : 2;
       // Words that may name a place, or something else: the value must say it is an address.
       return hasAny(primary, PLACE_WORDS) ? 1 : 0;
     }
@@ -226,14 +293,14 @@ export function nameScore(concept: Concept, naming: Naming): NameScore {
     case "date":
     case "time":
     case "endTime":
-      return timeScore(concept, primary, context);
+      return timeScore(concept, primary, sets.context);
     case "duration":
       return hasAny(primary, DURATION_WORDS) ? 3 : 0;
     case "zone":
       if (hasAny(primary, ZONE_WORDS) || (primary.has("time") && primary.has("zone"))) return 3;
       return 0;
     case "notes":
-      if (hasAny(primary, NOTES_BLOCKERS) || hasAny(context, NOTES_BLOCKERS)) return -1;
+      if (hasAny(primary, NOTES_BLOCKERS) || hasAny(sets.context, NOTES_BLOCKERS)) return -1;
       return hasAny(primary, NOTES_WORDS) ? 3 : 0;
     case "recordId": {
       if (hasAny(primary, ID_BLOCKERS)) return -1;
@@ -243,13 +310,16 @@ export function nameScore(concept: Concept, naming: Naming): NameScore {
       if (!naming.own.every((word) => ID_WORDS.has(word))) return 1;
       const around = naming.context.filter((word) => !ENVELOPE_WORDS.has(word));
       if (around.length === 0 || hasAny(new Set(around.slice(-2)), RECORD_WORDS)) return 3;
-      return hasAny(context, ID_BLOCKERS) || hasAny(context, THE_PERSON) ? -1 : 1;
+      return hasAny(sets.context, ID_BLOCKERS) || hasAny(sets.context, THE_PERSON) ? -1 : 1;
     }
   }
 }
 
+/** A slot inside one of these is the booking's old one (a reschedule's), not the visit. */
+const FORMER_WORDS = wordSet("previous old original former rescheduled reschedule prior");
+
 function timeScore(concept: Concept, primary: ReadonlySet<string>, context: ReadonlySet<string>): NameScore {
-  if (hasAny(primary, TIME_BLOCKERS)) return -1;
+  if (hasAny(primary, TIME_BLOCKERS) || hasAny(context, FORMER_WORDS)) return -1;
   const starts = hasAny(primary, START_WORDS) || primary.has("from");
   const ends = hasAny(primary, END_WORDS);
   const visit = hasAny(primary, VISIT_WORDS) || hasAny(context, VISIT_WORDS);

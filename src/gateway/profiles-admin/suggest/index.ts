@@ -9,6 +9,6 @@ export {
   SuggestionTimeoutError,
 } from "./errors.js";
 export { MAX_SUGGEST_PAYLOADS, SUGGEST_LIMITS, type SuggestLimits } from "./limits.js";
-export { ProfileSuggester } from "./runner.js";
+export { ProfileSuggester, type SuggesterOptions } from "./runner.js";
 export { MAX_UNMAPPED, suggestProfile } from "./suggest.js";
 export type { Confidence, FieldSuggestion, SuggestInput, Suggestion, SuggestKind, SuggestOptions } from "./types.js";

@@ -14,6 +14,9 @@ export class JsonStrings {
   readonly #decoded = new Map<string, JsonDocument | null>();
 
   decode(text: string): JsonDocument | undefined {
+    // Nearly every string is plain text: told apart by its first character, without a lookup.
+    const first = text.trimStart()[0];
+    if (first !== "{" && first !== "[") return undefined;
     const known = this.#decoded.get(text);
     if (known !== undefined) return known ?? undefined;
     const document = LOOKS_LIKE_JSON.test(text) ? parse(text) : undefined;

@@ -1,5 +1,5 @@
 import type { PayloadPath } from "./path.js";
-import { type Scalar, type Shape, shapesOf } from "./shapes.js";
+import { hasShape, type Scalar, SHAPES, type Shape, shapeMask } from "./shapes.js";
 import type { Naming, Occurrence } from "./walk.js";
 
 /**
@@ -18,13 +18,11 @@ export interface Leaf {
   present: number;
   /** Payloads whose value has the shape. */
   shapes: ReadonlyMap<Shape, number>;
-  /** Each payload's value's shapes (empty where blank or absent). */
-  valueShapes: readonly ReadonlySet<Shape>[];
+  /** Each payload's value's shapes, as `shapeMask` bits (none where blank or absent). */
+  masks: readonly number[];
   /** Distinct values that are not blank: one value in every payload is the form's, not the person's. */
   distinct: number;
 }
-
-const NO_SHAPES: ReadonlySet<Shape> = new Set();
 
 export const isBlank = (value: Scalar | undefined): boolean =>
   value === undefined || value === null || (typeof value === "string" && value.trim() === "");
@@ -46,16 +44,22 @@ export function mergeLeaves(perPayload: readonly Occurrence[][]): Leaf[] {
   const leaves: Leaf[] = [];
   for (const [id, { first, values }] of byId) {
     const shapes = new Map<Shape, number>();
-    const distinct = new Set<string>();
+    // One payload: a value is its own only distinct value; a set per leaf would be 10,000 sets for nothing.
+    const distinct = count > 1 ? new Set<string>() : undefined;
     let present = 0;
-    const valueShapes = values.map((value) => {
-      if (isBlank(value)) return NO_SHAPES;
+    const masks = values.map((value) => {
+      if (isBlank(value)) return 0;
       present++;
-      distinct.add(typeof value === "string" ? value.trim().toLowerCase() : String(value));
-      const found = shapesOf(value as Scalar);
-      for (const shape of found) shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
-      return found;
+      distinct?.add(typeof value === "string" ? value.trim().toLowerCase() : String(value));
+      return shapeMask(value as Scalar);
     });
+    const all = masks.reduce((a, b) => a | b, 0);
+    if (all !== 0) {
+      for (const shape of SHAPES) {
+        if (!hasShape(all, shape)) continue;
+        shapes.set(shape, masks.filter((mask) => hasShape(mask, shape)).length);
+      }
+    }
     leaves.push({
       id,
       path: first.path,
@@ -66,8 +70,8 @@ export function mergeLeaves(perPayload: readonly Occurrence[][]): Leaf[] {
       values,
       present,
       shapes,
-      valueShapes,
-      distinct: distinct.size,
+      masks,
+      distinct: distinct?.size ?? present,
     });
   }
   return leaves;

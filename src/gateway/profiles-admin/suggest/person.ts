@@ -1,12 +1,16 @@
 import { type Candidate, rank, weakest } from "./candidates.js";
 import { withFallbacks } from "./fallbacks.js";
 import { isBlank, type Leaf } from "./leaves.js";
+import { hasShape } from "./shapes.js";
 import { wordSet } from "./word-set.js";
 import { firstOf, type Mapped, type Missed, type PathWriter, shown } from "./writer.js";
 
-/** What the person pickers read: the leaves (of every payload), how many payloads, how to write a path. */
+/** What the pickers read: the leaves (of every payload), how many payloads, how to write a path. */
 export interface Reading {
+  /** Every leaf the expression may read. */
   leaves: readonly Leaf[];
+  /** Those worth ranking (candidates.ts, mayMatter). */
+  candidates: readonly Leaf[];
   payloads: number;
   writer: PathWriter;
 }
@@ -34,7 +38,7 @@ function mappedChain(field: string, chain: readonly Candidate[], wrap: (path: st
 /** §2.7 email: a field named e-mail whose values are e-mail addresses, or values that all are. */
 export function pickEmail(r: Reading): Picked {
   const ranked = rank(
-    r.leaves,
+    r.candidates,
     { concept: "email", shapes: ["email"], person: true, varying: true, byValue: true, anyName: true },
     r.payloads,
   );
@@ -59,7 +63,7 @@ function phonePreference(leaf: Leaf): number {
 /** §2.7 phone: a phone field (a mobile first), or values that are all formatted phone numbers. */
 export function pickPhone(r: Reading): Picked {
   const ranked = rank(
-    r.leaves,
+    r.candidates,
     {
       concept: "phone",
       shapes: ["phone", "phoneLike"],
@@ -84,7 +88,7 @@ function formatted(leaf: Leaf): boolean {
 
 /** §2.7 smsConsent: a yes/no whose name says texts (or calls and consent); never a newsletter's or the terms'. */
 export function pickConsent(r: Reading): Picked {
-  const ranked = rank(r.leaves, { concept: "consent", shapes: ["bool"], person: true }, r.payloads);
+  const ranked = rank(r.candidates, { concept: "consent", shapes: ["bool"], person: true }, r.payloads);
   const chain = withFallbacks(ranked);
   if (chain.length === 0) {
     return { missed: { field: "smsConsent", note: "no yes/no field says the lead agreed to text messages" } };
@@ -99,18 +103,24 @@ export function pickConsent(r: Reading): Picked {
  */
 export function pickName(r: Reading, email: readonly Leaf[]): Picked {
   const full = rank(
-    r.leaves,
+    r.candidates,
     { concept: "fullName", shapes: ["personName", "nameWord"], person: true, varying: true, byValue: true },
     r.payloads,
   );
-  const first = rank(r.leaves, { concept: "firstName", shapes: ["nameWord", "personName"], person: true }, r.payloads);
+  const first = rank(
+    r.candidates,
+    { concept: "firstName", shapes: ["nameWord", "personName"], person: true },
+    r.payloads,
+  );
   const named = full.filter((c) => c.name >= 2);
   const firstBest = first.find((c) => c.name >= 2);
   const last = firstBest
     ? nearest(
-        rank(r.leaves, { concept: "lastName", shapes: ["nameWord", "personName"], person: true }, r.payloads).filter(
-          (c) => c.name >= 2,
-        ),
+        rank(
+          r.candidates,
+          { concept: "lastName", shapes: ["nameWord", "personName"], person: true },
+          r.payloads,
+        ).filter((c) => c.name >= 2),
         firstBest.leaf,
       )
     : undefined;
@@ -189,7 +199,7 @@ function byEmail(full: readonly Candidate[], email: readonly Leaf[]): Candidate 
   let best: { candidate: Candidate; agree: number } | undefined;
   for (const candidate of full) {
     if (candidate.name >= 2 || candidate.hits !== candidate.leaf.present) continue;
-    if (!candidate.leaf.valueShapes.every((s, i) => s.has("personName") || isBlank(candidate.leaf.values[i]))) continue;
+    if (!candidate.leaf.masks.every((m, i) => hasShape(m, "personName") || isBlank(candidate.leaf.values[i]))) continue;
     let agree = 0;
     candidate.leaf.values.forEach((value, i) => {
       const address = email.map((leaf) => leaf.values[i]).find((v) => typeof v === "string");

@@ -9,4 +9,6 @@ export type SuggestRequest = { id: number; text: string } | { id: number; input:
 
 export type SuggestReply =
   | { id: number; ok: true; suggestion: Suggestion }
-  | { id: number; ok: false; message: string };
+  | { id: number; ok: false; message: string }
+  /** Sent once, when the thread has loaded its code: the time limit counts from here, not from the thread's start. */
+  | { ready: true };

@@ -22,7 +22,7 @@ export function pickRecordIds(
   oneBooking: boolean,
   start: readonly Leaf[],
 ): { lead: Picked; appointment: Picked } {
-  const ranked = rank(r.leaves, { concept: "recordId", shapes: ["id"] }, r.payloads).filter(
+  const ranked = rank(r.candidates, { concept: "recordId", shapes: ["id"] }, r.payloads).filter(
     (c) => c.name >= 2 && c.leaf.present * 2 > r.payloads && (oneBooking || c.leaf.distinct === c.leaf.present),
   );
   const about = (c: Candidate, words: ReadonlySet<string>) =>
@@ -58,7 +58,7 @@ function idOf(candidate: Candidate | undefined, r: Reading): Picked {
 
 /** §2.8 notes: the customer's notes or comments for the visit, never the staff's internal ones. */
 export function pickNotes(r: Reading): Picked {
-  const best = rank(r.leaves, { concept: "notes", shapes: ["text"], person: true }, r.payloads)[0];
+  const best = rank(r.candidates, { concept: "notes", shapes: ["text"], person: true }, r.payloads)[0];
   if (!best) return { missed: { field: "notes", note: "no notes or comments for the visit" } };
   return {
     mapped: {

@@ -12,27 +12,35 @@ interface Job {
   reject(error: Error): void;
 }
 
+export interface SuggesterOptions {
+  limits?: Partial<SuggestLimits>;
+  log?: Logger;
+  /** The thread's module; the bundled suggester by default (tests give one that hangs). */
+  entry?: string;
+}
+
 type Work = { text: string } | { input: SuggestInput };
 
 /**
  * Makes suggestions on a thread of its own, never on the one that serves intake (docs/decisions.md, D-314): one at a
  * time per process, at most `maxQueue` waiting (past that, SuggestionBusyError), each within `timeoutMs` (past it the
  * thread is stopped — whatever it was doing ends — and the next suggestion starts a new one). The thread starts on
- * the first suggestion and is not kept alive by an idle process.
+ * the first suggestion (the clock starts once it has loaded its code) and is not kept alive by an idle process.
  */
 export class ProfileSuggester {
   readonly #limits: SuggestLimits;
+  readonly #log: Logger | undefined;
+  readonly #entry: string | undefined;
   readonly #queue: Job[] = [];
-  #worker: Worker | undefined;
-  #running: { job: Job; timer: NodeJS.Timeout } | undefined;
+  #worker: { thread: Worker; ready: boolean } | undefined;
+  #running: { job: Job; timer: NodeJS.Timeout | undefined } | undefined;
   #nextId = 1;
   #closed = false;
 
-  constructor(
-    limits: Partial<SuggestLimits> = {},
-    private readonly log?: Logger,
-  ) {
-    this.#limits = { ...SUGGEST_LIMITS, ...limits };
+  constructor(options: SuggesterOptions = {}) {
+    this.#limits = { ...SUGGEST_LIMITS, ...options.limits };
+    this.#log = options.log;
+    this.#entry = options.entry;
   }
 
   /** A suggestion from a request body's text (`{kind, payloads}`, already validated by the route). */
@@ -59,7 +67,7 @@ export class ProfileSuggester {
     }
     const worker = this.#worker;
     this.#worker = undefined;
-    await worker?.terminate();
+    await worker?.thread.terminate();
   }
 
   #enqueue(work: Work): Promise<Suggestion> {
@@ -82,27 +90,38 @@ export class ProfileSuggester {
     const job = this.#queue.shift();
     if (!job) return;
     const worker = this.#thread();
-    const timer = setTimeout(() => this.#timedOut(job), this.#limits.timeoutMs);
-    this.#running = { job, timer };
-    worker.postMessage(job.request);
+    this.#running = { job, timer: undefined };
+    // A thread still loading its code gets the message when it listens; the clock starts when it is ready.
+    if (worker.ready) this.#startClock(job);
+    worker.thread.postMessage(job.request);
   }
 
-  #thread(): Worker {
+  #startClock(job: Job): void {
+    if (this.#running?.job !== job || this.#running.timer !== undefined) return;
+    this.#running.timer = setTimeout(() => this.#timedOut(job), this.#limits.timeoutMs);
+  }
+
+  #thread(): { thread: Worker; ready: boolean } {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(suggestWorkerBundle(), {
+    const thread = new Worker(this.#entry ?? suggestWorkerBundle(), {
       // The thread needs nothing of the environment: it cannot leak a secret it never had.
       env: {},
       resourceLimits: { maxOldGenerationSizeMb: this.#limits.heapMb },
     });
-    worker.unref();
-    worker.on("message", (reply: SuggestReply) => this.#answered(reply));
-    worker.on("error", (error) => this.#died(worker, error));
-    worker.on("exit", () => this.#died(worker, new Error("the suggester's thread stopped")));
+    const worker = { thread, ready: false };
+    thread.unref();
+    thread.on("message", (reply: SuggestReply) => {
+      if (!("ready" in reply)) return this.#answered(reply);
+      worker.ready = true;
+      if (this.#running) this.#startClock(this.#running.job);
+    });
+    thread.on("error", (error) => this.#died(worker, error));
+    thread.on("exit", () => this.#died(worker, new Error("the suggester's thread stopped")));
     this.#worker = worker;
     return worker;
   }
 
-  #answered(reply: SuggestReply): void {
+  #answered(reply: Exclude<SuggestReply, { ready: true }>): void {
     const running = this.#running;
     if (!running || running.job.request.id !== reply.id) return;
     clearTimeout(running.timer);
@@ -117,13 +136,13 @@ export class ProfileSuggester {
     this.#running = undefined;
     const worker = this.#worker;
     this.#worker = undefined;
-    void worker?.terminate();
+    void worker?.thread.terminate();
     job.reject(new SuggestionTimeoutError(`the payloads took longer than ${this.#limits.timeoutMs} ms to read`));
     this.#next();
   }
 
   /** The thread ended on its own (out of memory, a crash): its suggestion fails, the next starts a new thread. */
-  #died(worker: Worker, error: Error): void {
+  #died(worker: { thread: Worker }, error: Error): void {
     if (this.#worker !== worker) return;
     this.#worker = undefined;
     const running = this.#running;
@@ -132,7 +151,7 @@ export class ProfileSuggester {
       this.#running = undefined;
       running.job.reject(new SuggestionError(`the suggester's thread failed: ${error.message}`));
     }
-    this.log?.warn({ err: error.message }, "profile suggester thread ended");
+    this.#log?.warn({ err: error.message }, "profile suggester thread ended");
     this.#next();
   }
 }

@@ -279,28 +279,72 @@ export function isId(value: Scalar): boolean {
   return text.length >= 1 && text.length <= 200 && !/\s/.test(text) && !isEmail(text) && !/^https?:/i.test(text);
 }
 
-/** Every shape a value has (a value may have several: "2026-05-03" is a date; 5125550123 is a phone). */
-export function shapesOf(value: Scalar): Set<Shape> {
-  const shapes = new Set<Shape>();
-  if (value === null || value === "") return shapes;
-  if (typeof value === "string" && isEmail(value)) shapes.add("email");
-  if (isPhone(value)) shapes.add("phone");
-  if (isPhoneLike(value)) shapes.add("phoneLike");
-  if (isZip(value)) shapes.add("zip");
-  if (isRegion(value)) shapes.add("region");
-  if (isStreet(value)) shapes.add("street");
-  if (isFullAddress(value)) shapes.add("fullAddress");
+export const SHAPES: readonly Shape[] = [
+  "email",
+  "phone",
+  "phoneLike",
+  "zip",
+  "region",
+  "street",
+  "fullAddress",
+  "personName",
+  "nameWord",
+  "date",
+  "time",
+  "localDateTime",
+  "zonedDateTime",
+  "epochSeconds",
+  "epochMillis",
+  "zone",
+  "bool",
+  "id",
+  "text",
+];
+const BIT = new Map(SHAPES.map((shape, i) => [shape, 1 << i]));
+
+/** Whether a set of shapes (`shapeMask`) has `shape`. */
+export const hasShape = (mask: number, shape: Shape): boolean => (mask & (BIT.get(shape) ?? 0)) !== 0;
+
+/**
+ * Every shape a value has, as bits (a value may have several: "2026-05-03" is a date and an id; 5125550123 is a
+ * phone). Bits rather than a set: a large payload has ten thousand values.
+ */
+export function shapeMask(value: Scalar): number {
+  if (value === null || value === "") return 0;
+  let mask = 0;
+  const add = (shape: Shape) => {
+    mask |= BIT.get(shape) ?? 0;
+  };
+  const text = typeof value === "string" ? value : undefined;
+  if (text?.includes("@") && isEmail(text)) add("email");
+  if (isPhone(value)) add("phone");
+  if (isPhoneLike(value)) add("phoneLike");
+  if (isZip(value)) add("zip");
+  if (isRegion(value)) add("region");
+  // Streets and addresses begin with a house number or a PO box.
+  if (text !== undefined && /^\s*(?:\d|p)/i.test(text)) {
+    if (isStreet(value)) add("street");
+    if (isFullAddress(value)) add("fullAddress");
+  }
   const name = nameShape(value);
-  if (name) shapes.add(name);
-  if (isDate(value)) shapes.add("date");
-  if (isTime(value)) shapes.add("time");
-  if (isLocalDateTime(value)) shapes.add("localDateTime");
-  if (isZonedDateTime(value)) shapes.add("zonedDateTime");
-  if (isEpochSeconds(value)) shapes.add("epochSeconds");
-  if (isEpochMillis(value)) shapes.add("epochMillis");
-  if (isZone(value)) shapes.add("zone");
-  if (isBool(value)) shapes.add("bool");
-  if (isId(value)) shapes.add("id");
-  if (typeof value === "string" && /\p{L}/u.test(value)) shapes.add("text");
-  return shapes;
+  if (name) add(name);
+  if (text !== undefined && /^\s*\d/.test(text)) {
+    if (isDate(value)) add("date");
+    if (isTime(value)) add("time");
+    if (isLocalDateTime(value)) add("localDateTime");
+    if (isZonedDateTime(value)) add("zonedDateTime");
+  }
+  if (isEpochSeconds(value)) add("epochSeconds");
+  if (isEpochMillis(value)) add("epochMillis");
+  if (isZone(value)) add("zone");
+  if (isBool(value)) add("bool");
+  if (isId(value)) add("id");
+  if (text !== undefined && /\p{L}/u.test(text)) add("text");
+  return mask;
+}
+
+/** The shapes of a value as a set (for reading; the suggester itself keeps the bits). */
+export function shapesOf(value: Scalar): Set<Shape> {
+  const mask = shapeMask(value);
+  return new Set(SHAPES.filter((shape) => hasShape(mask, shape)));
 }

@@ -1,6 +1,7 @@
 import { compileProfile } from "../../profiles/compile.js";
 import { HELPERS } from "../../profiles/helpers/index.js";
 import { bookingRecords } from "./booking.js";
+import { mayMatter } from "./candidates.js";
 import { SuggestionError } from "./errors.js";
 import { block, comment, type Entry, objectOf } from "./expression.js";
 import { JsonStrings } from "./json-in-string.js";
@@ -27,8 +28,10 @@ export function suggestProfile(input: SuggestInput, options: SuggestOptions = {}
   const structure = readStructure(payloads, strings);
   const leaves = mergeLeaves(payloads.map((payload) => walkPayload(payload, structure, strings)));
   const writer = new PathWriter();
+  const usable = parseJson ? leaves : leaves.filter((leaf) => leaf.path.root === undefined);
   const reading: Reading = {
-    leaves: parseJson ? leaves : leaves.filter((leaf) => leaf.path.root === undefined),
+    leaves: usable,
+    candidates: usable.filter(mayMatter),
     payloads: payloads.length,
     writer,
   };

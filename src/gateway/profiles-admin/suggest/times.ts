@@ -102,7 +102,7 @@ function bestStyle(
 ): Style | undefined {
   const styles: Style[] = [];
   for (const kind of INSTANT) {
-    const found = rank(r.leaves, { concept: instant, shapes: [kind.shape], varying: true }, r.payloads)[0];
+    const found = rank(r.candidates, { concept: instant, shapes: [kind.shape], varying: true }, r.payloads)[0];
     if (found)
       styles.push({
         text: kind.write(r.writer.path(found.leaf)),
@@ -111,7 +111,7 @@ function bestStyle(
         describe: kind.describe,
       });
   }
-  const local = rank(r.leaves, { concept: instant, shapes: ["localDateTime"], varying: true }, r.payloads)[0];
+  const local = rank(r.candidates, { concept: instant, shapes: ["localDateTime"], varying: true }, r.payloads)[0];
   const zone = local ? zoneNear(r, local.leaf) : undefined;
   if (local && zone) {
     styles.push({
@@ -121,7 +121,7 @@ function bestStyle(
       describe: `a local time in the zone of \`${shown(zone.leaf)}\``,
     });
   }
-  const time = rank(r.leaves, { concept: dayTime, shapes: ["time"] }, r.payloads)[0];
+  const time = rank(r.candidates, { concept: dayTime, shapes: ["time"] }, r.payloads)[0];
   const date = time ? dateFor(r, time.leaf, start) : undefined;
   const dayZone = time ? zoneNear(r, time.leaf) : undefined;
   if (time && date && dayZone) {
@@ -143,17 +143,17 @@ function bestStyle(
 function dateFor(r: Reading, time: Leaf, start: Style | undefined): Candidate | undefined {
   const startDate = start?.sources.find((c) => (c.leaf.shapes.get("date") ?? 0) > 0);
   if (startDate) return startDate;
-  return nearest(rank(r.leaves, { concept: "date", shapes: ["date"], varying: true }, r.payloads), time);
+  return nearest(rank(r.candidates, { concept: "date", shapes: ["date"], varying: true }, r.payloads), time);
 }
 
 /** The IANA zone for a local time: a zone field nearest to it (a zone known by its value alone will do). */
 function zoneNear(r: Reading, leaf: Leaf): Candidate | undefined {
-  return nearest(rank(r.leaves, { concept: "zone", shapes: ["zone"], byValue: true }, r.payloads), leaf);
+  return nearest(rank(r.candidates, { concept: "zone", shapes: ["zone"], byValue: true }, r.payloads), leaf);
 }
 
 /** A local start with no zone anywhere: named in the missing field's note, never converted. */
 function localWithoutZone(r: Reading): Leaf | undefined {
-  return rank(r.leaves, { concept: "start", shapes: ["localDateTime", "date", "time"] }, r.payloads)[0]?.leaf;
+  return rank(r.candidates, { concept: "start", shapes: ["localDateTime", "date", "time"] }, r.payloads)[0]?.leaf;
 }
 
 const MAX_MINUTES = 24 * 60;

@@ -94,23 +94,23 @@ export function walkPayload(payload: unknown, structure: Structure, strings: Jso
         }
         continue;
       }
-      const inner: Place = {
+      const inner = (): Place => ({
         ...place,
         segments,
         shape,
         context: [...place.context, ...tokenize(field)],
         group: undefined,
         depth: place.depth + 1,
-      };
+      });
       if (typeof value === "object" && value !== null) {
-        visitValue(value, inner);
+        visitValue(value, inner());
         continue;
       }
       if (typeof value === "string" && place.root === undefined) {
         const document = strings.decode(value);
         const root = document === undefined ? undefined : renderPath({ segments }, () => "");
         if (document !== undefined && root !== undefined) {
-          visitValue(document, { ...inner, root, segments: [], shape: decodedAt(shape) });
+          visitValue(document, { ...inner(), root, segments: [], shape: decodedAt(shape) });
           continue;
         }
       }

@@ -19,4 +19,5 @@ if (port) {
     }
     port.postMessage(reply);
   });
+  port.postMessage({ ready: true } satisfies SuggestReply);
 }
