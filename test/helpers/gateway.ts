@@ -27,7 +27,7 @@ export interface TestGateway {
 /** A real gateway on an in-memory database, listening on a free port. */
 export async function startTestGateway(
   settings: GatewayOptions["settings"] = {},
-  options: Partial<Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now">> = {},
+  options: Partial<Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "suggest" | "webhooks" | "now">> = {},
 ): Promise<TestGateway> {
   const { log, text } = captureLog();
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));

@@ -15,6 +15,11 @@ export interface Structure {
   /** By the list's structural path (field names only, `[]` for list items, `#json` into a decoded string). */
   lists: Map<string, ListReading>;
   labels: CrossLabels;
+  /**
+   * String fields (by structural path) that hold a JSON document in every payload that fills them: only those are
+   * decoded, since `$parseJson` fails the whole mapping on text that is not JSON.
+   */
+  json: ReadonlySet<string>;
 }
 
 type Item = Record<string, unknown>;
@@ -36,6 +41,7 @@ export function readStructure(payloads: readonly unknown[], strings: JsonStrings
   const instances = new Map<string, Item[][]>();
   const labels = new CrossLabels();
   const counts = new Map<string, number>();
+  const textFields = new Map<string, { json: number; text: number }>();
   const visit = (value: unknown, path: string, depth: number): void => {
     if (depth > 80) return;
     if (Array.isArray(value)) {
@@ -51,15 +57,20 @@ export function readStructure(payloads: readonly unknown[], strings: JsonStrings
     } else if (isItem(value)) {
       labels.note(value, path.endsWith("[]") ? path.slice(0, -2) : path);
       for (const [key, inner] of Object.entries(value)) visit(inner, child(path, key), depth + 1);
-    } else if (typeof value === "string") {
+    } else if (typeof value === "string" && value.trim() !== "") {
       const document = strings.decode(value);
+      const seen = textFields.get(path) ?? { json: 0, text: 0 };
+      if (document === undefined) seen.text++;
+      else seen.json++;
+      textFields.set(path, seen);
       if (document !== undefined) visit(document, decodedAt(path), depth + 1);
     }
   };
   for (const payload of payloads) visit(payload, "", 0);
   const lists = new Map<string, ListReading>();
   for (const [path, found] of instances) lists.set(path, chooseReading(found));
-  return { lists, labels };
+  const json = new Set([...textFields].filter(([, seen]) => seen.text === 0).map(([path]) => path));
+  return { lists, labels, json };
 }
 
 interface KeyCandidate {

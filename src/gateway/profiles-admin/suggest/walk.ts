@@ -43,6 +43,8 @@ interface Place {
 }
 
 const MAX_DEPTH = 80;
+/** Profiles are at most 100,000 characters (compile.ts): a suggestion reads a few dozen paths of at most this. */
+const MAX_PATH_CHARS = 1_000;
 
 /** The second pass: every scalar of one payload as an occurrence, lists read as `structure` decided. */
 export function walkPayload(payload: unknown, structure: Structure, strings: JsonStrings): Occurrence[] {
@@ -52,7 +54,8 @@ export function walkPayload(payload: unknown, structure: Structure, strings: Jso
 
   const emit = (place: Place, segments: Segment[], value: Scalar, naming: Naming, group: string) => {
     const rendered = renderSegments(segments);
-    if (rendered === undefined) return;
+    // A name JSONata cannot write, or a path so long that a few of them would pass the expression's own limit.
+    if (rendered === undefined || rendered.length + (place.root?.length ?? 0) > MAX_PATH_CHARS) return;
     const path: PayloadPath = place.root === undefined ? { segments } : { root: place.root, segments };
     found.push({
       path,
@@ -106,7 +109,7 @@ export function walkPayload(payload: unknown, structure: Structure, strings: Jso
         visitValue(value, inner());
         continue;
       }
-      if (typeof value === "string" && place.root === undefined) {
+      if (typeof value === "string" && place.root === undefined && structure.json.has(shape)) {
         const document = strings.decode(value);
         const root = document === undefined ? undefined : renderPath({ segments }, () => "");
         if (document !== undefined && root !== undefined) {

@@ -140,6 +140,15 @@ describe("other shapes", () => {
     expect(leaves({ note: "{not json}" }).get("note")?.value).toBe("{not json}");
   });
 
+  it("decodes a field only when it is JSON in every payload that fills it: $parseJson fails on text", () => {
+    const json = { entry: { data: '{"email":"a@b.co"}' } };
+    const text = { entry: { data: "see attachment" } };
+    expect(leaves(json, { entry: { data: "" } }).has("$parseJson(entry.data).email")).toBe(true);
+    const mixed = leaves(json, text);
+    expect(mixed.has("$parseJson(entry.data).email")).toBe(false);
+    expect(mixed.get("entry.data")?.value).toBe('{"email":"a@b.co"}');
+  });
+
   it("writes names JSONata cannot read bare in backticks: dotted form fields, numbers, reserved words", () => {
     const found = leaves({ "contact.email": "a@b.co", "4.1": "12 Oak St", and: "x", first_name: "Ada" });
     expect(found.has("`contact.email`")).toBe(true);
