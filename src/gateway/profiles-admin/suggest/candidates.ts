@@ -86,6 +86,7 @@ const TELLING: readonly Shape[] = [
   "street",
   "fullAddress",
   "personName",
+  "nameWord",
   "zip",
   "region",
   "zone",

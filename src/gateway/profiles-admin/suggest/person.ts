@@ -1,7 +1,7 @@
-import { type Candidate, rank, weakest } from "./candidates.js";
+import { type Candidate, isSomeoneElse, opaque, rank, weakest } from "./candidates.js";
 import { withFallbacks } from "./fallbacks.js";
 import { isBlank, type Leaf } from "./leaves.js";
-import { hasShape } from "./shapes.js";
+import { hasShape, type Shape } from "./shapes.js";
 import { wordSet } from "./word-set.js";
 import { firstOf, type Mapped, type Missed, type PathWriter, shown } from "./writer.js";
 
@@ -107,20 +107,14 @@ export function pickName(r: Reading, email: readonly Leaf[]): Picked {
     { concept: "fullName", shapes: ["personName", "nameWord"], person: true, varying: true, byValue: true },
     r.payloads,
   );
-  const first = rank(
-    r.candidates,
-    { concept: "firstName", shapes: ["nameWord", "personName"], person: true },
-    r.payloads,
-  );
+  // A name part is as typed: an initial ("P") is a last name too, when the field is named so.
+  const parts: Shape[] = ["nameWord", "personName", "text"];
+  const first = rank(r.candidates, { concept: "firstName", shapes: parts, person: true }, r.payloads);
   const named = full.filter((c) => c.name >= 2);
   const firstBest = first.find((c) => c.name >= 2);
   const last = firstBest
     ? nearest(
-        rank(
-          r.candidates,
-          { concept: "lastName", shapes: ["nameWord", "personName"], person: true },
-          r.payloads,
-        ).filter((c) => c.name >= 2),
+        rank(r.candidates, { concept: "lastName", shapes: parts, person: true }, r.payloads).filter((c) => c.name >= 2),
         firstBest.leaf,
       )
     : undefined;
@@ -153,7 +147,41 @@ export function pickName(r: Reading, email: readonly Leaf[]): Picked {
       },
     };
   }
+  const split = splitByEmail(r, email);
+  if (split) return { mapped: { field: "fullName", ...split } };
   return { missed: { field: "fullName", note: "no field holds a person's name (a company's name is not one)" } };
+}
+
+/**
+ * A name in two answers known only by their ids (`1.3`, `1.6`): the first is one word that appears in the lead's
+ * e-mail address in most payloads, the last the one-word answer right after it in the same form.
+ */
+function splitByEmail(r: Reading, email: readonly Leaf[]) {
+  if (email.length === 0) return undefined;
+  const oneWord = (leaf: Leaf) =>
+    leaf.present > 0 &&
+    opaque([...leaf.naming.own, ...leaf.naming.label]) &&
+    !isSomeoneElse(leaf) &&
+    leaf.masks.every((m, i) => hasShape(m, "nameWord") || isBlank(leaf.values[i]));
+  for (const first of r.candidates) {
+    if (!oneWord(first)) continue;
+    const agree = first.values.filter((value, i) => {
+      const address = email.map((leaf) => leaf.values[i]).find((v) => typeof v === "string");
+      return typeof value === "string" && typeof address === "string" && nameInEmail(value, address);
+    }).length;
+    if (agree * 2 <= first.present) continue;
+    const last = r.candidates.find(
+      (leaf) => leaf.group === first.group && leaf.order === first.order + 1 && oneWord(leaf),
+    );
+    if (!last) continue;
+    return {
+      text: `$joinName(${r.writer.path(first)}, ${r.writer.path(last)})`,
+      sources: [first, last],
+      confidence: "guess" as const,
+      reason: `no name says so, but \`${first.naming.shown}\` is one word found in the e-mail address in ${agree} of ${first.present} payloads, and \`${last.naming.shown}\` the one word right after it: a first and a last name.`,
+    };
+  }
+  return undefined;
 }
 
 /** A name field as written, or turned around when every value is "Last, First". */
