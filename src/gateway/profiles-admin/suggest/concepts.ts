@@ -82,6 +82,7 @@ const SEQUENCE_BLOCKERS = wordSet(`
 `);
 const STREET_BLOCKERS = wordSet("email mail ip web url website mac 2 two city state zip postal country hash wallet");
 const PLACE_WORDS = wordSet("location property premises site residence home");
+const MEETING_WORDS = wordSet("event events meeting meetings venue conference video organizer host");
 const LINE2_WORDS = wordSet("apt apartment suite unit");
 const CITY_WORDS = wordSet("city town locality municipality");
 const REGION_WORDS = wordSet("state province region");
@@ -105,9 +106,9 @@ const VISIT_WORDS = wordSet(`
 `);
 const DURATION_WORDS = wordSet("duration length minutes mins min");
 const ZONE_WORDS = wordSet("timezone tz tzid zone iana");
-const NOTES_WORDS = wordSet("notes note comments comment instructions remarks memo message details description");
+const NOTES_WORDS = wordSet("notes note comments comment instructions remarks memo message");
 const NOTES_BLOCKERS = wordSet(
-  "internal html private staff admin agent rep cancellation cancel reschedule rescheduling",
+  "internal html private staff admin agent rep cancellation cancel reschedule rescheduling meeting",
 );
 const ID_WORDS = wordSet("id uid uuid guid oid ref reference number no code key");
 const RECORD_WORDS = wordSet(`
@@ -267,7 +268,8 @@ function scoreOf(concept: Concept, naming: Naming, sets: WordSets): NameScore {
       if (primary.has("street") || primary.has("address") || primary.has("addr")) return 3;
       if (primary.has("line") && (primary.has("1") || primary.has("one"))) return sets.context.has("address") ? 3 : 2;
       // Words that may name a place, or something else: the value must say it is an address.
-      return hasAny(primary, PLACE_WORDS) ? 1 : 0;
+      // A meeting's or an event's location is where the business holds it, not the lead's address.
+      return hasAny(primary, PLACE_WORDS) && !hasAny(sets.context, MEETING_WORDS) ? 1 : 0;
     }
     case "line2": {
       if (hasAny(primary, LINE2_WORDS)) return 3;

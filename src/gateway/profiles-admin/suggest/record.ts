@@ -27,7 +27,8 @@ export function pickRecordIds(
   );
   const about = (c: Candidate, words: ReadonlySet<string>) =>
     [...c.leaf.naming.own, ...c.leaf.naming.context].some((word) => words.has(word));
-  const plain = ranked.find((c) => !about(c, BOOKING_WORDS) && !about(c, LEAD_WORDS)) ?? ranked[0];
+  const own = ranked.find((c) => !about(c, BOOKING_WORDS) && !about(c, LEAD_WORDS));
+  const plain = own ?? ranked[0];
   // A record's own id only where it is there as often as the plain one; a booking's wherever there is a visit.
   const asOften = (c: Candidate) => plain === undefined || c.leaf.present >= plain.leaf.present;
   const withVisit = (c: Candidate) =>
@@ -36,8 +37,16 @@ export function pickRecordIds(
   const lead = ranked.find((c) => about(c, LEAD_WORDS) && !about(c, BOOKING_WORDS) && asOften(c));
   return {
     lead: idOf(lead ?? plain ?? booking, r),
-    appointment: idOf(booking ?? plain ?? lead, r),
+    // The record's own plain id (`uid`, `id` at the top) is the booking's when the payload is a booking.
+    appointment: idOf(plainAtTop(own) ?? booking ?? plain ?? lead, r),
   };
+}
+
+/** A plain id at the payload's top (or inside its envelope): the id of what the payload is about. */
+function plainAtTop(candidate: Candidate | undefined): Candidate | undefined {
+  return candidate && candidate.name === 3 && candidate.leaf.depth <= 2 && !candidate.leaf.id.includes("[")
+    ? candidate
+    : undefined;
 }
 
 function idOf(candidate: Candidate | undefined, r: Reading): Picked {
@@ -58,7 +67,10 @@ function idOf(candidate: Candidate | undefined, r: Reading): Picked {
 
 /** §2.8 notes: the customer's notes or comments for the visit, never the staff's internal ones. */
 export function pickNotes(r: Reading): Picked {
-  const best = rank(r.candidates, { concept: "notes", shapes: ["text"], person: true }, r.payloads)[0];
+  // The same text in every payload is the form's or the event type's, not what this customer wrote.
+  const best = rank(r.candidates, { concept: "notes", shapes: ["text"], person: true }, r.payloads).find(
+    (c) => r.payloads < 2 || c.leaf.present < 2 || c.leaf.distinct > 1,
+  );
   if (!best) return { missed: { field: "notes", note: "no notes or comments for the visit" } };
   return {
     mapped: {
