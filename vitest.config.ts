@@ -90,7 +90,14 @@ const project = (
     exclude: [...configDefaults.exclude, ...(alone ? [] : ALONE)],
     maxWorkers: alone ? 1 : TOGETHER,
     sequence: { groupOrder: alone ? 1 : 0 },
-    ...(store === "postgres" ? { env: { TEST_STORE: "postgres" }, globalSetup: ["test/postgres-setup.ts"] } : {}),
+    ...(store === "postgres"
+      ? {
+          env: { TEST_STORE: "postgres" },
+          globalSetup: ["test/postgres-setup.ts"],
+          // A suite listed here that opens its gateway on SQLite fails rather than passing untested on PostgreSQL.
+          setupFiles: ["test/postgres-store-guard.ts"],
+        }
+      : {}),
   },
 });
 

@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { maxMinShares, windowedFairness } from "../../bench/lib/fairness.js";
 import { postgresAvailable, usePostgresDatabase } from "../helpers/postgres.js";
 import { dropPrefix, redisForTests, SHARED_REDIS_URL, uniquePrefix } from "../helpers/redis.js";
@@ -159,8 +159,11 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     const idsByKey = new Map<string, Set<string>>();
     let apiTurn = 0;
     const post = async (path: string, key: string, body: object, idempotencyKey: string): Promise<string> => {
-      for (let tries = 0; tries < 200; tries++) {
-        const url = urls[apiTurn++ % urls.length];
+      const first = apiTurn++;
+      // A post that fails (a dead process, a kept-alive socket closed under it) goes to the next process at once: one
+      // is always up.
+      for (let tries = 0; tries < 5 * urls.length; tries++) {
+        const url = urls[(first + tries) % urls.length];
         let res: Response;
         try {
           res = await fetch(`${url}${path}`, {
@@ -169,7 +172,6 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
             body: JSON.stringify(body),
           });
         } catch {
-          await new Promise((r) => setTimeout(r, 20));
           continue;
         }
         if (res.status !== 202 && res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -225,10 +227,10 @@ describe.skipIf(!pgUp || !redisUp)("several machines: API processes and workers 
     const count = async (where: string) =>
       Number((await query<{ n: number }>(`select count(*) as n from submissions where ${where}`))[0]?.n ?? 0);
     const pollUntil = async (done: () => Promise<boolean>, what: string, timeoutMs = 60_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await done())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 50));
+      try {
+        await vi.waitUntil(done, { timeout: timeoutMs, interval: 50 });
+      } catch (error) {
+        throw new Error(`timed out waiting for ${what}`, { cause: error });
       }
     };
 

@@ -51,6 +51,8 @@ function remaining(reply: Reply, name: string): number | undefined {
   return r ? Number(r.slice(2)) : undefined;
 }
 
+// Time itself is what §8 tests: a request at a given instant of the limiter's window (a remote target has no clock
+// of ours to move).
 const sleepUntil = (t: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, t - performance.now())));
 const windowMs = (level: string) => (policy[level] ?? SPEC_POLICY[level] ?? { w: 60 }).w * 1000;
 const quota = (level: string) => (policy[level] ?? SPEC_POLICY[level] ?? { q: 60 }).q;

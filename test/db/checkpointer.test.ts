@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startCheckpointer } from "../../src/db/checkpointer.js";
 import { openSqlite, type SqliteDatabase } from "../../src/db/sqlite.js";
 
@@ -22,11 +22,7 @@ function database(): { db: SqliteDatabase; path: string } {
 }
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitUntil(check, { timeout: timeoutMs, interval: 20 });
 }
 
 describe("background WAL checkpoints", () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openSqlite, type SqliteDatabase } from "../../src/db/sqlite.js";
 import { tableCache } from "../../src/db/table-cache.js";
 
@@ -54,16 +54,27 @@ describe("tableCache (the vendor key of every intake request)", () => {
     expect(find("k1")).toBeUndefined();
   });
 
-  it("sees another connection's commit (another process, the CLI) once it reads data_version again", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "pg-cache-")), "db.sqlite");
-    const mine = keysTable(path);
-    const theirs = keysTable(path);
-    mine.exec("insert into keys (id) values ('k1')");
-    const { find } = counted(mine);
-    expect(find("k1")?.revoked).toBe(0);
-    theirs.exec("update keys set revoked = 1 where id = 'k1'");
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(find("k1")?.revoked).toBe(1);
+  it("sees another connection's commit (another process, the CLI) once it reads data_version again", () => {
+    // The cache reads data_version at most every `checkEveryMs` (20 here) by Date.now(): a fake Date moves it.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const path = join(mkdtempSync(join(tmpdir(), "pg-cache-")), "db.sqlite");
+      const mine = keysTable(path);
+      const theirs = keysTable(path);
+      mine.exec("insert into keys (id) values ('k1')");
+      const { find, queries } = counted(mine);
+      expect(find("k1")?.revoked).toBe(0);
+      theirs.exec("update keys set revoked = 1 where id = 'k1'");
+      // Positive control: within the interval the cached row answers (the cost the interval saves).
+      vi.advanceTimersByTime(19);
+      expect(find("k1")?.revoked).toBe(0);
+      expect(queries()).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(find("k1")?.revoked).toBe(1);
+      expect(queries()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("does not cache a miss: a key created after an unknown lookup is found", () => {

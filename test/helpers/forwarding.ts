@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { vi } from "vitest";
 import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
 import { createForwardingWorker, type ForwardingWorker } from "../../src/gateway/create-worker.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
@@ -193,16 +194,19 @@ export function lead(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The probe's first value that is not undefined or false, polled every `stepMs`; fails after `timeoutMs`. */
 export async function until<T>(
   probe: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 15_000,
   stepMs = 25,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, stepMs));
+  try {
+    return (await vi.waitUntil(probe, { timeout: timeoutMs, interval: stepMs })) as T;
+  } catch (error) {
+    // The probe's own failure as it is; a timeout named as such.
+    if (error instanceof Error && error.message.startsWith("Timed out in waitUntil")) {
+      throw new Error("condition not met in time", { cause: error });
+    }
+    throw error;
   }
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
+import { vi } from "vitest";
 import { redisReachable } from "../../src/gateway/coordination/redis-connections.js";
 
 /** The machine's shared Redis: tests use it only under a prefix of their own, and never flush or stop it. */
@@ -78,10 +79,10 @@ export async function startRedisServer() {
   let child: ChildProcess | undefined;
   const up = async () => {
     child = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    const deadline = Date.now() + 5_000;
-    while (!(await redisReachable(url))) {
-      if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      await vi.waitUntil(() => redisReachable(url), { timeout: 5_000, interval: 50 });
+    } catch (error) {
+      throw new Error(`redis-server did not start on port ${port}`, { cause: error });
     }
   };
   const down = () =>
@@ -104,8 +105,10 @@ export async function startRedisServer() {
         redis.disconnect();
       }
     },
+    /** The fault: Redis away for `downMs` (what the clients see is the time without a server), then back empty. */
     async restart(downMs = 300) {
       await down();
+      // The outage's length is the fault itself; there is no state to wait for.
       await new Promise((r) => setTimeout(r, downMs));
       await up();
     },

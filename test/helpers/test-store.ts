@@ -45,7 +45,9 @@ async function createFromTemplate(name: string, template: string): Promise<void>
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === "42P04") return; // duplicate_database: this path's database exists
-      // object_in_use: another CREATE copying the template at this instant; copies are short.
+      // object_in_use: another CREATE copying the template at this instant; copies are short. A backoff with jitter,
+      // not a wait on a state: PostgreSQL says nothing when the template is free (and this module also runs in the
+      // crash test's child processes, outside vitest).
       if (code === "55006" && attempt < 50) {
         await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
         continue;

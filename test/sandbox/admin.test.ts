@@ -1,4 +1,3 @@
-import { setTimeout } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
@@ -225,11 +224,7 @@ describe("admin API: connection resets over real HTTP", () => {
         signal: AbortSignal.timeout(timeoutMs),
       });
     await expect(post(150)).rejects.toThrow();
-    const acted = async () => {
-      for (let i = 0; i < 40 && running.admin.stats().leads.submissions === 0; i++) await setTimeout(25);
-      return running.admin.stats().leads.submissions;
-    };
-    expect(await acted()).toBe(1);
+    await expect.poll(() => running.admin.stats().leads.submissions, { timeout: 5_000 }).toBe(1);
     const started = performance.now();
     const again = await post(2_000);
     expect(again.status).toBe(200);

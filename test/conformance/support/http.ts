@@ -22,8 +22,6 @@ export interface CallOptions {
   retry429?: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** One HTTP request to the target over the network, as a partner would send it. */
 export async function call(target: Target, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...options.headers };
@@ -40,7 +38,9 @@ export async function call(target: Target, method: string, path: string, options
     const receivedAt = performance.now();
     const retry = (options.retry429 ?? true) && target.remote && res.status === 429 && attempt < 5;
     if (retry) {
-      await sleep(Number(res.headers.get("retry-after") ?? "1") * 1000 + Math.random() * 250);
+      // Time is what the target asked for (§8: wait Retry-After before trying again); a remote target offers no state.
+      const waitMs = Number(res.headers.get("retry-after") ?? "1") * 1000 + Math.random() * 250;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
       continue;
     }
     let parsed: unknown;

@@ -90,6 +90,7 @@ export async function openTarget(options: { limits?: LimitsOverride } = {}): Pro
       fixtures: fixturesSchema.parse(fromEnv("CONFORMANCE_FIXTURES")),
       remote: true,
       adminToken: process.env.CONFORMANCE_ADMIN_TOKEN,
+      // A remote target's limiter cannot be reset: its windows restart only by time passing (§8 sliding windows).
       restartWindows: (windowMs) => new Promise((resolve) => setTimeout(resolve, windowMs + 50)),
       close: async () => {},
     };

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { vi } from "vitest";
 import { createWebhookVerifier, type WebhookEnvelope, type WebhookVerification } from "../../../src/receiver/index.js";
 
 export interface Delivery {
@@ -41,10 +42,10 @@ export async function startWebhookReceiver(host = process.env.CONFORMANCE_RECEIV
     deliveries,
     secrets,
     async waitFor(count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (deliveries.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${deliveries.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      try {
+        await vi.waitUntil(() => deliveries.length >= count, { timeout: timeoutMs, interval: 20 });
+      } catch (error) {
+        throw new Error(`expected ${count} deliveries, got ${deliveries.length}`, { cause: error });
       }
       return deliveries;
     },

@@ -1,12 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { GatewayContext } from "../../../src/gateway/context.js";
 import { SubmissionAttempt } from "../../../src/gateway/forwarding/attempt.js";
 import { json, postJson, seedCompany, startTestGateway, type TestGateway } from "../../helpers/gateway.js";
 
-/** How long the outcome's transaction waits before it runs, as behind another outcome of its company (D-273). */
+/**
+ * How long the outcome's transaction waits before it runs, as behind another outcome of its company (D-273). The
+ * wait is the clock moved on (fake Date): the rule is about which instant the backoff counts from, not about sleeping.
+ */
 const COMMIT_WAIT_MS = 600;
 
 /**
@@ -20,6 +22,9 @@ describe("§7 the backoff of a retryable failure counts from its answer", () => 
   afterAll(async () => {
     await t?.close();
     upstream?.close();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it("sets the next send at the answer + the backoff, though the outcome committed later", async () => {
@@ -44,10 +49,12 @@ describe("§7 the backoff of a retryable failure counts from its answer", () => 
 
     const { ctx } = t.gateway;
     let committedAt = 0;
+    // Only Date is faked: timers, sockets and the database run as they do.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const slow: GatewayContext = Object.create(ctx, {
       transaction: {
         value: (async (work, mode, companyId) => {
-          await delay(COMMIT_WAIT_MS);
+          vi.setSystemTime(Date.now() + COMMIT_WAIT_MS);
           const result = await ctx.transaction(work, mode, companyId);
           committedAt = Date.now();
           return result;

@@ -39,14 +39,21 @@ async function expectAllForwardedOnce(rig: Rig, ids: string[], timeoutMs = 30_00
   }
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/**
+ * Resolves once `atLeast` of `ids` are forwarded — a fault injected then meets a drain under way — and checks some
+ * are still to go (positive control: the fault does not come after the drain). The count forwarded.
+ */
+async function midDrain(rig: Rig, ids: string[], atLeast: number): Promise<number> {
+  const forwarded = await until(
+    async () => {
+      const n = (await submissionRows(rig.gateway, ids)).filter((r) => r.status === "forwarded").length;
+      return n >= atLeast ? n : undefined;
+    },
+    15_000,
+    50,
+  );
+  expect(forwarded).toBeLessThan(ids.length);
+  return forwarded;
 }
 
 describe.skipIf(!ownRedis)("BullMQ driver: Redis loses its data mid-drain (own redis-server)", () => {
@@ -55,7 +62,7 @@ describe.skipIf(!ownRedis)("BullMQ driver: Redis loses its data mid-drain (own r
     const rig = await startRig({ ...LIMITS, driver: "bullmq", redisUrl: redis.url });
     try {
       const ids = await burst(rig, 60);
-      await new Promise((r) => setTimeout(r, 700));
+      await midDrain(rig, ids, 10);
       expect(await redis.command("FLUSHALL")).toBe("OK");
       await expectAllForwardedOnce(rig, ids);
       expect(rig.sandbox.admin.stats().traffic.totals.limited).toBe(0);
@@ -70,7 +77,7 @@ describe.skipIf(!ownRedis)("BullMQ driver: Redis loses its data mid-drain (own r
     const rig = await startRig({ ...LIMITS, driver: "bullmq", redisUrl: redis.url });
     try {
       const ids = await burst(rig, 60);
-      await new Promise((r) => setTimeout(r, 700));
+      await midDrain(rig, ids, 10);
       await redis.restart();
       // Accepted while Redis was away or just back: its notice may be lost, the reconciler finds it.
       ids.push(...(await burst(rig, 10)));
@@ -121,28 +128,38 @@ describe.skipIf(!sharedRedis)("BullMQ driver: worker processes leave and die mid
     const rig = await startRig({ ...LIMITS, driver: "bullmq", inProcessWorker: false });
     const redis = new Redis(rig.redis.url);
     try {
-      const workers = await Promise.all([startWorkerProcess(rig), startWorkerProcess(rig)]);
+      // Three from the start: one leaves, one dies, one is left to finish. (A worker started mid-drain takes seconds
+      // to load on a busy machine, by which time the others may have drained everything: no fault would meet a drain.)
+      const workers = await Promise.all([startWorkerProcess(rig), startWorkerProcess(rig), startWorkerProcess(rig)]);
       const leader = () =>
-        eventually(async () => {
-          const holder = await redis.get(`${rig.redis.prefix}:fwd:leader`);
-          return workers.find((w) => w.instanceId === holder);
-        });
+        until(
+          async () => {
+            const holder = await redis.get(`${rig.redis.prefix}:fwd:leader`);
+            return workers.find((w) => w.instanceId === holder);
+          },
+          15_000,
+          50,
+        );
       const ids = await burst(rig, 90);
-      await new Promise((r) => setTimeout(r, 800));
+      const beforeTerm = await midDrain(rig, ids, 10);
 
       // Graceful: the dispatcher releases its lock at once and its running sends finish.
       const first = await leader();
       first.child.kill("SIGTERM");
       await exited(first.child);
       expect(first.child.exitCode).toBe(0);
-      workers.push(await startWorkerProcess(rig));
-      await new Promise((r) => setTimeout(r, 800));
+      // The drain goes on under another dispatcher before that one dies too.
+      await midDrain(rig, ids, beforeTerm + 10);
 
       // Crash: the lock expires and a survivor resumes from the limiter history mirrored in Redis.
-      const second = await eventually(async () => {
-        const w = await leader();
-        return w !== first ? w : undefined;
-      });
+      const second = await until(
+        async () => {
+          const w = await leader();
+          return w !== first ? w : undefined;
+        },
+        15_000,
+        50,
+      );
       second.child.kill("SIGKILL");
       await exited(second.child);
 

@@ -1,5 +1,5 @@
 import { execSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import { evaluatorEntry } from "../../../src/gateway/profiles/evaluator-entry.js";
 import {
@@ -77,8 +77,9 @@ describe("engine: bounded queue and shutdown", () => {
   it("refuses an evaluation beyond the queue bound with EngineOverloadedError", async () => {
     await engine.ready();
     const busy = engine.map(input(STUCK, "stuck"), { timeoutMs: 50 });
-    // Past the pipelining window: nothing more is sent to the busy worker, the next two wait in the queue.
-    await new Promise((r) => setTimeout(r, 10));
+    // Past the pipelining window (2 ms, pool.ts): nothing more is sent to the busy worker, the next two wait in the
+    // queue.
+    await vi.waitUntil(() => sharedPool(engine).runningLonger("stuck", 5), { timeout: 1_000, interval: 1 });
     const queued = [engine.map(input('{"a": 1}')), engine.map(input('{"a": 2}'))];
     await expect(engine.map(input('{"a": 3}'))).rejects.toBeInstanceOf(EngineOverloadedError);
     await busy;
@@ -144,7 +145,8 @@ describe("engine: an overloaded machine is not a runaway profile", () => {
         process.kill(Number(pid), "SIGSTOP");
         // A deadline of 230 ms: the worker's own background CPU after start-up (JIT, GC) stays well below a tenth.
         const pending = starved.map(input('{"ok": true}'), { timeoutMs: 200 });
-        await new Promise((r) => setTimeout(r, 700)); // three deadlines
+        // Time itself is the test: three deadlines pass while the worker is stopped (and so starved of CPU).
+        await new Promise((r) => setTimeout(r, 700));
         process.kill(Number(pid), "SIGCONT");
         expect(await pending).toMatchObject({ ok: true, body: { ok: true } });
         expect(starved.stats().pool.restarts).toBe(0);
@@ -154,6 +156,11 @@ describe("engine: an overloaded machine is not a runaway profile", () => {
     },
   );
 });
+
+/** The engine's shared evaluator pool (its own lanes aside), for what only the pool knows. */
+function sharedPool(of: ProfileEngine): { runningLonger(versionId: string, ms: number): boolean } {
+  return (of as unknown as { pool: { runningLonger(versionId: string, ms: number): boolean } }).pool;
+}
 
 /** This process's evaluator children. */
 function workerPids(): number[] {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   EngineOverloadedError,
   loadProfileDir,
@@ -28,6 +28,10 @@ const newEngine = (options: ConstructorParameters<typeof ProfileEngine>[0]) => {
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((e) => e.close()));
 });
+
+/** The engine's shared evaluator pool (its lanes aside), for what only the pool knows. */
+const sharedPool = (of: ProfileEngine) =>
+  (of as unknown as { pool: { runningLonger(versionId: string, ms: number): boolean } }).pool;
 
 const timeLimitOf = (outcome: MappingOutcome) =>
   outcome.ok === false && outcome.kind === "guardrail"
@@ -60,11 +64,11 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     // Past its probation: quick on real payloads so far.
     for (let i = 0; i < LIMITS.probationEvaluations; i++) await engine.map({ ...profile, payload: benign });
     const first = engine.map({ ...profile, payload });
-    await new Promise((r) => setTimeout(r, 25));
+    await vi.waitUntil(() => sharedPool(engine).runningLonger(profile.versionId, 10), { timeout: 1_000, interval: 1 });
     // The first has not breached yet (50 ms limit) but has run past 10 ms: the second must not take shared worker two.
     const second = engine.map({ ...profile, payload });
-    await new Promise((r) => setTimeout(r, 5));
-    expect(engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 1 } });
+    // Dispatched after this turn of the event loop: polled until both are running, each where it should.
+    await expect.poll(() => engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 1 } });
     // Not yet proven guilty, so it keeps the full limit.
     expect([timeLimitOf(await first), timeLimitOf(await second)]).toEqual(["50", "50"]);
   });
@@ -82,16 +86,14 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     // (A long limit, so that the checks below find them running even on a loaded machine.)
     const slow = { timeoutMs: 1_000 };
     const burst = [engine.map({ ...profile, payload }, slow), engine.map({ ...profile, payload }, slow)];
-    await new Promise((r) => setTimeout(r, 5));
-    expect(engine.stats()).toMatchObject({ pool: { busy: 0 }, suspectLane: { busy: 1 } });
+    await expect.poll(() => engine.stats()).toMatchObject({ pool: { busy: 0 }, suspectLane: { busy: 1 } });
     expect(timeLimitOf((await Promise.all(burst))[0] as MappingOutcome)).toBe("1000");
 
     // A version whose real payloads run quickly leaves probation after a few and runs on the shared pool.
     const fresh = { ...profile, versionId: `${profile.versionId}-fresh` };
     for (let i = 0; i < LIMITS.probationEvaluations; i++) await engine.map({ ...fresh, payload: benign });
     const running = engine.map({ ...fresh, payload }, slow);
-    await new Promise((r) => setTimeout(r, 5));
-    expect(engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 0 } });
+    await expect.poll(() => engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 0 } });
     await running;
   });
 
@@ -100,6 +102,7 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     const profile = await loadProfileDir(RUNAWAY_DIR);
     const payload = await realPayload();
     await engine.map({ ...profile, payload });
+    // Time itself is the test: the suspect period (100 ms) runs out without another breach.
     await new Promise((r) => setTimeout(r, 150));
     expect(timeLimitOf(await engine.map({ ...profile, payload }))).toBe("50");
   });

@@ -15,6 +15,7 @@ describe("threadCpuMs: the evaluating thread's own CPU time", () => {
     expect(computed).toBeGreaterThan(0);
     expect(computed).toBeLessThan(wall + 5);
     const beforeWait = threadCpuMs();
+    // Time itself is the test: a wait of 100 ms, which costs the thread no CPU.
     await new Promise((resolve) => setTimeout(resolve, 100));
     // Waiting costs no CPU; the test runner may use the thread a little meanwhile (CI runs files in parallel).
     expect(threadCpuMs() - beforeWait).toBeLessThan(40);

@@ -11,7 +11,15 @@ import type { VendorKeyRow } from "../../../src/gateway/storage/vendor-keys/inde
 import { postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
 
 /** One "process" of the gateway: its stores on a connection (SQLite) or a pool (PostgreSQL) of its own. */
-export type Opened = Stores & { transaction: Transaction; close(): Promise<void> };
+export type Opened = Stores & {
+  transaction: Transaction;
+  close(): Promise<void>;
+  /**
+   * PostgreSQL: how many sessions on this database wait for a lock (another transaction's row lock, an advisory lock),
+   * seen from the server — a test of an interleaving waits for its waiter to be there, not merely started.
+   */
+  lockWaits?(): Promise<number>;
+};
 
 export interface Backend {
   name: "SQLite" | "PostgreSQL";
@@ -50,6 +58,14 @@ export const BACKENDS: Backend[] = [
         const storage = postgresStorage(pool);
         return {
           ...storage,
+          async lockWaits() {
+            // Of this database only: other suites' sessions on the same server wait in databases of their own.
+            const { rows } = await pool.query<{ waiting: number }>(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            );
+            return rows[0]?.waiting ?? 0;
+          },
           async close() {
             await storage.close();
             await pool.end();

@@ -10,13 +10,17 @@ describe.each(BACKENDS)("upstream credentials store on $name", (backend) => {
     const open = backend.use();
     let gateway: Opened;
     let other: Opened;
+    /** Reads the server's view of the other two (PostgreSQL), on a pool of its own. */
+    let observer: Opened;
     beforeAll(() => {
       gateway = open();
       other = open();
+      observer = open();
     });
     afterAll(async () => {
       await gateway?.close();
       await other?.close();
+      await observer?.close();
     });
 
     it("reads a credential back with its defaults (version 1, active)", async () => {
@@ -111,28 +115,49 @@ describe.each(BACKENDS)("upstream credentials store on $name", (backend) => {
         expect(await gateway.credentials.pause("cred_none", "401", 1)).toBe(false);
       });
 
+      /**
+       * A rotation in another process holds the credential's row, uncommitted; the refusal of version 1 arrives
+       * meanwhile. Resolves with what the pause answered once the rotation ended as `ends` says, after checking the
+       * pause was waiting on the row lock (not merely sent) and had not answered while the rotation held it.
+       */
+      async function pauseBehindRotation(credentialId: string, ends: "commit" | "rollback"): Promise<boolean> {
+        let rotated = false;
+        let end: () => void = () => undefined;
+        const held = new Promise<void>((resolve) => {
+          end = resolve;
+        });
+        const rotation = other.transaction(async (tx) => {
+          await tx.credentials.update(credentialId, { version: 2, sealed: "v1.new" });
+          rotated = true;
+          await held;
+          if (ends === "rollback") throw new Error("rotation abandoned");
+        });
+        await vi.waitFor(() => expect(rotated).toBe(true));
+        let answered = false;
+        const pausing = gateway.credentials.pause(credentialId, "401 from the platform", 1).then((paused) => {
+          answered = true;
+          return paused;
+        });
+        // The interleaving itself: the pause's UPDATE is blocked on the rotation's row lock, seen from the server.
+        await vi.waitFor(async () => expect(await observer.lockWaits?.()).toBe(1), { timeout: 5_000, interval: 20 });
+        expect(answered).toBe(false);
+        end();
+        if (ends === "rollback") await expect(rotation).rejects.toThrow("rotation abandoned");
+        else await rotation;
+        return pausing;
+      }
+
       // SQLite cannot show it in one test process: a second connection waiting for the write lock blocks the thread.
       it.skipIf(backend.name === "SQLite")(
         "a pause waiting on a rotation uncommitted in another process changes nothing once the rotation commits",
         async () => {
-          const company = await newCompany(gateway);
-          const credentialId = await newCredential(gateway, company.id);
-          let rotated = false;
-          let commit: () => void = () => undefined;
-          const held = new Promise<void>((resolve) => {
-            commit = resolve;
-          });
-          const rotation = other.transaction(async (tx) => {
-            await tx.credentials.update(credentialId, { version: 2, sealed: "v1.new" });
-            rotated = true;
-            await held;
-          });
-          await vi.waitFor(() => expect(rotated).toBe(true));
-          // The refusal of version 1 arrives while the rotation holds the row: it waits, then finds version 2.
-          const pausing = gateway.credentials.pause(credentialId, "401 from the platform", 1);
-          commit();
-          await rotation;
-          expect(await pausing).toBe(false);
+          // Positive control: the same wait behind a rotation rolled back finds version 1 still, and pauses.
+          const abandoned = await newCredential(gateway, (await newCompany(gateway)).id);
+          expect(await pauseBehindRotation(abandoned, "rollback")).toBe(true);
+          expect(await gateway.credentials.get(abandoned)).toMatchObject({ version: 1, status: "paused" });
+
+          const credentialId = await newCredential(gateway, (await newCompany(gateway)).id);
+          expect(await pauseBehindRotation(credentialId, "commit")).toBe(false);
           expect(await gateway.credentials.get(credentialId)).toMatchObject({ version: 2, status: "active" });
         },
       );

@@ -18,7 +18,6 @@ import {
   seedCompany,
   settle,
   settledSubmission,
-  sleep,
   startGateway,
   startReceiver,
   type WebhookGateway,
@@ -36,7 +35,9 @@ beforeAll(async () => {
       retrySchedule: [100, 200],
       jitter: 0,
       pollMs: 200,
-      timeoutMs: 1_500,
+      // Longer than any wait below: a request that never answers ends only when its test releases it, so "the others
+      // went while it was in flight" cannot come from a timeout freeing its slot.
+      timeoutMs: 10_000,
       perEndpoint: 4,
       maxInFlight: 16,
       disableAfter: { failures: 4, ms: 0 },
@@ -81,9 +82,42 @@ function forwarded(keyId: string, leadId = `lead_${randomBytes(4).toString("hex"
   );
 }
 
-type Delivery = { id: string; status: string; attempts: number; lastError: string | null };
+type Delivery = {
+  id: string;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+};
 async function log(subscriptionId: string, query = ""): Promise<Delivery[]> {
   return (await api("GET", `/subscriptions/${subscriptionId}/deliveries${query}`)).body.deliveries as Delivery[];
+}
+
+/**
+ * Resolves once the dispatcher has served a subscription's lane in two passes begun after `at` (it reads the
+ * subscription each time: its periodic re-read of the backlog brings every lane with pending work back), and is idle:
+ * whatever the first of them launched has been answered by then.
+ */
+async function servedTwiceAfter(subscriptionId: string, at: number): Promise<void> {
+  const store = t.gateway.ctx.webhooks;
+  const read = store.subscription;
+  let served = 0;
+  store.subscription = async (id) => {
+    const row = await read.call(store, id);
+    if (id === subscriptionId && Date.now() > at) served++;
+    return row;
+  };
+  try {
+    await waitFor(() => served >= 2, 5_000, `two passes over ${subscriptionId}`);
+  } finally {
+    store.subscription = read;
+  }
+  const dispatcher = t.gateway.webhooks.dispatcher;
+  await waitFor(
+    () => dispatcher?.stats().inFlight === 0 && dispatcher.stats().probesInFlight === 0,
+    5_000,
+    "the dispatcher idle",
+  );
 }
 
 describe("§6.2–§6.3 deliveries are signed exactly as the platform signs them", () => {
@@ -189,16 +223,12 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
     const [a, b, c] = s.endpoint.received.map((r) => r.at);
     expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(90);
     expect((c ?? 0) - (b ?? 0)).toBeGreaterThanOrEqual(190);
-    let dead: Delivery[] = [];
-    for (let i = 0; i < 50 && dead.length === 0; i++) {
-      dead = await log(s.id, "?status=failed");
-      await sleep(20);
-    }
-    expect(dead).toHaveLength(1);
+    // Dead-lettered: failed, its last attempt recorded, nothing left to send (no other delivery, none pending).
+    await expect.poll(() => log(s.id), { timeout: 5_000 }).toMatchObject([{ status: "failed", attempts: 3 }]);
+    const dead = await log(s.id, "?status=failed");
     const detail = await api("GET", `/deliveries/${dead[0]?.id}`);
     expect(detail.body.attempts).toHaveLength(3);
     expect((detail.body.attempts as Array<{ responseExcerpt: string }>)[0]?.responseExcerpt).toBe("broken");
-    await sleep(400);
     expect(s.endpoint.received).toHaveLength(3);
 
     // Fixed: the owner redelivers from the dead letter.
@@ -226,33 +256,46 @@ describe("§6.4 retries, Retry-After, 410, sustained failure, dead letter and re
     const s = await subscribed((_r, res) => res.writeHead(410).end());
     await forwarded(s.key.id);
     await waitFor(() => s.endpoint.received.length === 1);
-    let sub: Record<string, unknown> = {};
-    for (let i = 0; i < 50 && sub.status !== "disabled"; i++) {
-      sub = (await api("GET", `/subscriptions/${s.id}`)).body;
-      await sleep(20);
-    }
-    expect(sub.status).toBe("disabled");
-    expect(String(sub.disabledReason)).toMatch(/410 Gone/);
+    await expect
+      .poll(async () => (await api("GET", `/subscriptions/${s.id}`)).body, { timeout: 5_000 })
+      .toMatchObject({ status: "disabled", disabledReason: expect.stringMatching(/410 Gone/) });
+    // Positive control: another subscription of the same key, made now, wanting the same event.
+    const control = await startReceiver();
+    receivers.push(control);
+    const other = await api("POST", "/subscriptions", {
+      vendorKeyId: s.key.id,
+      url: control.url,
+      events: ["submission.forwarded"],
+    });
+    expect(other.status).toBe(201);
     await forwarded(s.key.id);
-    await sleep(400);
+    // The event is fanned out in the settlement's commit: the control's delivery exists, and is sent; the disabled
+    // subscription got no delivery to send.
+    await expect.poll(async () => (await log(String(other.body.id))).map((d) => d.status)).toEqual(["delivered"]);
+    expect(control.received).toHaveLength(1);
+    expect((await log(s.id)).map((d) => d.attempts)).toEqual([1]);
     expect(s.endpoint.received).toHaveLength(1);
   });
 
   it("disables after sustained failure with the reason; re-enabling resumes what is pending", async () => {
     const s = await subscribed((_r, res) => res.writeHead(503).end());
     for (let i = 0; i < 3; i++) await forwarded(s.key.id);
-    let sub: Record<string, unknown> = {};
-    for (let i = 0; i < 200 && sub.status !== "disabled"; i++) {
-      sub = (await api("GET", `/subscriptions/${s.id}`)).body;
-      await sleep(20);
-    }
-    expect(sub.status).toBe("disabled");
-    expect(String(sub.disabledReason)).toMatch(
-      /no successful delivery since .* \(4 failed attempts in a row; last: HTTP 503\)/,
-    );
+    await expect
+      .poll(async () => (await api("GET", `/subscriptions/${s.id}`)).body, { timeout: 5_000 })
+      .toMatchObject({
+        status: "disabled",
+        disabledReason: expect.stringMatching(
+          /no successful delivery since .* \(4 failed attempts in a row; last: HTTP 503\)/,
+        ),
+      });
+    // Disabled with deliveries pending: the dispatcher passes them by even once they are due.
+    const pending = await log(s.id, "?status=pending");
+    expect(pending.length).toBeGreaterThan(0);
+    const dueBy = Math.max(...pending.map((d) => Date.parse(String(d.nextAttemptAt))));
+    await servedTwiceAfter(s.id, dueBy);
+    expect(await log(s.id, "?status=pending")).toEqual(pending);
     const before = s.endpoint.received.length;
-    await sleep(400);
-    expect(s.endpoint.received.length).toBe(before);
+    expect((await log(s.id)).reduce((n, d) => n + d.attempts, 0)).toBe(before);
 
     s.endpoint.answer((_r, res) => res.writeHead(200).end());
     expect((await api("PATCH", `/subscriptions/${s.id}`, { status: "active" })).body.disabledReason).toBeNull();
@@ -284,11 +327,14 @@ describe("§6 webhooks: one slow or dead endpoint does not delay deliveries to o
       await forwarded(slow.key.id);
       await forwarded(healthy.key.id);
     }
-    const started = Date.now();
-    await waitFor(() => healthy.endpoint.received.length === 20, 3_000, "healthy deliveries");
-    expect(Date.now() - started).toBeLessThan(1_000);
-    await sleep(200);
-    expect(healthy.endpoint.received).toHaveLength(20); // each once: nothing picked twice
+    await waitFor(() => healthy.endpoint.received.length === 20, 5_000, "healthy deliveries");
+    // Not behind the slow endpoint: its requests are all still in flight (none answered, no outcome recorded).
+    expect((await log(slow.id)).filter((d) => d.attempts > 0)).toEqual([]);
+    // Each once: every healthy delivery answered after one attempt, nothing picked twice.
+    await expect
+      .poll(async () => (await log(healthy.id)).map((d) => [d.status, d.attempts]))
+      .toEqual(Array(20).fill(["delivered", 1]));
+    expect(healthy.endpoint.received).toHaveLength(20);
     expect(new Set(healthy.endpoint.bodies().map((b) => b.id)).size).toBe(20);
     // The dead endpoint holds at most its own lane (4 here) of the global cap.
     expect(slow.endpoint.received.length).toBeLessThanOrEqual(4);
@@ -362,12 +408,7 @@ describe("§6 webhooks: deleting a subscription while a delivery is in flight", 
     await waitFor(() => held.length === 2, 3_000, "both requests in flight");
     expect((await api("DELETE", `/subscriptions/${doomed.id}`)).status).toBe(200);
     for (const release of held) release();
-    let delivered: Delivery[] = [];
-    for (let i = 0; i < 100 && delivered.length === 0; i++) {
-      delivered = await log(other.id, "?status=delivered");
-      await sleep(20);
-    }
-    expect(delivered).toHaveLength(1);
+    await expect.poll(() => log(other.id, "?status=delivered"), { timeout: 2_000 }).toHaveLength(1);
     expect(doomed.endpoint.received).toHaveLength(1);
   });
 });

@@ -10,7 +10,17 @@ import { createLogger } from "../../../src/log.js";
 import { createWebhookVerifier } from "../../../src/receiver/index.js";
 import { type RunningSandbox, startSandbox } from "../../../src/sandbox/index.js";
 import { OWNER_PASSWORD, postJson, TEST_PASSWORD_COST } from "../../helpers/gateway.js";
-import { bearer, ownerApi, type Receiver, sleep, startReceiver, waitFor } from "./support.js";
+import { testStorage } from "../../helpers/test-store.js";
+import {
+  bearer,
+  deliveryLog,
+  type OwnerApi,
+  ownerApi,
+  platformEvents,
+  type Receiver,
+  startReceiver,
+  waitFor,
+} from "./support.js";
 
 /**
  * The full loop: a vendor books through the gateway and gets one signed confirmation; the appointment is moved
@@ -23,6 +33,8 @@ let server: RunningServer;
 let vendor: Receiver;
 let vendorKey: string;
 let vendorSecret: string;
+let owner: OwnerApi;
+let subscriptionId: string;
 
 beforeAll(async () => {
   const silent = createLogger({ level: "silent" });
@@ -34,7 +46,8 @@ beforeAll(async () => {
   });
   // createGateway wires forwarding's settled hook to onSubmissionSettled.
   gateway = await createGateway({
-    databasePath: ":memory:",
+    // TEST_STORE=postgres: a database of its own (test-store.ts).
+    ...(await testStorage(":memory:")),
     log: silent,
     masterKey: randomBytes(32).toString("hex"),
     forwarding: {
@@ -83,7 +96,7 @@ beforeAll(async () => {
   vendorKey = issued.key;
 
   // The vendor's subscription at the gateway.
-  const owner = ownerApi(server.url, await bearer(server.url, email));
+  owner = ownerApi(server.url, await bearer(server.url, email));
   vendor = await startReceiver();
   const sub = await owner("POST", "/subscriptions", {
     vendorKeyId: issued.id,
@@ -91,6 +104,7 @@ beforeAll(async () => {
     events: ["appointment.booked"],
   });
   vendorSecret = (sub.body.secret as { secret: string }).secret;
+  subscriptionId = String(sub.body.id);
 
   // The company's platform subscription points at the gateway's receiver; the owner loads the secret shown once.
   const session = sandbox.admin.ownerSession(upstream.id);
@@ -109,6 +123,12 @@ afterAll(async () => {
   await sandbox?.close();
   await vendor?.close();
 });
+
+/** The vendor's deliveries once every one is answered (undefined while one is not): all the vendor will ever get. */
+async function settledDeliveries() {
+  const deliveries = await deliveryLog(owner, subscriptionId);
+  return deliveries.every((d) => d.status === "delivered") ? deliveries : undefined;
+}
 
 describe("§6 webhooks: the full loop (§4.2 rule 2, §6)", () => {
   it("confirms a booking once, then relays exactly one delivery for a move made in the platform", async () => {
@@ -137,16 +157,21 @@ describe("§6 webhooks: the full loop (§4.2 rule 2, §6)", () => {
     expect(booking.status).toBe(202);
 
     await waitFor(() => vendor.received.length >= 1, 10_000, "the confirmation");
-    await sleep(500); // the platform's own report of the booking, if it sends one to the gateway, must not add one
-    expect(vendor.received).toHaveLength(1);
     const confirmation = vendor.bodies()[0] as { resource: { id: string }; data: Record<string, unknown> };
     const appointmentId = confirmation.resource.id;
     expect(appointmentId).toMatch(/^apt_/);
     expect(confirmation.data).toMatchObject({ change: "created", customer: { name: "Grace Hopper" } });
+    // The platform's own report of the booking reaches the gateway and is processed (stored with its fan-out, §6.4.1):
+    // it adds no delivery, the vendor heard of the booking once.
+    const reported = (version: number) => async () =>
+      (await platformEvents(owner)).find((e) => e.resourceId === appointmentId && e.resourceVersion === version);
+    await expect.poll(reported(1), { timeout: 10_000 }).toMatchObject({ event: "appointment.booked", fannedOut: 0 });
+    await expect.poll(settledDeliveries).toHaveLength(1);
+    expect(vendor.received).toHaveLength(1);
 
     sandbox.admin.moveAppointment({ appointmentId, startsAt: "2026-12-02T15:00:00Z", endsAt: "2026-12-02T16:00:00Z" });
-    await waitFor(() => vendor.received.length >= 2, 10_000, "the move");
-    await sleep(500);
+    await expect.poll(reported(2), { timeout: 10_000 }).toMatchObject({ event: "appointment.booked", fannedOut: 1 });
+    await expect.poll(settledDeliveries).toHaveLength(2);
     expect(vendor.received).toHaveLength(2);
     const moved = vendor.bodies()[1] as { data: Record<string, unknown> };
     expect(moved.data).toMatchObject({ change: "moved", appointmentId, startsAt: "2026-12-02T15:00:00Z" });

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearer,
   type Company,
+  deliveryLog,
   ownerApi,
   type Receiver,
   seedCompany,
   settle,
   settledSubmission,
-  sleep,
   startGateway,
   startReceiver,
   type WebhookGateway,
@@ -55,7 +55,7 @@ async function subscribed(answer?: Parameters<typeof startReceiver>[0]) {
     events: ["submission.forwarded"],
   });
   expect(created.status).toBe(201);
-  return { endpoint, key };
+  return { endpoint, key, subscriptionId: String(created.body.id) };
 }
 
 async function forwarded(keyId: string) {
@@ -74,7 +74,10 @@ describe("§6 webhooks: a dead endpoint holds one slot of its own, never a healt
     const healthy = await subscribed();
     await forwarded(healthy.key.id);
     await waitFor(() => healthy.endpoint.received.length === 1, 2_000, "the healthy endpoint's first delivery");
-    await sleep(50); // its outcome committed: the endpoint is known to answer
+    // Its outcome committed: the endpoint is known to answer.
+    await expect
+      .poll(async () => (await deliveryLog(api, healthy.subscriptionId)).map((d) => d.status))
+      .toEqual(["delivered"]);
 
     // Three endpoints that never answer, never heard from before, with five deliveries each.
     const dead = await Promise.all([1, 2, 3].map(() => subscribed((_r, res) => void held.push(res))));
@@ -83,10 +86,13 @@ describe("§6 webhooks: a dead endpoint holds one slot of its own, never a healt
     await waitFor(() => deadRequests() >= 2, 2_000, "requests to the dead endpoints");
 
     // Had the dead endpoints taken the two slots of the global cap, these would wait for their 4 s timeouts.
-    const started = Date.now();
     for (let i = 0; i < 10; i++) await forwarded(healthy.key.id);
-    await waitFor(() => healthy.endpoint.received.length === 11, TIMEOUT_MS, "the healthy deliveries");
-    expect(Date.now() - started).toBeLessThan(2_000); // half the timeout: room for a loaded machine
+    await waitFor(() => healthy.endpoint.received.length === 11, 2 * TIMEOUT_MS, "the healthy deliveries");
+    // They did not: every request to a dead endpoint is still in flight (none timed out, no outcome recorded).
+    expect(t.gateway.webhooks.dispatcher?.stats().probesInFlight).toBe(deadRequests());
+    for (const d of dead) {
+      expect((await deliveryLog(api, d.subscriptionId)).filter((delivery) => delivery.attempts > 0)).toEqual([]);
+    }
 
     // A dead endpoint not yet heard from got one probe, not its share of a healthy endpoint's slots.
     for (const d of dead) expect(d.endpoint.received.length).toBeLessThanOrEqual(1);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { vi } from "vitest";
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/signing.js";
 import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
 import type { submissions } from "../../../src/db/schema/index.js";
@@ -63,6 +64,46 @@ export function ownerApi(url: string, token: string) {
   };
 }
 
+export type OwnerApi = ReturnType<typeof ownerApi>;
+
+/** A delivery as the owner's log shows it (§6.4). */
+export interface LoggedDelivery {
+  id: string;
+  eventId: string;
+  event: string;
+  /** The platform event it relays, if it relays one. */
+  sourceEventId: string | null;
+  status: "pending" | "delivering" | "delivered" | "failed";
+  attempts: number;
+  lastError: string | null;
+}
+
+/** A subscription's deliveries as the owner's log shows them, newest first (`status`: that status only). */
+export async function deliveryLog(api: OwnerApi, subscriptionId: string, status?: string): Promise<LoggedDelivery[]> {
+  const res = await api("GET", `/subscriptions/${subscriptionId}/deliveries${status ? `?status=${status}` : ""}`);
+  if (res.status !== 200) throw new Error(`delivery log of ${subscriptionId}: ${res.status}`);
+  return res.body.deliveries as LoggedDelivery[];
+}
+
+/**
+ * A platform event as the owner's list shows it. The receiver stores it and its fan-out to vendors in one transaction
+ * before answering 2xx (§6.4.1): once listed it is processed, and `fannedOut` vendor deliveries exist for it.
+ */
+export interface StoredPlatformEvent {
+  id: string;
+  event: string;
+  resourceId: string;
+  resourceVersion: number;
+  fannedOut: number;
+}
+
+/** The platform events the gateway stored for the owner's company, newest first. */
+export async function platformEvents(api: OwnerApi): Promise<StoredPlatformEvent[]> {
+  const res = await api("GET", "/platform/events?limit=200");
+  if (res.status !== 200) throw new Error(`platform events: ${res.status}`);
+  return res.body.events as StoredPlatformEvent[];
+}
+
 export interface Received {
   headers: IncomingHttpHeaders;
   raw: Buffer;
@@ -103,15 +144,14 @@ export async function startReceiver(answer: Answer = (_r, res) => res.writeHead(
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/** Resolves once `check` holds (a state, polled); fails the test after `timeoutMs` naming `what` it waited for. */
 export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = "condition"): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+  try {
+    await vi.waitUntil(check, { timeout: timeoutMs, interval: 10 });
+  } catch (error) {
+    throw new Error(`timed out waiting for ${what}`, { cause: error });
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A platform envelope (§6.1) as the platform would send it. */
 export function platformEnvelope(input: {
@@ -200,13 +240,19 @@ export async function deliveriesOf(
   };
   const shape = (rows: WebhookDeliveryRow[]) => JSON.stringify(rows.map((r) => [r.id, r.status, r.attempts]));
   let last = await read();
-  for (let tries = 0; tries < 200; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const next = await read();
-    if (shape(next) === shape(last) && new Set(next.map((r) => r.id)).size === next.length) return next;
-    last = next;
+  try {
+    return await vi.waitUntil(
+      async () => {
+        const next = await read();
+        const still = shape(next) === shape(last) && new Set(next.map((r) => r.id)).size === next.length;
+        last = next;
+        return still && next;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+  } catch (error) {
+    throw new Error(`the deliveries of ${subscriptionId} never held still`, { cause: error });
   }
-  throw new Error(`the deliveries of ${subscriptionId} never held still`);
 }
 
 type Opened = { database: StorageHandles };

@@ -4,13 +4,14 @@ import {
   bearer,
   type Company,
   deliverToGateway,
+  deliveryLog,
   ownerApi,
   platformEnvelope,
+  platformEvents,
   type Receiver,
   seedCompany,
   settle,
   settledSubmission,
-  sleep,
   startGateway,
   startReceiver,
   type WebhookGateway,
@@ -61,9 +62,29 @@ function bookedBy(vendorKeyId: string, appointmentId: string, leadId = "lead_x")
   );
 }
 
+/** The platform delivers `envelope`; the gateway's 2xx comes once the event and its fan-out are stored (§6.4.1). */
 async function platformSays(envelope: ReturnType<typeof platformEnvelope>) {
   const answer = await deliverToGateway(t.url, acme.company.id, JSON.stringify(envelope), { secret: PLATFORM_SECRET });
   expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+/** How many vendor deliveries the gateway made of a platform event it processed (undefined: not stored). */
+async function fannedOut(envelope: ReturnType<typeof platformEnvelope>): Promise<number | undefined> {
+  return (await platformEvents(api)).find((e) => e.id === envelope.id)?.fannedOut;
+}
+
+/**
+ * A subscription's deliveries once every one of them is answered: a vendor's receiver has then seen all it ever
+ * will of the events fanned out so far (fan-out commits before the platform's 2xx), each as often as it was sent.
+ */
+async function settledDeliveries(subscriptionId: string) {
+  await expect
+    .poll(async () => (await deliveryLog(api, subscriptionId)).filter((d) => d.status !== "delivered"), {
+      timeout: 5_000,
+    })
+    .toEqual([]);
+  return deliveryLog(api, subscriptionId);
 }
 
 describe("§1 booking vendor: appointment.booked for the appointments it booked", () => {
@@ -108,11 +129,18 @@ describe("§1 booking vendor: appointment.booked for the appointments it booked"
         quote: { price: 12_000 },
       },
     });
-    await platformSays(created);
-    await platformSays(moved);
-    await platformSays(moved); // the same event again (a platform retry): processed once (§6.6)
-    await waitFor(() => a.endpoint.received.length >= 2, 5_000, "the move");
-    await sleep(300);
+    expect(await platformSays(created)).toEqual({ received: true });
+    expect(await platformSays(moved)).toEqual({ received: true });
+    // The same event again (a platform retry): acknowledged, processed once (§6.6).
+    expect(await platformSays(moved)).toEqual({ received: true, duplicate: true });
+    // Each processed: the platform's report of the gateway's own booking made no delivery, the move one.
+    expect(await fannedOut(created)).toBe(0);
+    expect(await fannedOut(moved)).toBe(1);
+    const deliveries = await settledDeliveries(a.subscriptionId);
+    expect(deliveries.map((d) => [d.sourceEventId, d.attempts])).toEqual([
+      [moved.id, 1],
+      [null, 1],
+    ]);
     expect(a.endpoint.received).toHaveLength(2);
     const relayed = a.endpoint.bodies()[1];
     expect(relayed?.data).toEqual({
@@ -129,27 +157,41 @@ describe("§1 booking vendor: appointment.booked for the appointments it booked"
     const a = await vendor("booking_vendor", ["appointment.booked"]);
     const b = await vendor("booking_vendor", ["appointment.booked"]);
     await bookedBy(a.key.id, "apt_isolated_1");
-    await platformSays(
-      platformEnvelope({
-        resource: { type: "appointment", id: "apt_isolated_1", version: 2 },
-        data: { change: "moved", appointmentId: "apt_isolated_1", startsAt: STARTS, endsAt: ENDS },
-      }),
-    );
-    await waitFor(() => a.endpoint.received.length === 2, 5_000, "A's deliveries");
-    await sleep(300);
+    const moved = platformEnvelope({
+      resource: { type: "appointment", id: "apt_isolated_1", version: 2 },
+      data: { change: "moved", appointmentId: "apt_isolated_1", startsAt: STARTS, endsAt: ENDS },
+    });
+    await platformSays(moved);
+    // Positive control: the move was processed, and relayed to A, once.
+    expect(await fannedOut(moved)).toBe(1);
+    expect((await settledDeliveries(a.subscriptionId)).map((d) => d.sourceEventId)).toEqual([moved.id, null]);
+    expect(a.endpoint.received).toHaveLength(2);
+    expect(await deliveryLog(api, b.subscriptionId)).toEqual([]);
     expect(b.endpoint.received).toHaveLength(0);
   });
 
   it("does not relay changes of appointments booked outside the gateway", async () => {
     const a = await vendor("booking_vendor", ["appointment.booked"]);
-    await platformSays(
-      platformEnvelope({
-        resource: { type: "appointment", id: "apt_elsewhere", version: 1 },
-        data: { change: "created", appointmentId: "apt_elsewhere", startsAt: STARTS, endsAt: ENDS },
-      }),
-    );
-    await sleep(300);
-    expect(a.endpoint.received).toHaveLength(0);
+    await bookedBy(a.key.id, "apt_booked_here");
+    await waitFor(() => a.endpoint.received.length === 1, 5_000, "confirmation");
+    const elsewhere = platformEnvelope({
+      resource: { type: "appointment", id: "apt_elsewhere", version: 1 },
+      data: { change: "created", appointmentId: "apt_elsewhere", startsAt: STARTS, endsAt: ENDS },
+    });
+    // Positive control: a change of the appointment it booked here, reported right after, is relayed.
+    const movedHere = platformEnvelope({
+      resource: { type: "appointment", id: "apt_booked_here", version: 2 },
+      data: { change: "moved", appointmentId: "apt_booked_here", startsAt: STARTS, endsAt: ENDS },
+    });
+    await platformSays(elsewhere);
+    await platformSays(movedHere);
+    expect(await fannedOut(elsewhere)).toBe(0);
+    expect(await fannedOut(movedHere)).toBe(1);
+    expect((await settledDeliveries(a.subscriptionId)).map((d) => d.sourceEventId)).toEqual([movedHere.id, null]);
+    expect(a.endpoint.bodies().map((b) => (b.resource as { id: string }).id)).toEqual([
+      "apt_booked_here",
+      "apt_booked_here",
+    ]);
   });
 });
 
@@ -196,18 +238,19 @@ describe("§1 lead source: its submissions' outcome, and the stages of leads it 
     );
     await waitFor(() => l.endpoint.received.length === 1, 5_000, "submission.forwarded");
     expect(l.endpoint.bodies()[0]?.data).toMatchObject({ status: "created", leadId: "lead_sourced_1" });
-    await platformSays(
-      platformEnvelope({
-        event: "quote.sent",
-        resource: { type: "quote", id: "quo_1", version: 1 },
-        data: { leadId: "lead_sourced_1", total: 18_500, options: [{ price: 18_500 }] },
-      }),
-    );
+    const quoteSent = platformEnvelope({
+      event: "quote.sent",
+      resource: { type: "quote", id: "quo_1", version: 1 },
+      data: { leadId: "lead_sourced_1", total: 18_500, options: [{ price: 18_500 }] },
+    });
+    await platformSays(quoteSent);
     await waitFor(() => l.endpoint.received.length === 2, 5_000, "quote.sent");
     const quote = l.endpoint.bodies()[1];
     expect(quote?.data).toEqual({ leadId: "lead_sourced_1", stage: "quote_sent" });
     expect(JSON.stringify(quote)).not.toMatch(/18500|quo_1/);
-    await sleep(200);
+    // The event was processed and made one delivery, the source's; none for the other source.
+    expect(await fannedOut(quoteSent)).toBe(1);
+    expect(await deliveryLog(api, other.subscriptionId)).toEqual([]);
     expect(other.endpoint.received).toHaveLength(0);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { type Receiver, startReceiver } from "../webhooks/support.js";
 
 /**
@@ -306,10 +306,10 @@ export async function runScenario(setup: ScenarioSetup): Promise<Scenario> {
 }
 
 async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the deliveries");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  try {
+    await vi.waitUntil(probe, { timeout: timeoutMs, interval: 20 });
+  } catch (error) {
+    throw new Error("timed out waiting for the deliveries", { cause: error });
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { vi } from "vitest";
 import type { NewInstallJob } from "../../../src/sandbox/admin/services/install-jobs/create-install-job.js";
 import type { Sandbox, SandboxOptions } from "../../../src/sandbox/index.js";
 import { newSandbox } from "../support.js";
@@ -164,9 +165,12 @@ export async function subscribeInstall(
 
 /** Resolves once no delivery is pending: everything queued so far was answered. */
 export async function drained(sandbox: InstallerSandbox): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (sandbox.admin.stats().webhooks.deliveries.pending > 0) {
-    if (Date.now() > deadline) throw new Error("deliveries still pending");
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  try {
+    await vi.waitUntil(() => sandbox.admin.stats().webhooks.deliveries.pending === 0, {
+      timeout: 10_000,
+      interval: 10,
+    });
+  } catch (error) {
+    throw new Error("deliveries still pending", { cause: error });
   }
 }

@@ -472,8 +472,9 @@ describe("dispatch is prompt: bookings, admin changes and console sends wake the
     session = sandbox.admin.ownerSession("org_sunrise").sessionToken;
     const hook = await receiver();
     const id = await subscribe(hook);
-    // Let the dispatcher's first look (at start) pass, so only a wake-up can send the booking before the poll.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Let the dispatcher's first look (at start) pass, so only a wake-up can send the booking before the poll: that
+    // look is one setImmediate after the start (dispatcher.ts, start → wake), queued before this one.
+    await new Promise((resolve) => setImmediate(resolve));
     const appointmentId = await book();
     await waitFor("the booking", () => hook.received.length === 1, 1000);
     sandbox.admin.moveAppointment({ appointmentId, startsAt: STARTS_AT, endsAt: "2026-10-01T17:00:00Z" });

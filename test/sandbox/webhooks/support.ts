@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { createWebhookVerifier, type WebhookEnvelope, type WebhookVerification } from "../../../src/receiver/index.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import { type Json, newSandbox } from "../support.js";
@@ -126,12 +126,18 @@ type Probe<T> = () => T | undefined | false | Promise<T | undefined | false>;
 
 /** Polls `probe` until it gives a value (not undefined or false); fails the test after `timeoutMs`. */
 export async function waitFor<T>(what: string, probe: Probe<T>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  // vi.waitUntil waits for a truthy value: a value of 0 or "" is boxed so that it counts as given.
+  const boxed = async () => {
     const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    return value !== undefined && value !== false && { value };
+  };
+  try {
+    return (await vi.waitUntil(boxed, { timeout: timeoutMs, interval: 10 })).value;
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith("Timed out in waitUntil")) {
+      throw new Error(`timed out waiting for ${what}`, { cause: error });
+    }
+    throw error;
   }
 }
 
