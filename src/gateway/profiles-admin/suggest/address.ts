@@ -1,7 +1,7 @@
 import { type Candidate, opaque, rank, weakest } from "./candidates.js";
 import { withFallbacks } from "./fallbacks.js";
 import type { Leaf } from "./leaves.js";
-import { nearest, type Picked, type Reading } from "./person.js";
+import { nearest, type Picked, type Reading } from "./reading.js";
 import type { Shape } from "./shapes.js";
 import { firstOf, shown } from "./writer.js";
 

@@ -1,7 +1,7 @@
 import { comment, type Entry, objectOf } from "./expression.js";
 import { leadEntries } from "./lead.js";
 import type { Leaf } from "./leaves.js";
-import type { Reading } from "./person.js";
+import type { Reading } from "./reading.js";
 import { type Picked, pickNotes, pickRecordIds } from "./record.js";
 import { pickTimes } from "./times.js";
 import type { Mapped } from "./writer.js";

@@ -1,5 +1,6 @@
-import { type Concept, type NameScore, NOT_THE_PERSON, nameScore, namesSomething } from "./concepts.js";
+import { type Concept, type NameScore, NOT_THE_PERSON, nameScore } from "./concepts.js";
 import type { Leaf } from "./leaves.js";
+import { namesSomething } from "./relevance.js";
 import { hasShape, type Shape } from "./shapes.js";
 import type { Confidence } from "./types.js";
 import { wordSet } from "./word-set.js";

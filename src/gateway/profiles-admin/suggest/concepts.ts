@@ -1,5 +1,41 @@
+import {
+  CITY_WORDS,
+  CONSENT_BLOCKERS,
+  CONSENT_CHANNEL,
+  CONSENT_WORDS,
+  DURATION_WORDS,
+  EMAIL_BLOCKERS,
+  END_WORDS,
+  ENVELOPE_WORDS,
+  FIRST_WORDS,
+  FORMER_WORDS,
+  ID_BLOCKERS,
+  ID_WORDS,
+  LAST_WORDS,
+  LINE2_WORDS,
+  MEETING_WORDS,
+  NAME_BLOCKERS,
+  NOTES_BLOCKERS,
+  NOTES_WORDS,
+  PERSON_WORDS,
+  PHONE_BLOCKERS,
+  PHONE_WORDS,
+  PLACE_WORDS,
+  RECORD_WORDS,
+  REGION_WORDS,
+  SEQUENCE_BLOCKERS,
+  START_WORDS,
+  STREET_BLOCKERS,
+  THE_PERSON,
+  THING_WORDS,
+  TIME_BLOCKERS,
+  VISIT_WORDS,
+  ZIP_WORDS,
+  ZONE_WORDS,
+} from "./vocabulary.js";
 import type { Naming } from "./walk.js";
-import { wordSet } from "./word-set.js";
+
+export { NOT_THE_PERSON, THE_PERSON } from "./vocabulary.js";
 
 /**
  * What a field's name can say it is: the canonical fields and the parts they are built from. Synonyms are generic
@@ -31,144 +67,13 @@ export type Concept =
 /** Name strength: 3 says it outright, 2 says it with help from around it, 1 hints, 0 says nothing, -1 says not. */
 export type NameScore = -1 | 0 | 1 | 2 | 3;
 
-/** Someone other than the lead: the business, its staff, the vendor (their e-mail is not the lead's). */
-export const NOT_THE_PERSON = wordSet(`
-  agent agents rep reps representative company business businesses vendor partner provider providers organizer
-  organiser organizers host hosts pro contractor technician tech employee staff advertiser affiliate referrer referral
-  sales seller merchant dealer installer assigned assignee estimator office manager admin membership memberships
-  guests doctor physician practitioner support team operator dispatcher sender emergency tracking forwarding
-  organization organisation org firm employer brand store shop account accounts campaign variables variable metadata
-  meta utm calculated settings definition config
-`);
-
-/** The people a lead is: being inside one of these supports a person's field. */
-export const THE_PERSON = wordSet(`
-  customer customers client clients contact contacts lead leads homeowner consumer requester patient guest person
-  applicant caller invitee attendee attendees buyer prospect respondent submitter user visitor borrower tenant
-  subscriber shopper student your you my me personal primary
-`);
-
-const EMAIL_BLOCKERS = wordSet(
-  "opt optin consent subscribe subscribed newsletter verified valid type domain bounce status marketing",
-);
-const PHONE_WORDS = wordSet("phone phones telephone tel mobile cell cellphone cellular mob whatsapp msisdn");
-const PHONE_BLOCKERS = wordSet(
-  "fax ext extension country code type verified valid opt optin consent carrier status tracking forwarding did",
-);
-const NAME_BLOCKERS = wordSet(`
-  first last given family sur surname middle maiden nick user username company business organization organisation org
-  firm employer file form product service event campaign ad adset adgroup page category task job project street city
-  state country region field question column key label type title plan list group team account site store location
-  brand model make pet domain host app device browser package source vendor partner agent rep contractor pro provider
-  staff employee assignee organizer calendar template tag status dealer installer estimator doctor physician
-  technician tech sales seller merchant advertiser affiliate referrer
-`);
-const PERSON_WORDS = wordSet(`
-  customer client contact lead homeowner consumer requester patient guest person applicant caller invitee attendee
-  buyer prospect respondent submitter visitor borrower tenant subscriber shopper
-`);
-/** Things that have names of their own, which are not people's. */
-const THING_WORDS = wordSet(`
-  form forms category categories service services product products event events campaign campaigns page pages ad ads
-  adset adgroup task tasks job project plan file calendar template tag status type item items option options question
-  questions field fields column columns group team list source location site store brand model package
-  app device browser venue room resource course class label labels tags addon addons color colors statuses
-`);
-const FIRST_WORDS = wordSet("first given fore forename fname firstname");
-const LAST_WORDS = wordSet("last family sur surname lname lastname");
-const SEQUENCE_BLOCKERS = wordSet(`
-  time date seen visit at login payment call order purchase response touch interaction contact message modified updated
-  activity event 4 four digits sync reply active update change
-`);
-const STREET_BLOCKERS = wordSet("email mail ip web url website mac 2 two city state zip postal country hash wallet");
-const PLACE_WORDS = wordSet("location property premises site residence home");
-const MEETING_WORDS = wordSet("event events meeting meetings venue conference video organizer host");
-const LINE2_WORDS = wordSet("apt apartment suite unit");
-const CITY_WORDS = wordSet("city town locality municipality");
-const REGION_WORDS = wordSet("state province region");
-const ZIP_WORDS = wordSet("zip zipcode postal postcode");
-const CONSENT_CHANNEL = wordSet("sms text texts texting txt tcpa messages messaging");
-const CONSENT_WORDS = wordSet(
-  "consent consents opt optin opted agree agreed accept accepted permission ok allow allowed reminders",
-);
-const CONSENT_BLOCKERS = wordSet("email newsletter terms privacy policy tos gdpr cookie cookies");
-/** Times that are not the visit: when the record was made, changed, sent, or an old slot. */
-const TIME_BLOCKERS = wordSet(`
-  created create creation updated update modified submitted submit received sent processed deleted cancelled canceled
-  cancel expires expiry expiration expire birth dob born last landed occurred paid reminder notified booked
-  rescheduled reschedule previous old original timestamp requested inserted logged viewed opened delivered
-`);
-const START_WORDS = wordSet("start starts starting begin begins beginning");
-const END_WORDS = wordSet("end ends ending finish finishes until to");
-const VISIT_WORDS = wordSet(`
-  appointment appointments booking bookings visit slot slots reservation schedule scheduled meeting event session
-  consultation inspection estimate job service preferred requested window
-`);
-const DURATION_WORDS = wordSet("duration length minutes mins min");
-const ZONE_WORDS = wordSet("timezone tz tzid zone iana");
-const NOTES_WORDS = wordSet("notes note comments comment instructions remarks memo message");
-const NOTES_BLOCKERS = wordSet(
-  "internal html private staff admin agent rep cancellation cancel reschedule rescheduling meeting",
-);
-const ID_WORDS = wordSet("id uid uuid guid oid ref reference number no code key");
-const RECORD_WORDS = wordSet(`
-  booking appointment appt reservation visit job lead request submission entry response ticket order confirmation
-  call
-`);
-/** Envelopes around a vendor's record: an `id` inside one of these is the record's. */
-const ENVELOPE_WORDS = wordSet("payload data body object record result resource detail details attributes");
-const ID_BLOCKERS = wordSet(`
-  form account company business campaign ad adset adgroup page user organizer calendar type question field template
-  location site partner vendor source tracking utm session customer contact client service category version api
-  webhook affiliate sub crm external gcl click parent team org owner membership member staff agent rep employee
-  assignee provider doctor technician tech event conversation thread creative pixel device ip zip postal phone
-  email tracking transaction payment invoice product item price plan
-`);
+/** First or last names in one word: they need no "name" beside them. */
+const RUN_TOGETHER_NAMES = new Set(["fname", "lname", "forename", "surname", "firstname", "lastname"]);
 
 const hasAny = (words: ReadonlySet<string>, list: ReadonlySet<string>) => {
   for (const word of words) if (list.has(word)) return true;
   return false;
 };
-
-/**
- * Every word that can make a field's own name or label say a concept, and the words around it that alone can (a
- * phone list, a booking): a leaf with none of them is nothing by its name, whatever the concept (blockers only ever
- * take away, so they are not needed here).
- */
-const CONCEPT_WORDS = new Set([
-  ...PHONE_WORDS,
-  ...PERSON_WORDS,
-  ...FIRST_WORDS,
-  ...LAST_WORDS,
-  ...PLACE_WORDS,
-  ...LINE2_WORDS,
-  ...CITY_WORDS,
-  ...REGION_WORDS,
-  ...ZIP_WORDS,
-  ...CONSENT_CHANNEL,
-  ...CONSENT_WORDS,
-  ...START_WORDS,
-  ...END_WORDS,
-  ...VISIT_WORDS,
-  ...DURATION_WORDS,
-  ...ZONE_WORDS,
-  ...NOTES_WORDS,
-  ...ID_WORDS,
-  ...RECORD_WORDS,
-  ..."name names e mail email address addr street line st post code number contact call calls from when scheduled at datetime date day time f l middle".split(
-    " ",
-  ),
-]);
-const AROUND_WORDS = new Set([...PHONE_WORDS, ...VISIT_WORDS]);
-
-/** Whether a field's name can say anything at all (most of a large payload's fields say nothing). */
-export function namesSomething(naming: Naming): boolean {
-  return (
-    naming.own.some((w) => CONCEPT_WORDS.has(w)) ||
-    naming.label.some((w) => CONCEPT_WORDS.has(w)) ||
-    naming.context.some((w) => AROUND_WORDS.has(w))
-  );
-}
 
 interface WordSets {
   primary: ReadonlySet<string>;
@@ -252,12 +157,7 @@ function scoreOf(concept: Concept, naming: Naming, sets: WordSets): NameScore {
       const initial = concept === "firstName" ? "f" : "l";
       if (primary.has(initial) && primary.has("name") && naming.own.length <= 3) return 3;
       if (!hasAny(primary, words)) return 0;
-      if (
-        primary.has("name") ||
-        primary.has("names") ||
-        hasAny(primary, wordSet("fname lname forename surname firstname lastname"))
-      )
-        return 3;
+      if (primary.has("name") || primary.has("names") || hasAny(primary, RUN_TOGETHER_NAMES)) return 3;
       if (hasAny(primary, SEQUENCE_BLOCKERS)) return -1;
       return sets.near.has("name") || sets.context.has("name") ? 3 : 1;
     }
@@ -316,9 +216,6 @@ function scoreOf(concept: Concept, naming: Naming, sets: WordSets): NameScore {
     }
   }
 }
-
-/** A slot inside one of these is the booking's old one (a reschedule's), not the visit. */
-const FORMER_WORDS = wordSet("previous old original former rescheduled reschedule prior");
 
 function timeScore(concept: Concept, primary: ReadonlySet<string>, context: ReadonlySet<string>): NameScore {
   if (hasAny(primary, TIME_BLOCKERS) || hasAny(context, FORMER_WORDS)) return -1;

@@ -1,6 +1,6 @@
 import { type Candidate, rank } from "./candidates.js";
 import { isBlank, type Leaf } from "./leaves.js";
-import type { Reading } from "./person.js";
+import type { Reading } from "./reading.js";
 import { wordSet } from "./word-set.js";
 import type { Mapped, Missed } from "./writer.js";
 

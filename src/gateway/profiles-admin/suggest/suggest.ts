@@ -7,7 +7,7 @@ import { block, comment, type Entry, objectOf } from "./expression.js";
 import { JsonStrings } from "./json-in-string.js";
 import { leadEntries } from "./lead.js";
 import { type Leaf, mergeLeaves } from "./leaves.js";
-import type { Reading } from "./person.js";
+import type { Reading } from "./reading.js";
 import { readStructure } from "./structure.js";
 import type { FieldSuggestion, SuggestInput, Suggestion, SuggestOptions } from "./types.js";
 import { walkPayload } from "./walk.js";

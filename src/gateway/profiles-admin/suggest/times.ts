@@ -1,7 +1,7 @@
 import { type Candidate, rank, weakest } from "./candidates.js";
 import { nameScore } from "./concepts.js";
 import { isBlank, type Leaf } from "./leaves.js";
-import { nearest, type Reading } from "./person.js";
+import { nearest, type Reading } from "./reading.js";
 import type { Shape } from "./shapes.js";
 import { type Mapped, type Missed, shown } from "./writer.js";
 
