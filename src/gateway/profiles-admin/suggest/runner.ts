@@ -6,6 +6,9 @@ import type { SuggestReply, SuggestRequest } from "./protocol.js";
 import type { SuggestInput, Suggestion } from "./types.js";
 import { suggestWorkerBundle } from "./worker-bundle.js";
 
+/** How long a new thread may take to load its code (bundling is done by then; loading takes well under a second). */
+const STARTUP_MS = 10_000;
+
 interface Job {
   request: SuggestRequest;
   resolve(suggestion: Suggestion): void;
@@ -91,14 +94,17 @@ export class ProfileSuggester {
     if (!job) return;
     const worker = this.#thread();
     this.#running = { job, timer: undefined };
-    // A thread still loading its code gets the message when it listens; the clock starts when it is ready.
-    if (worker.ready) this.#startClock(job);
+    // A thread still loading its code gets the message when it listens; the clock starts when it is ready, and
+    // until then a generous one stands in, so a thread that never gets ready does not hold its suggestion for ever.
+    this.#startClock(job, worker.ready ? this.#limits.timeoutMs : this.#limits.timeoutMs + STARTUP_MS);
     worker.thread.postMessage(job.request);
   }
 
-  #startClock(job: Job): void {
-    if (this.#running?.job !== job || this.#running.timer !== undefined) return;
-    this.#running.timer = setTimeout(() => this.#timedOut(job), this.#limits.timeoutMs);
+  #startClock(job: Job, ms: number): void {
+    const running = this.#running;
+    if (running?.job !== job) return;
+    clearTimeout(running.timer);
+    running.timer = setTimeout(() => this.#timedOut(job), ms);
   }
 
   #thread(): { thread: Worker; ready: boolean } {
@@ -113,7 +119,7 @@ export class ProfileSuggester {
     thread.on("message", (reply: SuggestReply) => {
       if (!("ready" in reply)) return this.#answered(reply);
       worker.ready = true;
-      if (this.#running) this.#startClock(this.#running.job);
+      if (this.#running) this.#startClock(this.#running.job, this.#limits.timeoutMs);
     });
     thread.on("error", (error) => this.#died(worker, error));
     thread.on("exit", () => this.#died(worker, new Error("the suggester's thread stopped")));
