@@ -3,6 +3,7 @@ import type { TrustedProxy } from "../net/client-address.js";
 import type { PresetCatalogue } from "./connections/catalogue.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
 import type { ProfileEngine } from "./profiles/index.js";
+import type { ProfileSuggester } from "./profiles-admin/suggest/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 import type { ConnectionStore } from "./storage/connections/index.js";
@@ -51,6 +52,8 @@ export interface GatewayContext {
   log: Logger;
   sealer: Sealer;
   engine: ProfileEngine;
+  /** Suggested profiles from sample payloads, on a thread of their own (docs/profiles.md, "Suggested profiles"). */
+  suggester: ProfileSuggester;
   settings: GatewaySettings;
   /** Resolves when the database answers (readiness); which database it is stays the storage's (D-255). */
   ping(): Promise<void>;

@@ -9,6 +9,7 @@ import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
+import { ProfileSuggester, type SuggestLimits } from "./profiles-admin/suggest/index.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
@@ -36,6 +37,8 @@ export interface GatewayOptions {
   presetsDir?: string;
   /** Profile evaluation pool size and time limit. */
   engine?: { poolSize?: number; timeoutMs?: number };
+  /** The profile suggester's limits (its time limit and queue; docs/decisions.md, D-314). */
+  suggest?: Partial<SuggestLimits>;
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
@@ -67,6 +70,7 @@ export async function openGatewayContext(
     | "now"
     | "forwarding"
     | "presetsDir"
+    | "suggest"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -93,6 +97,7 @@ export async function openGatewayContext(
     options.log,
   );
   const engine = new ProfileEngine({ ...options.engine, log: options.log });
+  const suggester = new ProfileSuggester({ limits: options.suggest ?? {}, log: options.log });
   const {
     handles: _handles,
     exclusively: _exclusively,
@@ -106,6 +111,7 @@ export async function openGatewayContext(
     log,
     sealer,
     engine,
+    suggester,
     settings,
     ...stores,
     // The work gets the transaction's stores and the services that touch none (D-275), never the context.
@@ -118,10 +124,11 @@ export async function openGatewayContext(
   return {
     ctx,
     storage,
-    /** Idempotent: the profile engine's workers, then the storage (the checkpointer or the caches, the pool). */
+    /** Idempotent: the profile engine's workers and the suggester's thread, then the storage (checkpointer, pool). */
     close() {
       closed ??= (async () => {
         await engine.close();
+        await suggester.close();
         await storage.close();
       })();
       return closed;

@@ -28,7 +28,10 @@ export interface TestGateway {
 export async function startTestGateway(
   settings: GatewayOptions["settings"] = {},
   options: Partial<
-    Pick<GatewayOptions, "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir" | "fetcher">
+    Pick<
+      GatewayOptions,
+      "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir" | "fetcher" | "suggest"
+    >
   > = {},
 ): Promise<TestGateway> {
   const { log, text } = captureLog();

@@ -10,6 +10,7 @@ import * as failures from "./routes/mapping-failures.schemas.js";
 import * as profiles from "./routes/profiles.schemas.js";
 import * as sessions from "./routes/sessions.schemas.js";
 import * as submissions from "./routes/submissions.schemas.js";
+import * as suggestions from "./routes/suggestions.schemas.js";
 import * as tokens from "./routes/tokens.schemas.js";
 import * as webhooks from "./routes/webhooks.schemas.js";
 
@@ -69,6 +70,7 @@ export const OWNER_OPERATIONS = {
     "/profiles/replay": { ok: profiles.replay, body: profiles.replayBody },
     "/profile-versions/{versionId}/test": { ok: goldenReport },
     "/profile-versions/{versionId}/publish": { ok: profiles.profileVersion },
+    "/profile-suggestions": { ok: suggestions.suggestion, body: suggestions.suggestionBody },
     "/dead-letter/redrive": { ok: submissions.redrive, body: submissions.redriveBody },
     "/erasures": { ok: erasures.erasure, body: erasures.erasureBody },
     "/webhooks/platform/secrets": { ok: webhooks.platformReceiver, body: webhooks.platformSecretBody },

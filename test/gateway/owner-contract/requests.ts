@@ -102,6 +102,11 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
       body: { kind: "lead", expression: LEAD, payload: SAMPLE.payload },
     },
     {
+      op: "POST /owner/v1/profile-suggestions",
+      path: "/profile-suggestions",
+      body: { kind: "lead", payloads: [SAMPLE.payload] },
+    },
+    {
       op: "POST /owner/v1/profiles/replay",
       path: "/profiles/replay",
       body: { keyId: ids.keyId, kind: "lead", expression: `{ "fullName": name }`, limit: 5 },

@@ -13,7 +13,7 @@ import { type ValidRequest, validRequests } from "./requests.js";
 
 /**
  * Operations that are not GETs and yet need no admin: each changes nothing of the company's (a draft's samples, a
- * preview, a replay), or only the caller's own credentials (its tokens, its session). A new one must be added here
+ * preview, a replay, a suggested profile), or only the caller's own credentials (its tokens, its session). A new one must be added here
  * on purpose (D-232).
  */
 const VIEWER_MAY = new Set([
@@ -24,6 +24,7 @@ const VIEWER_MAY = new Set([
   "POST /owner/v1/profile-versions/{versionId}/test",
   "POST /owner/v1/profiles/preview",
   "POST /owner/v1/profiles/replay",
+  "POST /owner/v1/profile-suggestions",
 ]);
 
 /**

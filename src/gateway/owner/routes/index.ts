@@ -15,6 +15,7 @@ import { profileVersionRoutes } from "./profile-versions.js";
 import { profileRoutes } from "./profiles.js";
 import { sessionRoutes } from "./sessions.js";
 import { submissionRoutes } from "./submissions.js";
+import { suggestionRoutes } from "./suggestions.js";
 import { tokenRoutes } from "./tokens.js";
 import { webhookDeliveryRoutes } from "./webhook-deliveries.js";
 import { webhookEventRoutes } from "./webhook-events.js";
@@ -55,6 +56,7 @@ export function ownerApi(
   connectionRoutes(app, ctx);
   profileRoutes(app, ctx, tooling);
   profileVersionRoutes(app, ctx, tooling);
+  suggestionRoutes(app, ctx, tooling);
   submissionRoutes(app, ctx);
   submissionStreamRoutes(app, ctx, options.streamLimits);
   mappingFailureRoutes(app, ctx);
