@@ -3,9 +3,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { SHIPPED_PRESETS } from "../../src/cli/serve.js";
 import { ConfigError } from "../../src/config.js";
 import { applyConfig } from "../../src/gateway/config/apply-config.js";
 import { checkLiveConfig, loadConfigFile } from "../../src/gateway/config/config-file.js";
+import { openSecrets } from "../../src/gateway/connections/connection-secrets.js";
+import { digestHookToken } from "../../src/gateway/connections/hook-token.js";
 import { createGateway, type Gateway } from "../../src/gateway/create-gateway.js";
 import { createLogger } from "../../src/log.js";
 import { TEST_PASSWORD_COST } from "../helpers/gateway.js";
@@ -24,6 +27,8 @@ async function gateway(mode: "sandbox" | "live" = "sandbox", databasePath = ":me
     log: createLogger({ level: "silent" }),
     masterKey: randomBytes(32).toString("hex"),
     settings: { mode, passwordCost: TEST_PASSWORD_COST },
+    // The demo config connects a vendor through a preset (docs/connections.md).
+    presetsDir: SHIPPED_PRESETS,
   });
   gateways.push(g);
   return g;
@@ -38,6 +43,7 @@ const counts = (g: Gateway) => ({
   credentials: rowsOf(g, "upstream_credentials"),
   keys: rowsOf(g, "vendor_keys"),
   versions: rowsOf(g, "profile_versions"),
+  connections: rowsOf(g, "connections"),
 });
 
 describe("config file: applied idempotently at start", () => {
@@ -46,7 +52,8 @@ describe("config file: applied idempotently at start", () => {
     const loaded = await loadConfigFile(DEMO);
     await applyConfig({ ctx: g.ctx, loaded, env: {} });
     const first = counts(g);
-    expect(first).toEqual({ companies: 1, owners: 1, credentials: 1, keys: 4, versions: 5 });
+    // The Angi connection brings its own vendor key and its preset's profile version.
+    expect(first).toEqual({ companies: 1, owners: 1, credentials: 1, keys: 5, versions: 6, connections: 1 });
     await applyConfig({ ctx: g.ctx, loaded, env: {} });
     expect(counts(g)).toEqual(first);
   });
@@ -84,6 +91,68 @@ describe("config file: applied idempotently at start", () => {
       (k) => k.id === "svc_test_democanonical01",
     );
     expect(key?.scopes).toEqual(["leads:write"]);
+  });
+
+  it("keeps a connection as the file says: made once, its secret rotated, its fixed hook token answering (docs/connections.md)", async () => {
+    const g = await gateway();
+    const token = "hk_configTestAngi00000000000000000000000000001";
+    const file = (apiKey: string) => {
+      const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
+      writeFileSync(
+        join(dir, "config.json"),
+        JSON.stringify({
+          companies: [
+            {
+              id: "acme",
+              name: "Acme",
+              credentials: [{ name: "general", value: "svc_test_ACMEgn001.test_secret_acme_general_0001" }],
+              connections: [
+                {
+                  name: "Angi",
+                  preset: "angi",
+                  credential: "general",
+                  secrets: { apiKey: { value: apiKey } },
+                  hookToken: token,
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      return join(dir, "config.json");
+    };
+    await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(file("first-angi-key")), env: {} });
+    await applyConfig({ ctx: g.ctx, loaded: await loadConfigFile(file("second-angi-key")), env: {} });
+    expect(counts(g).connections).toBe(1);
+    const [connection] = await g.ctx.connections.listOfCompany("co_acme");
+    const found = await g.ctx.connections.findByToken(digestHookToken(token));
+    expect(found?.id).toBe(connection?.id);
+    // The second file's key is the one the connection checks now.
+    const opened = openSecrets(g.ctx.sealer, connection?.id ?? "", found?.sealedSecrets ?? "");
+    expect(opened.get("apiKey")).toBe("second-angi-key");
+  });
+
+  it("refuses a fixed hook token or a literal vendor secret in live mode", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pg-config-"));
+    writeFileSync(
+      join(dir, "live.json"),
+      JSON.stringify({
+        mode: "live",
+        companies: [
+          {
+            id: "acme",
+            name: "Acme",
+            connections: [
+              { name: "Angi", preset: "angi", credential: "c", secrets: { apiKey: { value: "k" } }, hookToken: "hk_x" },
+            ],
+          },
+        ],
+      }),
+    );
+    const loaded = await loadConfigFile(join(dir, "live.json"));
+    expect(() => checkLiveConfig(loaded.config, "live.json")).toThrow(
+      /connections\.0\.hookToken.*\n.*secrets\.apiKey/s,
+    );
   });
 
   it("names the path of every problem in a bad file", async () => {

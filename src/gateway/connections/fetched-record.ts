@@ -38,14 +38,10 @@ export async function storeFetchedRecord(
   const mapping = await mapPayload(ctx, key, connection, record, { bindings: { notification: target } });
   const planned = mappedRows(ctx, base, connection.row.profileKind, mapping);
   const [first, ...others] = await rowsToWrite(ctx, key, planned, fetching.id);
-  const change: FetchChange = first
-    ? recordFields(first)
-    : {
-        status: "noted",
-        rawPayload: base.rawPayload,
-        note: `the vendor notified this record again: it is stored already (${planned.map((p) => p.row.id).join(", ")})`,
-        lastError: null,
-      };
+  // The vendor's repeat notification of what is stored already (Yelp's NEW_EVENT for each message of a lead): it
+  // leaves nothing behind, as a hook's retry stores nothing (D-305, D-323).
+  if (!first) return (await ctx.submissions.dropFetch(fetching.id, leaseUntil)) ? [] : undefined;
+  const change: FetchChange = recordFields(first);
   const written = await ctx.transaction(async (tx) => {
     const ended = await tx.submissions.endFetch(fetching.id, leaseUntil, now.getTime(), change);
     if (!ended) return undefined;

@@ -154,6 +154,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
     expect(result).toEqual({
       redriven: 0,
       remapped: 0,
+      created: 0,
       skipped: [{ submissionId: id, reason: "leadId: no such lead submission for this key" }],
     });
     expect(await row(id)).toMatchObject({ status: "failed", profileVersionId: v1.id });

@@ -78,3 +78,17 @@ export async function endFetch(
     .returningAll()
     .executeTakeFirst();
 }
+
+/**
+ * Removes a `fetching` row under the lease its claim took: the record it named was stored already (the vendor's repeat
+ * notification, D-323), so the repeat leaves nothing behind. False when the lease is no longer this one's.
+ */
+export async function dropFetch(store: StoreSql, id: string, leaseUntil: number): Promise<boolean> {
+  const result = await store.db
+    .deleteFrom("submissions")
+    .where("id", "=", id)
+    .where("status", "=", "fetching")
+    .where("leaseUntil", "=", leaseUntil)
+    .executeTakeFirst();
+  return result.numDeletedRows === 1n;
+}

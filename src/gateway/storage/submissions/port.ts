@@ -189,6 +189,8 @@ export interface SubmissionStore {
    * undefined (nothing written) when the lease is no longer the caller's.
    */
   endFetch(id: string, leaseUntil: number, now: number, change: FetchChange): Promise<SubmissionRow | undefined>;
+  /** Removes a fetching row under its lease: what it named is stored already (a repeat, D-323). */
+  dropFetch(id: string, leaseUntil: number): Promise<boolean>;
   dependents(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">): Promise<SubmissionRow[]>;
   waitOnCredential(credentialId: string, reason: string, now: number): Promise<void>;
   parkOnCredential(credentialId: string, reason: string, now: number): Promise<number>;

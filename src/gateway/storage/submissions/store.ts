@@ -203,6 +203,9 @@ export class SqlSubmissionStore implements SubmissionStore {
   endFetch(id: string, leaseUntil: number, now: number, change: FetchChange): Promise<SubmissionRow | undefined> {
     return fetching.endFetch(this.#sql, id, leaseUntil, now, change);
   }
+  dropFetch(id: string, leaseUntil: number): Promise<boolean> {
+    return fetching.dropFetch(this.#sql, id, leaseUntil);
+  }
 
   // The owner's reads (reads.ts).
 
