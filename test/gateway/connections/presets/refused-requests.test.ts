@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeConnection } from "../../../../src/gateway/connections/connection-lifecycle.js";
+import { revokeConnection, rotateHookUrl } from "../../../../src/gateway/connections/connection-lifecycle.js";
 import type { RigCompany } from "../../../helpers/forwarding.js";
 import {
   type Bench,
@@ -10,6 +10,8 @@ import {
   startBench,
 } from "./conformance-bench.js";
 import { forgedRequests } from "./proof-variants.js";
+import { unchanged } from "./sample-expectations.js";
+import { declaredHandshake } from "./vendor-handshake.js";
 import type { WireRequest } from "./vendor-signer.js";
 
 /**
@@ -49,20 +51,53 @@ for (const preset of PRESETS) {
           });
         }
         expect(await bench.rows(company, connection.id)).toEqual([]);
-        await expectStored(preset, company, connection, bench.signed(preset, sample.request, connection.hookUrl));
+        // The positive control; where the proof signs a time, signed 30 s short of the tolerance, which still passes.
+        const tolerance = timestampTolerance(preset);
+        const signedAt = Date.now() - (tolerance === undefined ? 0 : (tolerance - 30) * 1_000);
+        await expectStored(
+          preset,
+          company,
+          connection,
+          bench.signed(preset, sample.request, connection.hookUrl, signedAt),
+        );
       });
     }
 
-    it("answers 404 to an unknown hook token and to a revoked connection's, once the right one is accepted", async () => {
+    const handshake = preset.manifest.handshake;
+    if (handshake?.type === "echo" && handshake.token) {
+      const { param, secret } = handshake.token;
+      it(`refuses a URL verification with another ${param} with 403, echoing nothing`, async () => {
+        const connection = await connected(preset, company, sample);
+        const forged = declaredHandshake(handshake, { ...preset.secrets, [secret]: "not-the-verify-token" });
+        const answer = await bench.send(bench.signed(preset, forged.request, connection.hookUrl));
+        const challenge = String(forged.request.query?.[handshake.echo] ?? "");
+        expect({ status: answer.status, echoed: answer.body.includes(challenge) }).toEqual({
+          status: 403,
+          echoed: false,
+        });
+        // The positive control: the vendor's own verification, with the owner's token, is answered.
+        await bench.verifyUrl(preset, connection.hookUrl);
+      });
+    }
+
+    it("answers 404 to an unknown hook token, and to a revoked connection's current and previous tokens", async () => {
       const connection = await connected(preset, company, sample);
-      await expectStored(preset, company, connection, bench.signed(preset, sample.request, connection.hookUrl));
-      const stored = await bench.settled(company, connection.id);
+      const ctx = bench.rig.gateway.ctx;
+      const request = (hookUrl: string) => bench.signed(preset, sample.request, hookUrl);
+      await expectStored(preset, company, connection, request(connection.hookUrl));
+      // Rotated: the new URL and, during the overlap, the previous one are both accepted (the positive control).
+      const rotated = await rotateHookUrl({ ctx, companyId: company.gatewayCompanyId, id: connection.id });
+      const accepted = preset.manifest.answer.status;
+      expect((await bench.send(request(rotated.hookUrl))).status).toBe(accepted);
+      expect((await bench.send(request(connection.hookUrl))).status).toBe(accepted);
+      const stored = (await bench.settled(company, connection.id)).map(unchanged);
 
       const unknown = connection.hookUrl.replace(/hk_[^/?#]+/, `hk_${randomBytes(32).toString("base64url")}`);
-      expect((await bench.send(bench.signed(preset, sample.request, unknown))).status).toBe(404);
-      await revokeConnection({ ctx: bench.rig.gateway.ctx, companyId: company.gatewayCompanyId, id: connection.id });
-      expect((await bench.send(bench.signed(preset, sample.request, connection.hookUrl))).status).toBe(404);
-      expect(await bench.settled(company, connection.id)).toEqual(stored);
+      expect((await bench.send(request(unknown))).status).toBe(404);
+      await revokeConnection({ ctx, companyId: company.gatewayCompanyId, id: connection.id });
+      expect((await bench.send(request(rotated.hookUrl))).status).toBe(404);
+      expect((await bench.send(request(connection.hookUrl))).status).toBe(404);
+      expect((await bench.settled(company, connection.id)).map(unchanged)).toEqual(stored);
     });
 
     if (preset.manifest.bodyType === "xml") {
@@ -122,6 +157,11 @@ async function expectStored(
   expect((await bench.settled(company, connection.id)).length).toBeGreaterThan(0);
 }
 
+function timestampTolerance(preset: PresetUnderTest): number | undefined {
+  const proof = preset.manifest.proof;
+  return proof.type === "hmac" ? proof.timestamp?.toleranceSeconds : undefined;
+}
+
 function reasonOf(body: string): unknown {
   try {
     return (JSON.parse(body) as { reason?: unknown }).reason;
@@ -144,6 +184,7 @@ function withDtd(xml: string): Record<string, string> {
   const root = /<(\w+)/.exec(rest)?.[1] ?? "Lead";
   return {
     "a DOCTYPE": `${declaration}\n<!DOCTYPE ${root}>${rest}`,
+    "a DOCTYPE in lower case": `${declaration}\n<!doctype ${root}>${rest}`,
     "an internal entity": `${declaration}\n<!DOCTYPE ${root} [<!ENTITY first "James">]>${using}`,
     "an external entity": `${declaration}\n<!DOCTYPE ${root} [<!ENTITY first SYSTEM "file:///etc/passwd">]>${using}`,
     "an undeclared entity": `${declaration}${using}`,
