@@ -60,7 +60,7 @@ async function verificationAnswered(preset: PresetUnderTest, company: RigCompany
   const connection = await bench.connect(preset, company);
   const answer = await bench.send(bench.signed(preset, sample.request, connection.hookUrl));
   const { status, contentType, body = "" } = sample.expect.answer;
-  expect(answered(answer)).toEqual({ status, contentType, body });
+  expect(answer).toEqual({ status, contentType, body });
   expect(await bench.rows(company, connection.id)).toEqual([]);
   await storesSomething(preset, company, connection);
 }
@@ -75,7 +75,7 @@ async function delivered(preset: PresetUnderTest, company: RigCompany, sample: P
   const fetchedBefore = bench.api.served.length;
 
   const answer = await bench.send(bench.signed(preset, sample.request, connection.hookUrl));
-  expect(answered(answer)).toEqual(expectedAnswer(manifest.answer, sample.request.body, manifest.bodyType));
+  expect(answer).toEqual(expectedAnswer(manifest.answer, sample.request.body, manifest.bodyType));
   const rows = await bench.settled(company, connection.id);
   // The notified records, each read from the vendor's API once, with the declared auth (a refused one fails its row).
   expect(bench.api.refused).toEqual([]);
@@ -106,7 +106,7 @@ async function retryStoresNothingNew(
   const platform = bench.platform(company);
   const answer = await bench.send(bench.signed(preset, sample.request, connection.hookUrl));
   const { manifest } = preset;
-  expect(answered(answer)).toEqual(expectedAnswer(manifest.answer, sample.request.body, manifest.bodyType));
+  expect(answer).toEqual(expectedAnswer(manifest.answer, sample.request.body, manifest.bodyType));
   const rows = await bench.settled(company, connection.id);
   expect(rows.slice(0, first.length).map(unchanged)).toEqual(first.map(unchanged));
   const added = rows.slice(first.length);
@@ -118,11 +118,6 @@ async function retryStoresNothingNew(
     }
   } else expect(added).toEqual([]);
   expect(bench.platform(company)).toEqual(platform);
-}
-
-/** The answer as the vendor reads it. */
-function answered(answer: { status: number; contentType: string; body: string }) {
-  return { status: answer.status, contentType: answer.contentType, body: answer.body };
 }
 
 /** The positive control of an absence: the preset's first sample that stores something, stored on that connection. */

@@ -5,7 +5,8 @@ export interface AnswerDeclared {
   body?: string;
 }
 
-export interface VendorAnswer {
+/** The answer a vendor reads: the status, the media type (without parameters) and the body. */
+export interface AnswerToVendor {
   status: number;
   contentType: string;
   body: string;
@@ -17,7 +18,7 @@ export interface VendorAnswer {
  * empty), escaped for the content type. Other body types carry no placeholder in any preset's answer: one that did
  * would have to be rendered from its parsed tree, which this does not do, and says so.
  */
-export function expectedAnswer(declared: AnswerDeclared, payload: string, bodyType: string): VendorAnswer {
+export function expectedAnswer(declared: AnswerDeclared, payload: string, bodyType: string): AnswerToVendor {
   const template = declared.body ?? "";
   const placeholders = [...template.matchAll(/\{\{([^{}]+)\}\}/g)];
   if (placeholders.length > 0 && bodyType !== "json") {

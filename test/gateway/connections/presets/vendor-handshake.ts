@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { VendorAnswer } from "./vendor-answer.js";
+import type { AnswerToVendor } from "./vendor-answer.js";
 import type { DocumentedRequest } from "./vendor-signer.js";
 
 /** A preset's URL verification as its preset.json declares it (hooks contract, "Handshakes"). */
@@ -29,7 +29,7 @@ export type HandshakeDeclared =
 export function declaredHandshake(
   declared: HandshakeDeclared,
   secrets: Readonly<Record<string, string>>,
-): { request: DocumentedRequest; answer: VendorAnswer } {
+): { request: DocumentedRequest; answer: AnswerToVendor } {
   const challenge = randomUUID();
   if (declared.type === "hmac-challenge") {
     const digest = createHmac(declared.algorithm, secrets[declared.secret] ?? "")
