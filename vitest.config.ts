@@ -13,6 +13,8 @@ const ON_BOTH_STORES = [
   "test/gateway/owner-contract/*.test.ts",
   "test/gateway/owner-connections.test.ts",
   "test/gateway/connections/held-remap.test.ts",
+  "test/gateway/connections/presets/documented-samples.test.ts",
+  "test/gateway/connections/presets/refused-requests.test.ts",
   "test/gateway/owner-sign-in.test.ts",
   "test/gateway/owner-insights.test.ts",
   "test/gateway/credential-resume.test.ts",
