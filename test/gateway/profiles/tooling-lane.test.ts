@@ -1,6 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadProfileDir, type MappingOutcome, ProfileEngine } from "../../../src/gateway/profiles/index.js";
+import {
+  EngineOverloadedError,
+  loadProfileDir,
+  type MappingOutcome,
+  ProfileEngine,
+} from "../../../src/gateway/profiles/index.js";
 
 /**
  * docs/decisions.md, "Bounded input": the owner's tooling (previews, replays, sample tests) evaluates on a lane of its
@@ -42,7 +47,11 @@ describe("the owner tooling's lane (docs/decisions.md, Bounded input)", () => {
     // Intake's evaluations go on beside it, on the shared evaluators.
     expect(await engine.map({ ...profile, versionId: "published", payload: benign })).toMatchObject({ ok: true });
     expect(engine.stats().toolingLane?.busy).toBe(1);
-    expect(timeLimitOf(await running)).toBe("3000");
+    // Stopped by its own time limit, not intake's 50 ms; or, on a machine too loaded to give the niced lane half a core
+    // for it, judged starved (D-097: the limit passed on too little CPU to blame the profile) and answered as overload.
+    const stopped = await running.catch((error: unknown) => error);
+    if (stopped instanceof EngineOverloadedError) expect(stopped.message).toMatch(/time limit passed after/);
+    else expect(timeLimitOf(stopped as MappingOutcome)).toBe("3000");
     expect(engine.stats().toolingLane).toMatchObject({ workers: 1, restarts: 0 });
     expect(engine.stats().inline?.evaluations ?? 0).toBe(0);
   });
