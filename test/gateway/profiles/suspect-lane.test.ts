@@ -63,14 +63,17 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     const payload = await realPayload();
     // Past its probation: quick on real payloads so far.
     for (let i = 0; i < LIMITS.probationEvaluations; i++) await engine.map({ ...profile, payload: benign });
-    const first = engine.map({ ...profile, payload });
+    // A long limit (as below), so that the checks find the first still running even on a loaded machine: a 50 ms one
+    // could end, on a starved evaluator, between two looks of the poll.
+    const slow = { timeoutMs: 1_000 };
+    const first = engine.map({ ...profile, payload }, slow);
     await vi.waitUntil(() => sharedPool(engine).runningLonger(profile.versionId, 10), { timeout: 1_000, interval: 1 });
-    // The first has not breached yet (50 ms limit) but has run past 10 ms: the second must not take shared worker two.
-    const second = engine.map({ ...profile, payload });
+    // The first has not breached yet but has run past 10 ms: the second must not take shared worker two.
+    const second = engine.map({ ...profile, payload }, slow);
     // Dispatched after this turn of the event loop: polled until both are running, each where it should.
     await expect.poll(() => engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 1 } });
     // Not yet proven guilty, so it keeps the full limit.
-    expect([timeLimitOf(await first), timeLimitOf(await second)]).toEqual(["50", "50"]);
+    expect([timeLimitOf(await first), timeLimitOf(await second)]).toEqual(["1000", "1000"]);
   });
 
   it("keeps a version on probation (on the lane, full limit) until enough real payloads ran quickly; samples do not count", async () => {
