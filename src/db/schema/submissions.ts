@@ -4,16 +4,6 @@ import { companies } from "./companies.js";
 import { epochMs } from "./epoch-ms.js";
 import { vendorKeys } from "./vendor-keys.js";
 
-export type SubmissionStatus =
-  | "queued"
-  | "waiting"
-  | "forwarding"
-  | "forwarded"
-  | "failed"
-  | "held"
-  | "fetching"
-  | "noted";
-
 /**
  * One accepted vendor request: the raw payload as received, the canonical body the profile produced, the profile
  * version, and (with forwarding) its attempts and the upstream result. Committed before the vendor gets its answer.

@@ -3,8 +3,6 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { epochMs } from "./epoch-ms.js";
 import { webhookSubscriptions } from "./webhook-subscriptions.js";
 
-export type WebhookDeliveryStatus = "pending" | "delivering" | "delivered" | "failed";
-
 /**
  * One event for one subscription, with its retries (DESIGN "delivery"). Written in the transaction that produces the
  * event, so a crash loses none; `failed` is the dead letter, which the owner can redeliver. The envelope keeps its
@@ -58,5 +56,3 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_subscription_status_id_idx").on(t.subscriptionId, t.status, t.id),
   ],
 );
-
-export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

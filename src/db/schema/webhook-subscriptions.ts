@@ -45,5 +45,3 @@ export const webhookSubscriptions = sqliteTable(
     index("webhook_subscriptions_key_status_idx").on(t.vendorKeyId, t.status),
   ],
 );
-
-export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;
