@@ -2,16 +2,16 @@ import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import type { Logger } from "../../log.js";
 import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
-import { SqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
-import { type ProfileStore, SqlProfileStore, VersionCache } from "./profiles/index.js";
+import { sqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
+import { type ProfileStore, sqlProfileStore, VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { sqliteSql } from "./sql/sqlite.js";
 import type { StoreSql } from "./sql/store-sql.js";
 import { SqliteGate } from "./sqlite-gate.js";
-import { SqlSubmissionStore, type SubmissionStore } from "./submissions/index.js";
-import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
-import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
-import { SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
+import { type SubmissionStore, sqlSubmissionStore } from "./submissions/index.js";
+import { sqlTenantStore, type TenantStore } from "./tenants/index.js";
+import { sqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
+import { sqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
 
 /** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
 export interface Stores {
@@ -80,15 +80,15 @@ export interface SharedCaches {
 export function storesOn(
   sql: StoreSql,
   shared: SharedCaches,
-): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
+): Stores & { vendorKeys: ReturnType<typeof sqlVendorKeyStore>; connections: SqlConnectionStore } {
   return {
-    submissions: new SqlSubmissionStore(sql),
-    vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
-    tenants: new SqlTenantStore(sql),
-    credentials: new SqlUpstreamCredentialStore(sql),
-    profiles: new SqlProfileStore(sql, shared.versions),
+    submissions: sqlSubmissionStore(sql),
+    vendorKeys: sqlVendorKeyStore(sql, shared.keys),
+    tenants: sqlTenantStore(sql),
+    credentials: sqlUpstreamCredentialStore(sql),
+    profiles: sqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new SqlWebhookStore(sql),
+    webhooks: sqlWebhookStore(sql),
   };
 }
 

@@ -26,6 +26,33 @@ export function byBytes(target: Pick<StoreSql, "dialect">, column: string): RawB
   return target.dialect === "postgres" ? sql`${sql.ref(column)} collate "C"` : sql.ref(column);
 }
 
+/** Runs a statement for its effect: a port's write promises nothing of the statement's result. */
+export async function run(statement: { execute(): Promise<unknown> }): Promise<void> {
+  await statement.execute();
+}
+
+/** What a record's statement function takes: the store's StoreSql, then the call's own arguments. */
+type Statement = (sql: StoreSql, ...args: never[]) => unknown;
+
+/** The statement functions of `module`, each without its first argument: bound to one StoreSql. */
+export type Bound<M> = {
+  [K in keyof M as M[K] extends Statement ? K : never]: M[K] extends (sql: StoreSql, ...args: infer A) => infer R
+    ? (...args: A) => R
+    : never;
+};
+
+/**
+ * The statement functions of a record's module (its other exports left out) bound to `sql`, as methods of the store:
+ * the port's methods that only run a module's statement are written once, in the module.
+ */
+export function bound<M extends object>(sql: StoreSql, module: M): Bound<M> {
+  const methods: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === "function") methods[name] = value.bind(undefined, sql);
+  }
+  return methods as Bound<M>;
+}
+
 /** The tables whose rows belong to a company (`companyId`), each named by its `id` and made at `createdAt`. */
 type CompanyTable = {
   [K in keyof Database]: "id" | "companyId" | "createdAt" extends keyof Database[K] ? K : never;

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { CompiledOnce, type On } from "../sql/compiled.js";
-import { wholeMs } from "./numbers.js";
 import type { AttemptOutcome, NewWebhookAttempt } from "./row.js";
+import { wholeMs } from "./statements.js";
 
 /**
  * The statements of a delivery attempt's outcome (the dispatcher's group commit runs them for every attempt),
