@@ -18,6 +18,11 @@ export interface StoreSql {
   atomically<T>(work: (db: Sql) => Promise<T>, mode?: "deferred" | "immediate"): Promise<T>;
 }
 
+/** A StoreSql on `db`: of an open transaction (a store's own work runs inline) unless `atomically` opens one. */
+export function storeSql(db: Sql, dialect: StoreSql["dialect"], atomically?: StoreSql["atomically"]): StoreSql {
+  return { db, dialect, inTransaction: !atomically, atomically: atomically ?? ((work) => work(db)) };
+}
+
 /**
  * `column` ordered by its bytes: SQLite's default (BINARY); PostgreSQL's text order follows the database's locale
  * unless told otherwise, and ids and names must list in the same order on both (D-251).
