@@ -22,7 +22,8 @@ import * as sqliteSchema from "./schema/index.js";
  * D-275): the same tables, columns, keys and indexes, each column in the PostgreSQL type that reads back the same row —
  * `json` for SQLite's JSON text, `boolean` for its 0/1, `bigint` for epoch milliseconds (`epochMs`, SQLite's
  * `integer`). drizzle-kit reads this module for the PostgreSQL migrations (drizzle.gateway-pg.config.ts); the stores
- * never see it: they query through the one typed schema of storage/sql.ts.
+ * query through the one typed schema of storage/sql/database.ts, and read a column's PostgreSQL type here where a
+ * statement must name it (storage/sql/values.ts).
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: drizzle's table type over columns only known at run time

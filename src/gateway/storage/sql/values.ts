@@ -1,6 +1,8 @@
-import { is } from "drizzle-orm";
+import { getTableColumns, is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../../db/schema/index.js";
+import * as pgSchema from "../../../db/schema-pg.js";
+import type { Database } from "./database.js";
 
 /**
  * The columns whose SQLite value is not the row's: JSON text (an object in the row) and 0/1 (a boolean). PostgreSQL
@@ -60,4 +62,22 @@ export function toPostgresParameter(value: unknown): unknown {
     return JSON.stringify(value);
   }
   return value;
+}
+
+const TABLES = { ...schema };
+const PG_TABLES = { ...pgSchema };
+
+/** A table's columns as the stores name them, in the schema's order: every column of a whole row. */
+export function columnsOf<T extends keyof typeof TABLES>(table: T): (keyof Database[T] & string)[] {
+  return Object.keys(getTableColumns(TABLES[table])) as (keyof Database[T] & string)[];
+}
+
+/**
+ * A column's type as PostgreSQL declares it (db/schema-pg.ts, derived from the one schema): what a parameter is cast
+ * to, or a JSON record's field read as, where PostgreSQL cannot tell it from the statement.
+ */
+export function pgTypeOf(table: keyof typeof PG_TABLES, column: string): string {
+  const type = getTableColumns(PG_TABLES[table])[column]?.getSQLType();
+  if (type === undefined) throw new Error(`schema: ${table} has no column ${column}`);
+  return type;
 }

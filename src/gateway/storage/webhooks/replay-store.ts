@@ -1,6 +1,7 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
-import { CompiledOnce } from "../sql/compiled.js";
+import { CompiledOnce, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
+import { columnsOf } from "../sql/values.js";
 import type { PlatformDeliveryRow } from "./row.js";
 
 /**
@@ -11,7 +12,7 @@ import type { PlatformDeliveryRow } from "./row.js";
 const REMEMBER_DELIVERY = new CompiledOnce((on, row: PlatformDeliveryRow) =>
   on.db
     .insertInto("platformDeliveries")
-    .values({ companyId: row.companyId, deliveryId: row.deliveryId, keepUntil: row.keepUntil })
+    .values(pick(row, columnsOf("platformDeliveries")))
     .onConflict((conflict) => conflict.doNothing()),
 );
 

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
 import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import { byBytes, type StoreSql } from "../sql/store-sql.js";
+import { columnsOf } from "../sql/values.js";
 import type { EventRoutingStore } from "./port.js";
 import type { ForwardedLead, NewBookedAppointment } from "./row.js";
 
@@ -42,7 +43,7 @@ function later(on: On, a: string, b: string): RawBuilder<string> {
 const REMEMBER_BOOKING = new CompiledOnce((on, row: NewBookedAppointment) =>
   on.db
     .insertInto("bookedAppointments")
-    .values(pick(row, ["companyId", "appointmentId", "vendorKeyId", "submissionId", "leadId", "createdAt"]))
+    .values(pick(row, columnsOf("bookedAppointments")))
     .onConflict((conflict) => conflict.doNothing()),
 );
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { CompiledOnce, type On, pick } from "../sql/compiled.js";
+import { columnsOf } from "../sql/values.js";
 import type { NewWebhookDelivery, NewWebhookEvent, WebhookEventRow } from "./row.js";
 
 /**
@@ -130,7 +131,7 @@ function deliveryRow(values: readonly unknown[], at: number) {
 
 /** The envelope, once per event whatever the number of its deliveries. */
 export const INSERT_EVENT = new CompiledOnce((on, row: WebhookEventRow) =>
-  on.db.insertInto("webhookEvents").values(pick(row, ["id", "companyId", "event", "envelope", "createdAt"])),
+  on.db.insertInto("webhookEvents").values(pick(row, columnsOf("webhookEvents"))),
 );
 
 export const SUBSCRIPTION = new CompiledOnce((on, args: { id: string }) =>
