@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { epochMs } from "./epoch-ms.js";
+import { reference } from "./reference.js";
 import { webhookSubscriptions } from "./webhook-subscriptions.js";
 
 /**
@@ -13,9 +14,7 @@ export const webhookDeliveries = sqliteTable(
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull(),
-    subscriptionId: text("subscription_id")
-      .notNull()
-      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    subscriptionId: reference("subscription_id", () => webhookSubscriptions.id, { onDelete: "cascade" }),
     /** The event (webhook_events, where its envelope is stored once for every subscription). */
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),
