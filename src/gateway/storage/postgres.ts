@@ -69,8 +69,8 @@ function queueKey(scope: TransactionScope | undefined): string {
  * releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of a send,
  * a settlement) also takes transaction-scoped advisory locks at BEGIN, as SQLite's BEGIN IMMEDIATE takes its write
  * lock (D-249), but only over what its scope covers (immediateLocks): one credential's outcomes run one at a time in
- * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers; the
- * pool stays the caller's to end.
+ * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers;
+ * the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTransaction; close(): Promise<void> } {
   const shared: SharedCaches = {

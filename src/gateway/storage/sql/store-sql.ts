@@ -58,6 +58,11 @@ export function bound<M extends object>(sql: StoreSql, module: M): Bound<M> {
   return methods as Bound<M>;
 }
 
+/** Code-unit order: SQLite's (BINARY), and byBytes' for the ASCII ids and keys the stores sort in memory. */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The tables whose rows belong to a company (`companyId`), each named by its `id` and made at `createdAt`. */
 type CompanyTable = {
   [K in keyof Database]: "id" | "companyId" | "createdAt" extends keyof Database[K] ? K : never;

@@ -72,15 +72,17 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
 
 /**
  * A batch on PostgreSQL (D-239): one statement — one transaction, one round trip — whose text never changes with the
- * batch's size: the rows go as one JSON array, turned back into rows by `json_to_recordset`. `ON CONFLICT DO NOTHING … RETURNING id`: a row whose unique key is taken (the partial
- * idempotency index, or the id) is left out and the others are written.
+ * batch's size: the rows go as one JSON array, turned back into rows by `json_to_recordset`. `ON CONFLICT DO NOTHING …
+ * RETURNING id`: a row whose unique key is taken (the partial idempotency index, or the id) is left out and the others
+ * are written.
  */
 const INSERT_BATCH = new CompiledOnce((on, args: { rows: NewSubmission[] }) =>
   on.db
     .insertInto("submissions")
     .columns(INSERT_FIELDS)
     .expression(
-      sql`select ${sql.raw(BATCH_FIELDS)} from json_to_recordset(${args.rows}::json) as batch(${sql.raw(BATCH_RECORD)})`,
+      sql`select ${sql.raw(BATCH_FIELDS)}
+        from json_to_recordset(${args.rows}::json) as batch(${sql.raw(BATCH_RECORD)})`,
     )
     .onConflict((conflict) => conflict.doNothing())
     .returning("id"),

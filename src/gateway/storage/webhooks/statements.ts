@@ -13,8 +13,8 @@ import type { NewWebhookDelivery, NewWebhookEvent, WebhookEventRow } from "./row
  * An epoch-millisecond time as written: a whole number. A Retry-After may be fractional seconds (`1.0005`, so
  * 1,000.5 ms), which PostgreSQL's bigint refuses and SQLite would keep as a REAL; both store it rounded.
  */
-export function wholeMs(ms: number): number {
-  return Math.round(ms);
+export function wholeMs<T extends number | null>(ms: T): T {
+  return (ms === null ? ms : Math.round(ms)) as T;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { compactAfterErasure } from "../sql/compaction.js";
-import type { StoreSql } from "../sql/store-sql.js";
+import { byCodeUnits, type StoreSql } from "../sql/store-sql.js";
 import { sqlDeliveryStore } from "./deliveries.js";
 import { ENDPOINT_FAILED, ENDPOINT_SUCCEEDED, recordAttemptOn } from "./outcomes.js";
 import { sqlPlatformEventStore } from "./platform-events.js";
@@ -17,6 +17,9 @@ import {
   wholeMs,
 } from "./statements.js";
 import { sqlSubscriptionStore } from "./subscriptions.js";
+
+/** The tables that hold copies an erasure rewrites (envelopes, bodies, response excerpts): D-257. */
+const COPIES = ["webhook_events", "webhook_deliveries", "webhook_attempts", "platform_events"];
 
 /**
  * The webhooks record, once for SQLite and PostgreSQL (D-275): vendors' subscriptions, the events and deliveries made
@@ -40,14 +43,16 @@ export function sqlWebhookStore(sql: StoreSql): WebhookStore {
     // caller's, or one of their own), so no delivery is ever without its envelope (D-244).
     async insertDeliveries(event, deliveries) {
       if (deliveries.length === 0) return [];
-      // One order for every writer, so two transactions inserting overlapping keys wait on each other, never deadlock.
+      // One order for every writer (the unique index's, in a bytewise collation; any fixed order would do), so two
+      // transactions inserting overlapping keys wait on each other, never deadlock.
       const sorted = [...deliveries].sort(
-        (a, b) => compare(a.dedupeKey, b.dedupeKey) || compare(a.subscriptionId, b.subscriptionId),
+        (a, b) => byCodeUnits(a.dedupeKey, b.dedupeKey) || byCodeUnits(a.subscriptionId, b.subscriptionId),
       );
       const inserted = await sql.atomically(async (db) => {
         const on = { db, dialect: sql.dialect };
         const ids = await insertDeliveryRows(on, event, sorted);
-        // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated hook).
+        // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated
+        // hook).
         if (ids.size > 0) {
           const { id, companyId, createdAt } = event;
           await INSERT_EVENT.run(on, { id, companyId, event: event.event, envelope: event.envelope(), createdAt });
@@ -66,28 +71,12 @@ export function sqlWebhookStore(sql: StoreSql): WebhookStore {
       await ENDPOINT_SUCCEEDED.run(sql, { id: subscriptionId });
     },
     async endpointFailed(subscriptionId, nowMs, pausedUntil) {
-      const failure = {
-        id: subscriptionId,
-        nowMs: wholeMs(nowMs),
-        pausedUntil: pausedUntil === null ? null : wholeMs(pausedUntil),
-      };
+      const failure = { id: subscriptionId, nowMs: wholeMs(nowMs), pausedUntil: wholeMs(pausedUntil) };
       return (await ENDPOINT_FAILED.run(sql, failure)).rows[0];
     },
     replayStore: (companyId) => sqlReplayStore(sql, companyId),
     purgePlatformDeliveries: (nowSeconds) => purgePlatformDeliveries(sql, nowSeconds),
     purgeHistory: (cutoffMs, companyIds) => purgeWebhookHistory(sql, cutoffMs, companyIds),
-    // On SQLite nothing of its own: `secure_delete` zeroes what a statement overwrites, and the submissions store's
-    // truncating checkpoint empties the WAL of the whole file, these tables' pages included (D-257).
-    compactAfterErasure: () =>
-      compactAfterErasure(
-        sql,
-        ["webhook_events", "webhook_deliveries", "webhook_attempts", "platform_events"],
-        "nothing",
-      ),
+    compactAfterErasure: () => compactAfterErasure(sql, COPIES, "nothing"),
   };
-}
-
-/** Code-unit order, as the unique index orders in a bytewise collation (any fixed order avoids the deadlock). */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
