@@ -1,5 +1,4 @@
-import { getTableColumns, is } from "drizzle-orm";
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableColumns } from "drizzle-orm";
 import * as schema from "../../../db/schema/index.js";
 import * as pgSchema from "../../../db/schema-pg.js";
 import type { Database } from "./database.js";
@@ -10,27 +9,19 @@ import type { Database } from "./database.js";
  * wherever it occurs (checked here, at load): a row from any table, or from a join, converts the same.
  */
 function conversions(): { json: Set<string>; booleans: Set<string> } {
-  const json = new Set<string>();
-  const booleans = new Set<string>();
   const typeOf = new Map<string, string>();
+  const converted = (type: string | undefined) => type === "SQLiteTextJson" || type === "SQLiteBoolean";
   for (const table of Object.values(schema)) {
-    if (!is(table, SQLiteTable)) continue;
-    for (const column of getTableConfig(table).columns) {
-      const seen = typeOf.get(column.name);
-      const converted = column.columnType === "SQLiteTextJson" || column.columnType === "SQLiteBoolean";
-      if (
-        seen !== undefined &&
-        seen !== column.columnType &&
-        (converted || json.has(column.name) || booleans.has(column.name))
-      ) {
-        throw new Error(`schema: the column ${column.name} has two types; a converted column's name must have one`);
+    for (const { name, columnType } of Object.values(getTableColumns(table))) {
+      const seen = typeOf.get(name);
+      if (seen !== undefined && seen !== columnType && (converted(seen) || converted(columnType))) {
+        throw new Error(`schema: the column ${name} has two types; a converted column's name must have one`);
       }
-      typeOf.set(column.name, column.columnType);
-      if (column.columnType === "SQLiteTextJson") json.add(column.name);
-      if (column.columnType === "SQLiteBoolean") booleans.add(column.name);
+      typeOf.set(name, columnType);
     }
   }
-  return { json, booleans };
+  const named = (type: string) => new Set([...typeOf].filter(([, t]) => t === type).map(([name]) => name));
+  return { json: named("SQLiteTextJson"), booleans: named("SQLiteBoolean") };
 }
 
 const { json: JSON_COLUMNS, booleans: BOOLEAN_COLUMNS } = conversions();
