@@ -45,7 +45,7 @@ parentPort.on("message", () => {
  */
 export function startCheckpointer(
   sqlite: SqliteDatabase,
-  options: { intervalMs?: number; backstopPages?: number; log?: Logger } = {},
+  options: { intervalMs?: number; log?: Logger } = {},
 ): Checkpointer | undefined {
   if (sqlite.memory) return undefined;
   const intervalMs = options.intervalMs ?? 200;
@@ -55,7 +55,7 @@ export function startCheckpointer(
   });
   // The thread must never keep a process alive that is otherwise done.
   worker.unref();
-  sqlite.pragma(`wal_autocheckpoint = ${options.backstopPages ?? 16_384}`);
+  sqlite.pragma("wal_autocheckpoint = 16384");
   const restoreDefault = () => {
     if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
   };

@@ -13,17 +13,12 @@ export interface PgTableCacheOptions {
 }
 
 /**
- * Rows of one PostgreSQL table by key, valid for as long as nobody could have changed the table (docs/decisions.md,
- * D-247): the TableCache of PostgreSQL (table-cache.ts), for several processes on one database.
- *
- * Two signals: this process's own writes through its store call `invalidate()` once they committed (they hold from the
- * very next lookup); and the table's counter in `table_versions`, bumped by a trigger in the transaction of any
- * process's change, read every `checkEveryMs` (250 ms) by a timer of this process. A counter that moved empties the
- * cache. A hit is answered synchronously; a miss is a promise (read by `load`), and is never cached: unknown ids cost
- * a query each, and cannot fill memory. A row read while the cache was emptied is not kept (it may predate the
- * change), so another process's committed change is refused here within `maxStaleMs` (750 ms) at the latest.
- *
- * The timer starts at the first lookup (building a cache does no I/O), is unref'd, and stops at `close()`.
+ * The TableCache of PostgreSQL (table-cache.ts), for several processes on one database (D-247). Two signals: this
+ * process's own writes through its store call `invalidate()` once they committed (they hold from the very next
+ * lookup); and the table's counter in `table_versions`, bumped by a trigger in the transaction of any process's
+ * change, read every `checkEveryMs` (250 ms) by a timer of this process. A counter that moved empties the cache, so
+ * another process's committed change is refused here within `maxStaleMs` (750 ms) at the latest. The timer starts at
+ * the first lookup (building a cache does no I/O), is unref'd, and stops at `close()`.
  */
 export class PgTableCache<T extends object> implements TableCache<T> {
   readonly #pool: pg.Pool;

@@ -14,10 +14,6 @@ export interface PostgresOptions {
   poolMax?: number;
   /** A statement running longer is cancelled by the server (PG_STATEMENT_TIMEOUT_MS); 0: no limit. */
   statementTimeoutMs?: number;
-  /** How long opening a connection may take before the query that needed it fails. */
-  connectTimeoutMs?: number;
-  /** Shown in `pg_stat_activity`, so an operator tells the gateway's connections apart. */
-  applicationName?: string;
   /** Bring the schema up to date before returning (default true); `false` for a caller that migrates itself. */
   migrate?: boolean;
   /**
@@ -34,12 +30,8 @@ export interface GatewayPostgres {
   close(): Promise<void>;
 }
 
-const POSTGRES_DEFAULTS = {
-  poolMax: 10,
-  statementTimeoutMs: 30_000,
-  connectTimeoutMs: 10_000,
-  applicationName: "partner-gateway",
-} as const;
+/** Shown in `pg_stat_activity`, so an operator tells the gateway's connections apart. */
+const APPLICATION_NAME = "partner-gateway";
 
 /**
  * The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII. One per database, shared by every gateway
@@ -49,22 +41,19 @@ const STARTUP_LOCK_KEY = "123589686819105";
 
 /** Opens a pool on `url` (postgres:// or postgresql://) and, unless told not to, migrates under the startup lock. */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<GatewayPostgres> {
-  const settings = { ...POSTGRES_DEFAULTS, ...definedOnly(options) };
-  const connection: pg.ClientConfig = {
-    connectionString: url,
-    application_name: settings.applicationName,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-  };
+  const { poolMax = 10, statementTimeoutMs = 30_000 } = options;
+  // Opening a connection that takes longer fails the query that needed it.
+  const connection = { connectionString: url, application_name: APPLICATION_NAME, connectionTimeoutMillis: 10_000 };
   const pool = new pg.Pool({
     ...connection,
-    max: settings.poolMax,
-    ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
+    max: poolMax,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
   pool.on("error", (error) => options.onIdleError?.(error));
   let closed: Promise<void> | undefined;
   const opened: GatewayPostgres = {
     pool,
-    lockConnection: { ...connection, application_name: `${settings.applicationName} startup` },
+    lockConnection: { ...connection, application_name: `${APPLICATION_NAME} startup` },
     // Idempotent: a shutdown path and a failed start may both close it.
     close: () => {
       closed ??= pool.end();
@@ -93,10 +82,7 @@ export async function withStartupLock<T>(
   database: Pick<GatewayPostgres, "lockConnection">,
   fn: (lock: pg.ClientBase) => Promise<T>,
 ): Promise<T> {
-  const client = new pg.Client(database.lockConnection);
-  // A broken lock connection fails the statement running on it; the event alone must not end the process.
-  client.on("error", () => undefined);
-  await client.connect();
+  const client = await lockClient(database);
   try {
     await client.query("SELECT pg_advisory_lock($1::bigint)", [STARTUP_LOCK_KEY]);
     try {
@@ -123,9 +109,7 @@ export async function tryHoldLock(
   database: Pick<GatewayPostgres, "lockConnection">,
   key: string,
 ): Promise<{ release(): Promise<void> } | undefined> {
-  const client = new pg.Client(database.lockConnection);
-  client.on("error", () => undefined);
-  await client.connect();
+  const client = await lockClient(database);
   try {
     const taken = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
     if (taken.rows[0]?.taken !== true) {
@@ -146,6 +130,15 @@ export async function tryHoldLock(
   };
 }
 
+/** A connection of its own for a session-level lock, outside the pool. */
+async function lockClient(database: Pick<GatewayPostgres, "lockConnection">): Promise<pg.Client> {
+  const client = new pg.Client(database.lockConnection);
+  // A broken lock connection fails the statement running on it; the event alone must not end the process.
+  client.on("error", () => undefined);
+  await client.connect();
+  return client;
+}
+
 /**
  * Applies the migrations of `migrations/gateway-pg` under the startup lock: drizzle's migrator reads what is applied
  * before it writes, so two processes migrating at once would both apply the same migration; under the lock the second
@@ -156,8 +149,4 @@ export async function migratePostgres(database: Pick<GatewayPostgres, "lockConne
   await withStartupLock(database, (lock) =>
     migrate(drizzle(lock as pg.Client), { migrationsFolder: migrationsFolder("gateway-pg") }),
   );
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -14,7 +14,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { getTableConfig, type SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as sqliteSchema from "./schema/index.js";
 
 /**
@@ -22,7 +22,8 @@ import * as sqliteSchema from "./schema/index.js";
  * D-275): the same tables, columns, keys and indexes, each column in the PostgreSQL type that reads back the same row —
  * `json` for SQLite's JSON text, `boolean` for its 0/1, `bigint` for epoch milliseconds (`epochMs`, SQLite's
  * `integer`). drizzle-kit reads this module for the PostgreSQL migrations (drizzle.gateway-pg.config.ts); the stores
- * never see it: they query through the one typed schema of storage/sql.ts.
+ * query through the one typed schema of storage/sql/database.ts, and read a column's PostgreSQL type here where a
+ * statement must name it (storage/sql/values.ts).
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: drizzle's table type over columns only known at run time
@@ -62,38 +63,27 @@ function withConstraints(builder: PgColumnBuilderBase, column: SQLiteColumn): Pg
   return b as unknown as PgColumnBuilderBase;
 }
 
-/** Derives every table of the SQLite schema, in the order of its foreign keys (a table after those it references). */
-function derive(tables: readonly SQLiteTable[]): Map<SQLiteTable, DerivedTable> {
-  const derived = new Map<SQLiteTable, DerivedTable>();
-  const pgColumn = (column: SQLiteColumn): AnyPgColumn => {
-    const table = derived.get(column.table);
-    const key = table && Object.keys(table).find((k) => (table[k] as { name?: unknown })?.name === column.name);
-    if (!table || !key)
-      throw new Error(`schema-pg: ${getTableName(column.table)} must be derived before its referrers`);
-    return table[key] as AnyPgColumn;
-  };
-  const pending = [...tables];
-  while (pending.length > 0) {
-    const ready = pending.findIndex((t) =>
-      getTableConfig(t).foreignKeys.every((fk) => {
-        const target = fk.reference().foreignTable;
-        return target === t || derived.has(target);
-      }),
-    );
-    if (ready < 0) throw new Error("schema-pg: the schema's foreign keys form a cycle");
-    const [table] = pending.splice(ready, 1);
-    if (table) derived.set(table, deriveTable(table, pgColumn));
-  }
-  return derived;
+/**
+ * The tables derived so far: a foreign key finds the one it references when drizzle reads the table's config, once
+ * every export below is derived.
+ */
+const derived = new Map<SQLiteTable, DerivedTable>();
+
+function pgColumn(column: SQLiteColumn): AnyPgColumn {
+  const table = derived.get(column.table);
+  const key = table && Object.keys(table).find((k) => (table[k] as { name?: unknown })?.name === column.name);
+  if (!table || !key) throw new Error(`schema-pg: ${getTableName(column.table)} was not derived`);
+  return table[key] as AnyPgColumn;
 }
 
-function deriveTable(table: SQLiteTable, pgColumn: (column: SQLiteColumn) => AnyPgColumn): DerivedTable {
+/** One SQLite table's PostgreSQL twin. */
+function pg(table: SQLiteTable): DerivedTable {
   const config = getTableConfig(table);
   const keys = Object.entries(table).filter(([, value]) => config.columns.includes(value as SQLiteColumn));
   const columns = Object.fromEntries(
     keys.map(([key, column]) => [key, withConstraints(columnOf(column as SQLiteColumn), column as SQLiteColumn)]),
   );
-  return pgTable(config.name, columns, (t) => {
+  const derivedTable = pgTable(config.name, columns, (t) => {
     const own = (column: SQLiteColumn) => {
       const key = keys.find(([, c]) => c === column)?.[0];
       if (key === undefined) throw new Error(`schema-pg: ${config.name}.${column.name} is not its own column`);
@@ -123,16 +113,8 @@ function deriveTable(table: SQLiteTable, pgColumn: (column: SQLiteColumn) => Any
     }
     return extras as never;
   }) as DerivedTable;
-}
-
-const derived = derive(
-  Object.values(sqliteSchema as Record<string, unknown>).filter((value) => is(value, SQLiteTable)),
-);
-
-function pg(table: SQLiteTable): DerivedTable {
-  const found = derived.get(table);
-  if (!found) throw new Error(`schema-pg: ${getTableName(table)} was not derived`);
-  return found;
+  derived.set(table, derivedTable);
+  return derivedTable;
 }
 
 export const bookedAppointments = pg(sqliteSchema.bookedAppointments);

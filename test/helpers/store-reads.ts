@@ -1,7 +1,7 @@
-import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../src/db/schema/webhook-deliveries.js";
 import type { Gateway } from "../../src/gateway/create-gateway.js";
 import type { SubmissionAttemptRow, SubmissionRow } from "../../src/gateway/storage/submissions/index.js";
 import type { Stores } from "../../src/gateway/storage/transaction.js";
+import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../src/gateway/storage/webhooks/index.js";
 
 /**
  * What a test reads back of the submissions record, through the stores, so that it runs on either store (D-259):

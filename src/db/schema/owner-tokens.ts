@@ -1,14 +1,13 @@
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { owners } from "./owners.js";
+import { reference } from "./reference.js";
 
 /** Owner credentials for the owner API: browser sessions (cookie) and revocable bearer tokens (automation). */
 export const ownerTokens = sqliteTable(
   "owner_tokens",
   {
     id: text("id").primaryKey(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => owners.id),
+    ownerId: reference("owner_id", () => owners.id),
     kind: text("kind", { enum: ["session", "token"] }).notNull(),
     name: text("name"),
     /** SHA-256 of the token: tokens are high-entropy, so a digest suffices and lookups stay indexable. */

@@ -1,14 +1,13 @@
 import { sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
+import { reference } from "./reference.js";
 
 /** An owner account of a company: `admin` (keys, credentials, publishing) or `viewer` (read-only). */
 export const owners = sqliteTable(
   "owners",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: reference("company_id", () => companies.id),
     email: text("email").notNull(),
     name: text("name").notNull(),
     role: text("role", { enum: ["admin", "viewer"] }).notNull(),

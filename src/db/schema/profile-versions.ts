@@ -1,5 +1,6 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { profiles } from "./profiles.js";
+import { reference } from "./reference.js";
 
 /** A golden sample as stored: a native payload and what it must produce (see docs/profiles.md). */
 export interface StoredSample {
@@ -21,9 +22,7 @@ export const profileVersions = sqliteTable(
   "profile_versions",
   {
     id: text("id").primaryKey(),
-    profileId: text("profile_id")
-      .notNull()
-      .references(() => profiles.id),
+    profileId: reference("profile_id", () => profiles.id),
     companyId: text("company_id").notNull(),
     version: integer("version").notNull(),
     expression: text("expression").notNull(),

@@ -1,14 +1,13 @@
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
+import { reference } from "./reference.js";
 
 /** A named mapping profile of a company; its content lives in immutable versions. */
 export const profiles = sqliteTable(
   "profiles",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: reference("company_id", () => companies.id),
     name: text("name").notNull(),
     kind: text("kind", { enum: ["lead", "appointment", "outbound"] }).notNull(),
     description: text("description"),

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { reference } from "./reference.js";
 import { submissions } from "./submissions.js";
 
 /**
@@ -9,9 +10,7 @@ export const submissionAttempts = sqliteTable(
   "submission_attempts",
   {
     id: text("id").primaryKey(),
-    submissionId: text("submission_id")
-      .notNull()
-      .references(() => submissions.id),
+    submissionId: reference("submission_id", () => submissions.id),
     /** 1-based; a 429 answer does not consume an attempt and is recorded with `counted = false`. */
     attempt: integer("attempt").notNull(),
     counted: integer("counted", { mode: "boolean" }).notNull(),

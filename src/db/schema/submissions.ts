@@ -2,17 +2,8 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
 import { epochMs } from "./epoch-ms.js";
+import { reference } from "./reference.js";
 import { vendorKeys } from "./vendor-keys.js";
-
-export type SubmissionStatus =
-  | "queued"
-  | "waiting"
-  | "forwarding"
-  | "forwarded"
-  | "failed"
-  | "held"
-  | "fetching"
-  | "noted";
 
 /**
  * One accepted vendor request: the raw payload as received, the canonical body the profile produced, the profile
@@ -22,12 +13,8 @@ export const submissions = sqliteTable(
   "submissions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id),
-    vendorKeyId: text("vendor_key_id")
-      .notNull()
-      .references(() => vendorKeys.id),
+    companyId: reference("company_id", () => companies.id),
+    vendorKeyId: reference("vendor_key_id", () => vendorKeys.id),
     credentialId: text("credential_id").notNull(),
     kind: text("kind", { enum: ["lead", "appointment"] }).notNull(),
     /**

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
+import { reference } from "./reference.js";
 
 /**
  * One of a company's general keys for the Inbound API (§4.2, §5). The value is encrypted at rest (AES-256-GCM under
@@ -9,9 +10,7 @@ export const upstreamCredentials = sqliteTable(
   "upstream_credentials",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: reference("company_id", () => companies.id),
     name: text("name").notNull(),
     keyPrefix: text("key_prefix").notNull(),
     /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */

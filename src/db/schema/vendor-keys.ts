@@ -1,6 +1,7 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
 import { profileVersions } from "./profile-versions.js";
+import { reference } from "./reference.js";
 import { upstreamCredentials } from "./upstream-credentials.js";
 
 export type PartnerType = "lead_source" | "booking_vendor";
@@ -15,15 +16,11 @@ export const vendorKeys = sqliteTable(
   "vendor_keys",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: reference("company_id", () => companies.id),
     name: text("name").notNull(),
     partnerType: text("partner_type", { enum: ["lead_source", "booking_vendor"] }).notNull(),
     scopes: text("scopes", { mode: "json" }).$type<VendorScope[]>().notNull(),
-    credentialId: text("credential_id")
-      .notNull()
-      .references(() => upstreamCredentials.id),
+    credentialId: reference("credential_id", () => upstreamCredentials.id),
     leadProfileVersionId: text("lead_profile_version_id").references(() => profileVersions.id),
     appointmentProfileVersionId: text("appointment_profile_version_id").references(() => profileVersions.id),
     /** `async`: 202 at once; `sync`: wait for the upstream's own answer (forwarding). */

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { reference } from "./reference.js";
 import { webhookDeliveries } from "./webhook-deliveries.js";
 
 /** One attempt of a delivery: its own `x-svc-delivery-id` (§6.2), the secret version, what came back and when. */
@@ -6,9 +7,7 @@ export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
     id: text("id").primaryKey(),
-    deliveryRowId: text("delivery_row_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryRowId: reference("delivery_row_id", () => webhookDeliveries.id, { onDelete: "cascade" }),
     attempt: integer("attempt").notNull(),
     deliveryId: text("delivery_id").notNull(),
     secretVersion: integer("secret_version"),

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { epochMs } from "./epoch-ms.js";
+import { reference } from "./reference.js";
 import { webhookSubscriptions } from "./webhook-subscriptions.js";
-
-export type WebhookDeliveryStatus = "pending" | "delivering" | "delivered" | "failed";
 
 /**
  * One event for one subscription, with its retries (DESIGN "delivery"). Written in the transaction that produces the
@@ -15,9 +14,7 @@ export const webhookDeliveries = sqliteTable(
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull(),
-    subscriptionId: text("subscription_id")
-      .notNull()
-      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    subscriptionId: reference("subscription_id", () => webhookSubscriptions.id, { onDelete: "cascade" }),
     /** The event (webhook_events, where its envelope is stored once for every subscription). */
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),
@@ -58,5 +55,3 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_subscription_status_id_idx").on(t.subscriptionId, t.status, t.id),
   ],
 );
-
-export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

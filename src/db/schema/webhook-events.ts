@@ -21,5 +21,3 @@ export const webhookEvents = sqliteTable(
     index("webhook_events_created_idx").on(t.createdAt),
   ],
 );
-
-export type WebhookEventRow = typeof webhookEvents.$inferSelect;

@@ -2,6 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { companies } from "./companies.js";
 import { epochMs } from "./epoch-ms.js";
 import { profileVersions } from "./profile-versions.js";
+import { reference } from "./reference.js";
 import { vendorKeys } from "./vendor-keys.js";
 
 /**
@@ -14,12 +15,8 @@ export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id),
-    vendorKeyId: text("vendor_key_id")
-      .notNull()
-      .references(() => vendorKeys.id),
+    companyId: reference("company_id", () => companies.id),
+    vendorKeyId: reference("vendor_key_id", () => vendorKeys.id),
     url: text("url").notNull(),
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
     /** AES-256-GCM sealed `SecretRingState`, bound to this row's id. Never shown; each secret is shown once. */
@@ -45,5 +42,3 @@ export const webhookSubscriptions = sqliteTable(
     index("webhook_subscriptions_key_status_idx").on(t.vendorKeyId, t.status),
   ],
 );
-
-export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;

@@ -5,6 +5,7 @@ import {
   EMBEDDED_FORWARDER_LOCK_KEY,
   type GatewayPostgres,
   openPostgres,
+  type PostgresOptions,
   tryHoldLock,
   withStartupLock,
 } from "../../db/postgres.js";
@@ -18,7 +19,7 @@ export type StorageLocation =
   | {
       databaseUrl: string;
       /** PG_POOL_MAX and PG_STATEMENT_TIMEOUT_MS (db/postgres.ts has the defaults). */
-      postgres?: { poolMax?: number; statementTimeoutMs?: number; applicationName?: string };
+      postgres?: Pick<PostgresOptions, "poolMax" | "statementTimeoutMs">;
     };
 
 /** The dialect's own handles: for the process that opened them (CLI tools, tests, benchmarks), never the context's. */

@@ -3,8 +3,9 @@ import { PgTableCache } from "../../db/pg-table-cache.js";
 import { VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
-import type { StoreSql } from "./sql/store-sql.js";
+import { storeSql } from "./sql/store-sql.js";
 import {
+  committed,
   type SharedCaches,
   type Stores,
   type StoreTransaction,
@@ -68,8 +69,8 @@ function queueKey(scope: TransactionScope | undefined): string {
  * releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of a send,
  * a settlement) also takes transaction-scoped advisory locks at BEGIN, as SQLite's BEGIN IMMEDIATE takes its write
  * lock (D-249), but only over what its scope covers (immediateLocks): one credential's outcomes run one at a time in
- * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers
- * and closes the stores that hold resources of their own; the pool stays the caller's to end.
+ * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers;
+ * the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTransaction; close(): Promise<void> } {
   const shared: SharedCaches = {
@@ -77,21 +78,14 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
     versions: new VersionCache(),
     connections: new PgTableCache(pool, "connections"),
   };
-  const poolSql: StoreSql = {
-    db: postgresSql(pool),
-    dialect: "postgres",
-    inTransaction: false,
-    // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
-    atomically: <T>(work: (db: Sql) => Promise<T>) => run((tx) => work(tx.sql), undefined),
-  };
-  const stores = storesOn(poolSql, shared);
+  // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
+  const stores = storesOn(
+    storeSql(postgresSql(pool), "postgres", (work) => run((tx) => work(tx.sql), undefined)),
+    shared,
+  );
   const queue = new ImmediateQueue(Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
 
-  const transaction: StoreTransaction = <T>(
-    work: (tx: Stores) => Promise<T>,
-    mode: "deferred" | "immediate" = "deferred",
-    scope?: TransactionScope,
-  ): Promise<T> =>
+  const transaction: StoreTransaction = (work, mode = "deferred", scope) =>
     mode === "deferred" ? run(work, undefined) : queue.enter(queueKey(scope), () => run(work, immediateLocks(scope)));
 
   const run = async <T>(
@@ -109,17 +103,10 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
       try {
         if (locks) await client.query(locks);
         const sql = postgresSqlOn(client);
-        const txSql: StoreSql = {
-          db: sql,
-          dialect: "postgres",
-          inTransaction: true,
-          atomically: (inner) => inner(sql),
-        };
-        const tx = { ...storesOn(txSql, shared), sql };
+        const tx = { ...storesOn(storeSql(sql, "postgres"), shared), sql };
         const result = await work(tx);
         await client.query("COMMIT");
-        tx.vendorKeys.afterCommit();
-        tx.connections.afterCommit();
+        committed(tx);
         return result;
       } catch (error) {
         // A failed COMMIT has ended the transaction already: ROLLBACK then only warns.
@@ -139,14 +126,8 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
     async close() {
       shared.keys.close();
       shared.connections.close();
-      await Promise.all(Object.values(stores).map(closeStore));
     },
   };
-}
-
-/** A store holding resources of its own (a timer, a writer on the pool) has a `close`; the others have none. */
-async function closeStore(store: object): Promise<void> {
-  if ("close" in store && typeof store.close === "function") await store.close();
 }
 
 /**

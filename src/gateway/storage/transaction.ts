@@ -2,16 +2,15 @@ import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import type { Logger } from "../../log.js";
 import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
-import { SqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
-import { type ProfileStore, SqlProfileStore, VersionCache } from "./profiles/index.js";
-import type { Sql } from "./sql/database.js";
+import { sqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
+import { type ProfileStore, sqlProfileStore, VersionCache } from "./profiles/index.js";
 import { sqliteSql } from "./sql/sqlite.js";
-import type { StoreSql } from "./sql/store-sql.js";
+import { type StoreSql, storeSql } from "./sql/store-sql.js";
 import { SqliteGate } from "./sqlite-gate.js";
-import { SqlSubmissionStore, type SubmissionStore } from "./submissions/index.js";
-import { SqlTenantStore, type TenantStore } from "./tenants/index.js";
-import { SqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
-import { SqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
+import { type SubmissionStore, sqlSubmissionStore } from "./submissions/index.js";
+import { sqlTenantStore, type TenantStore } from "./tenants/index.js";
+import { sqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
+import { sqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
 
 /** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
 export interface Stores {
@@ -35,11 +34,7 @@ export interface Stores {
  * writer orders them all. On PostgreSQL `tx` is bound to the transaction's client. The storage's own: the context's
  * `transaction` hands the work a TransactionContext instead.
  */
-export type StoreTransaction = <T>(
-  work: (tx: Stores) => Promise<T>,
-  mode?: "deferred" | "immediate",
-  scope?: TransactionScope,
-) => Promise<T>;
+export type StoreTransaction = TransactionOf<Stores>;
 
 /**
  * What work inside a transaction receives (D-275): the stores bound to the transaction, and the services that touch no
@@ -53,8 +48,10 @@ export interface TransactionContext extends Stores {
 }
 
 /** The context's transaction (GatewayContext.transaction): a StoreTransaction whose work gets a TransactionContext. */
-export type Transaction = <T>(
-  work: (tx: TransactionContext) => Promise<T>,
+export type Transaction = TransactionOf<TransactionContext>;
+
+type TransactionOf<Tx> = <T>(
+  work: (tx: Tx) => Promise<T>,
   mode?: "deferred" | "immediate",
   scope?: TransactionScope,
 ) => Promise<T>;
@@ -80,15 +77,15 @@ export interface SharedCaches {
 export function storesOn(
   sql: StoreSql,
   shared: SharedCaches,
-): Stores & { vendorKeys: SqlVendorKeyStore; connections: SqlConnectionStore } {
+): Stores & { vendorKeys: ReturnType<typeof sqlVendorKeyStore>; connections: SqlConnectionStore } {
   return {
-    submissions: new SqlSubmissionStore(sql),
-    vendorKeys: new SqlVendorKeyStore(sql, shared.keys),
-    tenants: new SqlTenantStore(sql),
-    credentials: new SqlUpstreamCredentialStore(sql),
-    profiles: new SqlProfileStore(sql, shared.versions),
+    submissions: sqlSubmissionStore(sql),
+    vendorKeys: sqlVendorKeyStore(sql, shared.keys),
+    tenants: sqlTenantStore(sql),
+    credentials: sqlUpstreamCredentialStore(sql),
+    profiles: sqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
-    webhooks: new SqlWebhookStore(sql),
+    webhooks: sqlWebhookStore(sql),
   };
 }
 
@@ -146,34 +143,29 @@ async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Pr
 /** The stores of one SQLite connection and its transaction, as the context carries them. */
 export function sqliteStorage(handles: { sqlite: SqliteDatabase }): Stores & { transaction: StoreTransaction } {
   const gate = new SqliteGate();
-  const builders = sqliteSql(handles.sqlite, gate);
+  const { inside, outside } = sqliteSql(handles.sqlite, gate);
   const inTransaction = sqliteTransactionOf(handles.sqlite, gate);
-  const insideSql: StoreSql = {
-    db: builders.inside,
-    dialect: "sqlite",
-    inTransaction: true,
-    atomically: (work) => work(builders.inside),
-  };
-  const outsideSql: StoreSql = {
-    db: builders.outside,
-    dialect: "sqlite",
-    inTransaction: false,
-    atomically: <T>(work: (db: Sql) => Promise<T>, mode?: "deferred" | "immediate") =>
-      inTransaction(() => work(builders.inside), mode),
-  };
   const shared: SharedCaches = {
     keys: new SqliteTableCache(handles.sqlite, "vendor_keys"),
     versions: new VersionCache(),
     connections: new SqliteTableCache(handles.sqlite, "connections"),
   };
-  const inside = storesOn(insideSql, shared);
+  const tx = storesOn(storeSql(inside, "sqlite"), shared);
   return {
-    ...storesOn(outsideSql, shared),
+    ...storesOn(
+      storeSql(outside, "sqlite", (work, mode) => inTransaction(() => work(inside), mode)),
+      shared,
+    ),
     transaction: async (work, mode) => {
-      const result = await inTransaction(() => work(inside), mode);
-      inside.vendorKeys.afterCommit();
-      inside.connections.afterCommit();
+      const result = await inTransaction(() => work(tx), mode);
+      committed(tx);
       return result;
     },
   };
+}
+
+/** A transaction of `tx` committed: its writes to a cached table hold in this process's caches from now on. */
+export function committed(tx: ReturnType<typeof storesOn>): void {
+  tx.vendorKeys.afterCommit();
+  tx.connections.afterCommit();
 }

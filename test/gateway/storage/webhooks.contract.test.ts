@@ -14,7 +14,7 @@ import {
   type NewWebhookDelivery,
   type NewWebhookEvent,
   type NewWebhookSubscription,
-  SqlWebhookStore,
+  sqlWebhookStore,
   type WebhookStore,
 } from "../../../src/gateway/storage/webhooks/index.js";
 import { newId } from "../../../src/ids.js";
@@ -800,7 +800,7 @@ async function waitingOnLock(pool: pg.Pool): Promise<boolean> {
 /** The store bound to a transaction the test opened on `client` (as the storage factory binds a transaction's). */
 function storeOn(client: pg.PoolClient): WebhookStore {
   const db = postgresSqlOn(client);
-  return new SqlWebhookStore({ db, dialect: "postgres", inTransaction: true, atomically: (work) => work(db) });
+  return sqlWebhookStore({ db, dialect: "postgres", inTransaction: true, atomically: (work) => work(db) });
 }
 
 async function inTransaction<T>(pool: pg.Pool, work: (store: WebhookStore) => Promise<T>): Promise<T> {

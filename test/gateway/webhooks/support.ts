@@ -4,10 +4,10 @@ import { vi } from "vitest";
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../src/contract/signing.js";
 import { buildEnvelope, newEventId } from "../../../src/contract/webhook-envelope.js";
 import type { submissions } from "../../../src/db/schema/index.js";
-import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../src/db/schema/webhook-deliveries.js";
 import type { Gateway } from "../../../src/gateway/create-gateway.js";
 import type { StorageHandles } from "../../../src/gateway/storage/open-storage.js";
 import { submissionRow } from "../../../src/gateway/storage/submissions/index.js";
+import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../../src/gateway/storage/webhooks/index.js";
 import { onSubmissionSettled, type WebhookOptions } from "../../../src/gateway/webhooks/index.js";
 import { newId } from "../../../src/ids.js";
 import {

@@ -1,3 +1,3 @@
 export type { UpstreamCredentialStore } from "./port.js";
 export type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./row.js";
-export { SqlUpstreamCredentialStore } from "./store.js";
+export { sqlUpstreamCredentialStore } from "./store.js";

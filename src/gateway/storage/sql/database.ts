@@ -20,9 +20,6 @@ type Schema = typeof schema;
  */
 export type Database = {
   [K in keyof Schema as Schema[K] extends Table ? K : never]: Schema[K] extends Table ? Columns<Schema[K]> : never;
-} & {
-  /** PostgreSQL only (db/schema-pg.ts): the change counters of the cached tables. */
-  tableVersions: { name: string; version: ColumnType<number, number | undefined, number> };
 };
 
 /** The query builder a store runs its statements on: the pool's (or SQLite's connection), or one transaction's. */

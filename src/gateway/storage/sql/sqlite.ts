@@ -2,7 +2,6 @@ import {
   CamelCasePlugin,
   type CompiledQuery,
   type DatabaseConnection,
-  type Dialect,
   type Driver,
   Kysely,
   type QueryResult,
@@ -47,9 +46,9 @@ class SqliteStatements {
 /**
  * A connection that checks the gate in the same turn as it runs the statement, so no statement from outside ever
  * joins a transaction that began while it was on its way; `inside`, the stores bound to the open transaction, never
- * wait.
+ * wait. It is its own Kysely driver: transactions are the gate's (sqliteStorage), never Kysely's.
  */
-class GatedConnection implements DatabaseConnection {
+class GatedConnection implements DatabaseConnection, Driver {
   constructor(
     readonly statements: SqliteStatements,
     readonly gate: SqliteGate | undefined,
@@ -64,31 +63,18 @@ class GatedConnection implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("streaming is not used on SQLite");
   }
-}
 
-/** Kysely's driver over the shared connection: transactions are the gate's (sqliteStorage), never Kysely's. */
-class GatedDriver implements Driver {
-  constructor(readonly connection: GatedConnection) {}
-  async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    return this.connection;
+    return this;
   }
   async beginTransaction(): Promise<void> {
     throw new Error("a SQLite transaction runs through the storage's transaction(), holding the gate");
   }
+  async init(): Promise<void> {}
   async commitTransaction(): Promise<void> {}
   async rollbackTransaction(): Promise<void> {}
   async releaseConnection(): Promise<void> {}
   async destroy(): Promise<void> {}
-}
-
-function dialect(connection: GatedConnection): Dialect {
-  return {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new GatedDriver(connection),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  };
 }
 
 /** The column names are the schema's in snake_case; the rows' JSON values keep their own keys. */
@@ -101,7 +87,15 @@ export const camelCase = () => new CamelCasePlugin({ maintainNestedObjectKeys: t
 export function sqliteSql(sqlite: SqliteDatabase, gate: SqliteGate): { outside: Sql; inside: Sql } {
   const statements = new SqliteStatements(sqlite);
   const build = (connection: GatedConnection) =>
-    new Kysely<Database>({ dialect: dialect(connection), plugins: [camelCase()] });
+    new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new SqliteAdapter(),
+        createDriver: () => connection,
+        createIntrospector: (db) => new SqliteIntrospector(db),
+        createQueryCompiler: () => new SqliteQueryCompiler(),
+      },
+      plugins: [camelCase()],
+    });
   return {
     outside: build(new GatedConnection(statements, gate)),
     inside: build(new GatedConnection(statements, undefined)),

@@ -18,12 +18,49 @@ export interface StoreSql {
   atomically<T>(work: (db: Sql) => Promise<T>, mode?: "deferred" | "immediate"): Promise<T>;
 }
 
+/** A StoreSql on `db`: of an open transaction (a store's own work runs inline) unless `atomically` opens one. */
+export function storeSql(db: Sql, dialect: StoreSql["dialect"], atomically?: StoreSql["atomically"]): StoreSql {
+  return { db, dialect, inTransaction: !atomically, atomically: atomically ?? ((work) => work(db)) };
+}
+
 /**
  * `column` ordered by its bytes: SQLite's default (BINARY); PostgreSQL's text order follows the database's locale
  * unless told otherwise, and ids and names must list in the same order on both (D-251).
  */
 export function byBytes(target: Pick<StoreSql, "dialect">, column: string): RawBuilder<unknown> {
   return target.dialect === "postgres" ? sql`${sql.ref(column)} collate "C"` : sql.ref(column);
+}
+
+/** Runs a statement for its effect: a port's write promises nothing of the statement's result. */
+export async function run(statement: { execute(): Promise<unknown> }): Promise<void> {
+  await statement.execute();
+}
+
+/** What a record's statement function takes: the store's StoreSql, then the call's own arguments. */
+type Statement = (sql: StoreSql, ...args: never[]) => unknown;
+
+/** The statement functions of `module`, each without its first argument: bound to one StoreSql. */
+export type Bound<M> = {
+  [K in keyof M as M[K] extends Statement ? K : never]: M[K] extends (sql: StoreSql, ...args: infer A) => infer R
+    ? (...args: A) => R
+    : never;
+};
+
+/**
+ * The statement functions of a record's module (its other exports left out) bound to `sql`, as methods of the store:
+ * the port's methods that only run a module's statement are written once, in the module.
+ */
+export function bound<M extends object>(sql: StoreSql, module: M): Bound<M> {
+  const methods: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === "function") methods[name] = value.bind(undefined, sql);
+  }
+  return methods as Bound<M>;
+}
+
+/** Code-unit order: SQLite's (BINARY), and byBytes' for the ASCII ids and keys the stores sort in memory. */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The tables whose rows belong to a company (`companyId`), each named by its `id` and made at `createdAt`. */

@@ -1,6 +1,7 @@
-import { is } from "drizzle-orm";
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableColumns } from "drizzle-orm";
 import * as schema from "../../../db/schema/index.js";
+import * as pgSchema from "../../../db/schema-pg.js";
+import type { Database } from "./database.js";
 
 /**
  * The columns whose SQLite value is not the row's: JSON text (an object in the row) and 0/1 (a boolean). PostgreSQL
@@ -8,27 +9,19 @@ import * as schema from "../../../db/schema/index.js";
  * wherever it occurs (checked here, at load): a row from any table, or from a join, converts the same.
  */
 function conversions(): { json: Set<string>; booleans: Set<string> } {
-  const json = new Set<string>();
-  const booleans = new Set<string>();
   const typeOf = new Map<string, string>();
+  const converted = (type: string | undefined) => type === "SQLiteTextJson" || type === "SQLiteBoolean";
   for (const table of Object.values(schema)) {
-    if (!is(table, SQLiteTable)) continue;
-    for (const column of getTableConfig(table).columns) {
-      const seen = typeOf.get(column.name);
-      const converted = column.columnType === "SQLiteTextJson" || column.columnType === "SQLiteBoolean";
-      if (
-        seen !== undefined &&
-        seen !== column.columnType &&
-        (converted || json.has(column.name) || booleans.has(column.name))
-      ) {
-        throw new Error(`schema: the column ${column.name} has two types; a converted column's name must have one`);
+    for (const { name, columnType } of Object.values(getTableColumns(table))) {
+      const seen = typeOf.get(name);
+      if (seen !== undefined && seen !== columnType && (converted(seen) || converted(columnType))) {
+        throw new Error(`schema: the column ${name} has two types; a converted column's name must have one`);
       }
-      typeOf.set(column.name, column.columnType);
-      if (column.columnType === "SQLiteTextJson") json.add(column.name);
-      if (column.columnType === "SQLiteBoolean") booleans.add(column.name);
+      typeOf.set(name, columnType);
     }
   }
-  return { json, booleans };
+  const named = (type: string) => new Set([...typeOf].filter(([, t]) => t === type).map(([name]) => name));
+  return { json: named("SQLiteTextJson"), booleans: named("SQLiteBoolean") };
 }
 
 const { json: JSON_COLUMNS, booleans: BOOLEAN_COLUMNS } = conversions();
@@ -60,4 +53,22 @@ export function toPostgresParameter(value: unknown): unknown {
     return JSON.stringify(value);
   }
   return value;
+}
+
+const TABLES = { ...schema };
+const PG_TABLES = { ...pgSchema };
+
+/** A table's columns as the stores name them, in the schema's order: every column of a whole row. */
+export function columnsOf<T extends keyof typeof TABLES>(table: T): (keyof Database[T] & string)[] {
+  return Object.keys(getTableColumns(TABLES[table])) as (keyof Database[T] & string)[];
+}
+
+/**
+ * A column's type as PostgreSQL declares it (db/schema-pg.ts, derived from the one schema): what a parameter is cast
+ * to, or a JSON record's field read as, where PostgreSQL cannot tell it from the statement.
+ */
+export function pgTypeOf(table: keyof typeof PG_TABLES, column: string): string {
+  const type = getTableColumns(PG_TABLES[table])[column]?.getSQLType();
+  if (type === undefined) throw new Error(`schema: ${table} has no column ${column}`);
+  return type;
 }

@@ -42,13 +42,9 @@ async function scan(db: Sql, companyId: string, by: ScanBy, before: string): Pro
 }
 
 /**
- * One step of a pass over a company's submissions, newest first below `before`: ERASURE_CHUNK rows, in the caller's
- * immediate transaction (or one of its own), the event loop's turn between steps (a large company never holds the
- * thread serving intake). The rows `match` accepts lose their payloads, and what was not sent yet is failed ("erased
- * at the owner's request"): its id is in `failed`, for the caller to record its outcome in the same transaction, as
- * forwarding records it. The status is checked in the UPDATE, so a row another process settles meanwhile keeps its
- * outcome (D-240). The contact columns stay (forgetContacts): a rerun after a crash finds the person's submissions by
- * them.
+ * SubmissionStore.eraseStep, in chunks so that a large company never holds the thread serving intake. The status is
+ * checked in the UPDATE, so a row another process settles meanwhile keeps its outcome (D-240). The contact columns
+ * stay (forgetContacts): a rerun after a crash finds the person's submissions by them.
  */
 export function eraseStep(
   store: StoreSql,

@@ -1,6 +1,7 @@
 import { newId } from "../../../ids.js";
-import { CompiledOnce } from "../sql/compiled.js";
+import { CompiledOnce, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
+import { columnsOf } from "../sql/values.js";
 import type { Admissible, AttemptRecord } from "./port.js";
 import type { SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
@@ -93,19 +94,7 @@ export async function loadQueued(store: StoreSql, activeCredentialIds: readonly 
 }
 
 const RECORD_ATTEMPT = new CompiledOnce((on, attempt: SubmissionAttemptRow) =>
-  on.db.insertInto("submissionAttempts").values({
-    id: attempt.id,
-    submissionId: attempt.submissionId,
-    attempt: attempt.attempt,
-    counted: attempt.counted,
-    startedAt: attempt.startedAt,
-    status: attempt.status,
-    error: attempt.error,
-    latencyMs: attempt.latencyMs,
-    upstreamRequestId: attempt.upstreamRequestId,
-    upstreamApiVersion: attempt.upstreamApiVersion,
-    idempotencyKey: attempt.idempotencyKey,
-  }),
+  on.db.insertInto("submissionAttempts").values(pick(attempt, columnsOf("submissionAttempts"))),
 );
 
 /** One send of `row` in its attempt log: a 429's does not count as an attempt (§8). */

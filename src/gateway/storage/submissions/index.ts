@@ -3,4 +3,4 @@ export type * from "./port.js";
 export type * from "./row.js";
 export { submissionRow } from "./row.js";
 export { type SubmissionView, submissionStatusView } from "./status-view.js";
-export { SqlSubmissionStore } from "./store.js";
+export { sqlSubmissionStore } from "./store.js";

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
+import { pgTypeOf } from "../sql/values.js";
 import { INSERT_FIELDS, type NewSubmission } from "./row.js";
 
 /** One caller's accepted submission, waiting for its batch. */
@@ -20,36 +21,14 @@ const INSERT_ONE = new CompiledOnce((on, row: NewSubmission) =>
     .values({ ...pick(row, INSERT_FIELDS), test: sql<boolean>`coalesce(${row.test}, false)` }),
 );
 
-/** The SQL type of each field in the batch's JSON rows (json_to_recordset's record), and what a missing one reads as. */
-const BATCH_COLUMNS: Readonly<Record<(typeof INSERT_FIELDS)[number], string>> = {
-  id: "text",
-  companyId: "text",
-  vendorKeyId: "text",
-  credentialId: "text",
-  kind: "text",
-  status: "text",
-  rawPayload: "text",
-  canonicalBody: "json",
-  profileVersionId: "text",
-  idempotencyKey: "text",
-  payloadDigest: "text",
-  upstreamIdempotencyKey: "text",
-  contactEmail: "text",
-  contactPhone: "text",
-  createdAt: "text",
-  updatedAt: "text",
-  connectionId: "text",
-  heldReason: "text",
-  note: "text",
-  vendorRecordId: "text",
-  recordAction: "text",
-  test: "boolean",
-  fetchTarget: "json",
-};
-
-/** A field of the batch's rows as selected: a row that leaves out `test` is not a test (its column's default). */
-const selected = (field: (typeof INSERT_FIELDS)[number]) =>
-  field === "test" ? `coalesce("test", false)` : `"${field}"`;
+/**
+ * The batch's JSON rows as json_to_recordset's record: each field by its own name, in its column's type. A row that
+ * leaves out `test` is not a test (its column's default).
+ */
+const BATCH_RECORD = INSERT_FIELDS.map((field) => `"${field}" ${pgTypeOf("submissions", field)}`).join(", ");
+const BATCH_FIELDS = INSERT_FIELDS.map((field) => (field === "test" ? `coalesce("test", false)` : `"${field}"`)).join(
+  ", ",
+);
 
 /**
  * One row inside the caller's open transaction: it commits with that transaction. A taken idempotency key fails the
@@ -93,18 +72,17 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
 
 /**
  * A batch on PostgreSQL (D-239): one statement — one transaction, one round trip — whose text never changes with the
- * batch's size: the rows go as one JSON array, turned back into rows by `json_to_recordset` (its record's columns are
- * the rows' own field names). `ON CONFLICT DO NOTHING … RETURNING id`: a row whose unique key is taken (the partial
- * idempotency index, or the id) is left out and the others are written.
+ * batch's size: the rows go as one JSON array, turned back into rows by `json_to_recordset`. `ON CONFLICT DO NOTHING …
+ * RETURNING id`: a row whose unique key is taken (the partial idempotency index, or the id) is left out and the others
+ * are written.
  */
 const INSERT_BATCH = new CompiledOnce((on, args: { rows: NewSubmission[] }) =>
   on.db
     .insertInto("submissions")
     .columns(INSERT_FIELDS)
     .expression(
-      sql`select ${sql.raw(INSERT_FIELDS.map(selected).join(", "))}
-        from json_to_recordset(${args.rows}::json)
-        as batch(${sql.raw(INSERT_FIELDS.map((f) => `"${f}" ${BATCH_COLUMNS[f]}`).join(", "))})`,
+      sql`select ${sql.raw(BATCH_FIELDS)}
+        from json_to_recordset(${args.rows}::json) as batch(${sql.raw(BATCH_RECORD)})`,
     )
     .onConflict((conflict) => conflict.doNothing())
     .returning("id"),

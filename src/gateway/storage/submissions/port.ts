@@ -133,23 +133,36 @@ export interface SubmissionTimes {
  * implementation serves both databases (store.ts, D-275).
  */
 export interface SubmissionStore {
-  /** Intake's durable accept: resolves once the row is committed (group commit). */
+  /**
+   * Intake's durable accept: resolves once the row is committed (group commit). Bound to an open transaction: written
+   * in it, and committed with it.
+   */
   insert(row: NewSubmission): Promise<void>;
   get(id: string): Promise<SubmissionRow | undefined>;
-  /** One row by id (the settlement's and erasure's per-row reads). */
+  /** One row by id (the settlement's and erasure's per-row reads): the same as `get`. */
   read(id: string): Promise<SubmissionRow | undefined>;
+  /** One of a vendor key's own submissions (another key's is not found). */
   getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined>;
+  /** One of a company's submissions (another company's is not found). */
   getOfCompany(id: string, companyId: string): Promise<SubmissionRow | undefined>;
+  /** The submission a vendor key already made with this idempotency key (a replay, or a conflict). */
   findByIdempotencyKey(
     vendorKeyId: string,
     kind: SubmissionRow["kind"],
     idempotencyKey: string,
   ): Promise<SubmissionRow | undefined>;
-  /** The lead submission an appointment names: only a lead of the appointment's own vendor key. */
+  /**
+   * The lead submission an appointment names by its id (`leadId: "sub_…"`, appointment chaining, docs/forwarding.md):
+   * only a lead submission of the appointment's own vendor key, and so of its own company, is one. Looked up this way
+   * wherever a reference is followed — at intake, on a redrive's re-map, when forwarding holds or sends the
+   * appointment — never by the id alone, so one tenant's appointment cannot wait on, fail with, or be sent with
+   * another's lead.
+   */
   leadOf(
     appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
     leadSubmissionId: string,
   ): Promise<SubmissionRow | undefined>;
+  /** Keeps a payload a guardrail refused, for the owner to fix the profile against (intake's 422). */
   recordMappingFailure(failure: NewMappingFailure): Promise<void>;
   requeue(id: string, change: Partial<SubmissionRow>): Promise<void>;
   /** A held hook payload becomes `change` (its re-map, D-308); false when it was no longer held. */

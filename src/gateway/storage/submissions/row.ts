@@ -1,4 +1,5 @@
-import type { mappingFailures, submissionAttempts, submissions } from "../../../db/schema/index.js";
+import { getTableColumns } from "drizzle-orm";
+import { type mappingFailures, type submissionAttempts, submissions } from "../../../db/schema/index.js";
 
 /** A submission as stored: one accepted vendor request with its forwarding state. */
 export type SubmissionRow = typeof submissions.$inferSelect;
@@ -13,38 +14,14 @@ export type NewMappingFailure = Omit<typeof mappingFailures.$inferInsert, "id">;
 
 type Identity = "id" | "companyId" | "vendorKeyId" | "credentialId" | "kind" | "status" | "payloadDigest" | "createdAt";
 
-/** A whole submission row: the given fields over those of one never sent (no payloads, attempts or result yet). */
+/** A submission never sent: each column's default in the one schema, else null (no payloads, attempts or result). */
+const NEVER_SENT = Object.fromEntries(
+  Object.entries(getTableColumns(submissions)).map(([key, column]) => [key, column.default ?? null]),
+);
+
+/** A whole submission row: the given fields over those of one never sent. */
 export function submissionRow(fields: Pick<SubmissionRow, Identity> & Partial<SubmissionRow>): SubmissionRow {
-  return {
-    rawPayload: null,
-    canonicalBody: null,
-    profileVersionId: null,
-    idempotencyKey: null,
-    upstreamIdempotencyKey: null,
-    contactEmail: null,
-    contactPhone: null,
-    attempts: 0,
-    leaseUntil: null,
-    upstreamKeyGeneration: 0,
-    firstSentAt: null,
-    forwardedAt: null,
-    nextAttemptAt: null,
-    waitingReason: null,
-    lastError: null,
-    upstreamStatus: null,
-    result: null,
-    purgedAt: null,
-    settlementRecordedAt: null,
-    connectionId: null,
-    heldReason: null,
-    note: null,
-    vendorRecordId: null,
-    recordAction: null,
-    test: false,
-    fetchTarget: null,
-    updatedAt: fields.createdAt,
-    ...fields,
-  };
+  return { ...NEVER_SENT, updatedAt: fields.createdAt, ...fields } as SubmissionRow;
 }
 
 /** The fields intake writes (the others take their defaults): one list for the insert of both databases (writer.ts). */

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import { CompiledOnce } from "../sql/compiled.js";
 import type { Database, Sql } from "../sql/database.js";
-import type { StoreSql } from "../sql/store-sql.js";
+import { byCodeUnits, type StoreSql } from "../sql/store-sql.js";
 import type { SubmissionChange } from "./port.js";
 import type { SubmissionRow } from "./row.js";
 
@@ -54,7 +54,7 @@ export function settleReleasing(store: StoreSql, id: string, now: number, change
       .where(waitingFor(settled))
       .returningAll()
       .execute();
-    return { settled, released: released.sort(byId) };
+    return { settled, released: released.sort((a, b) => byCodeUnits(a.id, b.id)) };
   });
 }
 
@@ -159,8 +159,4 @@ export async function replaceHeld(store: StoreSql, id: string, change: Partial<S
 export async function requeue(store: StoreSql, id: string, change: Partial<SubmissionRow>): Promise<void> {
   if (Object.values(change).every((value) => value === undefined)) return;
   await store.db.updateTable("submissions").set(change).where("id", "=", id).execute();
-}
-
-function byId(a: { id: string }, b: { id: string }): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

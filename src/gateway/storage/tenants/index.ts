@@ -1,3 +1,3 @@
 export type { OwnerTokenSummary, TenantStore } from "./port.js";
 export type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./row.js";
-export { SqlTenantStore } from "./store.js";
+export { sqlTenantStore } from "./store.js";

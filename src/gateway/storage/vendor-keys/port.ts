@@ -6,11 +6,13 @@ import type { VendorKeyChange, VendorKeyRow } from "./row.js";
  * synchronously (no promise on the hot path), a miss may be a promise.
  */
 export interface VendorKeyStore {
-  /** The key of an intake request: cached, valid until this process or another changes the table. */
+  /** The key of an intake request: cached, valid until this process or another changes the table (D-247). */
   find(id: string): MaybePromise<VendorKeyRow | undefined>;
-  /** A key read now, uncached. */
+  /** A key read now, uncached (webhook fan-out reads the key of every settled submission). */
   get(id: string): Promise<VendorKeyRow | undefined>;
+  /** One of a company's keys (another company's is not found). */
   getOfCompany(id: string, companyId: string): Promise<VendorKeyRow | undefined>;
+  /** A company's keys in the order they were issued (D-251). */
   listOfCompany(companyId: string): Promise<VendorKeyRow[]>;
   insert(row: VendorKeyRow): Promise<void>;
   update(id: string, change: VendorKeyChange): Promise<void>;

@@ -1,3 +1,3 @@
 export type * from "./port.js";
 export type * from "./row.js";
-export { SqlWebhookStore } from "./store.js";
+export { sqlWebhookStore } from "./store.js";

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { CompiledOnce, type On } from "../sql/compiled.js";
-import { wholeMs } from "./numbers.js";
+import { columnsOf, pgTypeOf } from "../sql/values.js";
 import type { AttemptOutcome, NewWebhookAttempt } from "./row.js";
+import { wholeMs } from "./statements.js";
 
 /**
  * The statements of a delivery attempt's outcome (the dispatcher's group commit runs them for every attempt),
@@ -13,36 +14,17 @@ import type { AttemptOutcome, NewWebhookAttempt } from "./row.js";
  * batch of outcomes must still commit). On PostgreSQL the check locks the delivery, so no delete slips between it and
  * the update that follows in the same transaction (SQLite's single writer gives that).
  */
+const ATTEMPT_COLUMNS = columnsOf("webhookAttempts");
 const INSERT_ATTEMPT = new CompiledOnce((on, attempt: NewWebhookAttempt) =>
   on.db
     .insertInto("webhookAttempts")
-    .columns([
-      "id",
-      "deliveryRowId",
-      "attempt",
-      "deliveryId",
-      "secretVersion",
-      "startedAt",
-      "status",
-      "error",
-      "responseExcerpt",
-      "latencyMs",
-    ])
+    .columns(ATTEMPT_COLUMNS)
     .expression(
-      // Typed by casts: PostgreSQL reads a bare parameter of a select list as text.
+      // Each value cast to its column's type: PostgreSQL reads a bare parameter of a select list as text.
       on.db
-        .selectNoFrom((eb) => [
-          eb.cast<string>(eb.val(attempt.id), "text").as("id"),
-          eb.cast<string>(eb.val(attempt.deliveryRowId), "text").as("deliveryRowId"),
-          eb.cast<number>(eb.val(attempt.attempt), "integer").as("attempt"),
-          eb.cast<string>(eb.val(attempt.deliveryId), "text").as("deliveryId"),
-          eb.cast<number | null>(eb.val(attempt.secretVersion), "integer").as("secretVersion"),
-          eb.cast<string>(eb.val(attempt.startedAt), "text").as("startedAt"),
-          eb.cast<number | null>(eb.val(attempt.status), "integer").as("status"),
-          eb.cast<string | null>(eb.val(attempt.error), "text").as("error"),
-          eb.cast<string | null>(eb.val(attempt.responseExcerpt), "text").as("responseExcerpt"),
-          eb.cast<number>(eb.val(attempt.latencyMs), "integer").as("latencyMs"),
-        ])
+        .selectNoFrom((eb) =>
+          ATTEMPT_COLUMNS.map((c) => eb.cast(eb.val(attempt[c]), sql.raw(pgTypeOf("webhookAttempts", c))).as(c)),
+        )
         .where((eb) =>
           eb.exists(
             eb

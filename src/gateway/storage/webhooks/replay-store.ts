@@ -1,6 +1,7 @@
 import type { ReplayStore } from "../../../contract/replay-store.js";
-import { CompiledOnce } from "../sql/compiled.js";
+import { CompiledOnce, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
+import { columnsOf } from "../sql/values.js";
 import type { PlatformDeliveryRow } from "./row.js";
 
 /**
@@ -11,7 +12,7 @@ import type { PlatformDeliveryRow } from "./row.js";
 const REMEMBER_DELIVERY = new CompiledOnce((on, row: PlatformDeliveryRow) =>
   on.db
     .insertInto("platformDeliveries")
-    .values({ companyId: row.companyId, deliveryId: row.deliveryId, keepUntil: row.keepUntil })
+    .values(pick(row, columnsOf("platformDeliveries")))
     .onConflict((conflict) => conflict.doNothing()),
 );
 
@@ -29,27 +30,14 @@ const EVENT_PROCESSED = new CompiledOnce((on, args: { companyId: string; eventId
  * pass the §6.3.2 timestamp check) and an event id processed are remembered in the database, so a redelivery is
  * answered 2xx without processing, whichever process receives it.
  */
-export class SqlReplayStore implements ReplayStore {
-  readonly #sql: StoreSql;
-  readonly #companyId: string;
-
-  constructor(sql: StoreSql, companyId: string) {
-    this.#sql = sql;
-    this.#companyId = companyId;
-  }
-
-  async rememberDelivery(deliveryId: string, keepUntil: number): Promise<boolean> {
-    const result = await REMEMBER_DELIVERY.run(this.#sql, {
-      companyId: this.#companyId,
-      deliveryId,
-      keepUntil: Math.ceil(keepUntil),
-    });
-    return result.numAffectedRows === 1n;
-  }
-
-  async isEventProcessed(eventId: string): Promise<boolean> {
-    return (await EVENT_PROCESSED.run(this.#sql, { companyId: this.#companyId, eventId })).rows.length > 0;
-  }
+export function sqlReplayStore(sql: StoreSql, companyId: string): ReplayStore {
+  return {
+    async rememberDelivery(deliveryId, keepUntil) {
+      const row = { companyId, deliveryId, keepUntil: Math.ceil(keepUntil) };
+      return (await REMEMBER_DELIVERY.run(sql, row)).numAffectedRows === 1n;
+    },
+    isEventProcessed: async (eventId) => (await EVENT_PROCESSED.run(sql, { companyId, eventId })).rows.length > 0,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
-import { CompiledOnce, type On } from "../sql/compiled.js";
-import type { StoreSql } from "../sql/store-sql.js";
-import { byBytes } from "../sql/store-sql.js";
+import { CompiledOnce, type On, pick } from "../sql/compiled.js";
+import { byBytes, type StoreSql } from "../sql/store-sql.js";
+import { columnsOf } from "../sql/values.js";
 import type { EventRoutingStore } from "./port.js";
 import type { ForwardedLead, NewBookedAppointment } from "./row.js";
 
@@ -40,36 +40,20 @@ function later(on: On, a: string, b: string): RawBuilder<string> {
     : sql<string>`max(${sql.ref(a)}, ${sql.ref(b)})`;
 }
 
-/** Records a booking; the first one of an appointment stays (a repeat does nothing). */
 const REMEMBER_BOOKING = new CompiledOnce((on, row: NewBookedAppointment) =>
   on.db
     .insertInto("bookedAppointments")
-    .values({
-      companyId: row.companyId,
-      appointmentId: row.appointmentId,
-      vendorKeyId: row.vendorKeyId,
-      submissionId: row.submissionId,
-      leadId: row.leadId,
-      createdAt: row.createdAt,
-    })
+    .values(pick(row, columnsOf("bookedAppointments")))
     .onConflict((conflict) => conflict.doNothing()),
 );
 
-const CONTACT_SUBMISSION = new CompiledOnce((on, args: { companyId: string; leadId: string }) =>
+/** A lead's row: its latest contact submission, and its source (null when it only merged). */
+const SOURCED_LEAD = new CompiledOnce((on, args: { companyId: string; leadId: string }) =>
   on.db
     .selectFrom("sourcedLeads")
-    .select("contactSubmissionId")
+    .select(["contactSubmissionId", "vendorKeyId"])
     .where("companyId", "=", args.companyId)
     .where("leadId", "=", args.leadId),
-);
-
-const SOURCE = new CompiledOnce((on, args: { companyId: string; leadId: string }) =>
-  on.db
-    .selectFrom("sourcedLeads")
-    .select("vendorKeyId")
-    .where("companyId", "=", args.companyId)
-    .where("leadId", "=", args.leadId)
-    .where("vendorKeyId", "is not", null),
 );
 
 const BOOKER = new CompiledOnce((on, args: { companyId: string; appointmentId: string }) =>
@@ -85,42 +69,25 @@ const BOOKER = new CompiledOnce((on, args: { companyId: string; appointmentId: s
  * latest submission carrying its contact), the appointment a booking vendor booked. Written in the settlement's
  * transaction, read when a platform event fans out; the statements of both are compiled once.
  */
-export class SqlEventRoutingStore implements EventRoutingStore {
-  readonly #sql: StoreSql;
-
-  constructor(sql: StoreSql) {
-    this.#sql = sql;
-  }
-
-  async rememberLead(lead: ForwardedLead, at: string): Promise<void> {
-    await REMEMBER_LEAD.run(this.#sql, { ...lead, at });
-  }
-
-  /** The submission whose canonical body carries the lead's contact (the latest forwarded for it). */
-  async contactSubmissionOf(companyId: string, leadId: string): Promise<string | undefined> {
-    return (await CONTACT_SUBMISSION.run(this.#sql, { companyId, leadId })).rows[0]?.contactSubmissionId;
-  }
-
-  /** The lead source that created the lead, if one did through the gateway. */
-  async sourceOf(companyId: string, leadId: string): Promise<string | undefined> {
-    return (await SOURCE.run(this.#sql, { companyId, leadId })).rows[0]?.vendorKeyId ?? undefined;
-  }
-
-  async rememberBooking(row: NewBookedAppointment): Promise<void> {
-    await REMEMBER_BOOKING.run(this.#sql, row);
-  }
-
-  /** The vendor key that booked the appointment through the gateway. */
-  async bookerOf(companyId: string, appointmentId: string): Promise<string | undefined> {
-    return (await BOOKER.run(this.#sql, { companyId, appointmentId })).rows[0]?.vendorKeyId;
-  }
-
-  /** A company's bookings through the gateway with the lead each was for (an erasure finds the person's by them). */
-  bookingsOf(companyId: string): Promise<{ appointmentId: string; leadId: string | null }[]> {
-    return this.#sql.db
-      .selectFrom("bookedAppointments")
-      .select(["appointmentId", "leadId"])
-      .where("companyId", "=", companyId)
-      .execute();
-  }
+export function sqlEventRoutingStore(store: StoreSql): EventRoutingStore {
+  return {
+    async rememberLead(lead, at) {
+      await REMEMBER_LEAD.run(store, { ...lead, at });
+    },
+    contactSubmissionOf: async (companyId, leadId) =>
+      (await SOURCED_LEAD.run(store, { companyId, leadId })).rows[0]?.contactSubmissionId,
+    sourceOf: async (companyId, leadId) =>
+      (await SOURCED_LEAD.run(store, { companyId, leadId })).rows[0]?.vendorKeyId ?? undefined,
+    async rememberBooking(row) {
+      await REMEMBER_BOOKING.run(store, row);
+    },
+    bookerOf: async (companyId, appointmentId) =>
+      (await BOOKER.run(store, { companyId, appointmentId })).rows[0]?.vendorKeyId,
+    bookingsOf: (companyId) =>
+      store.db
+        .selectFrom("bookedAppointments")
+        .select(["appointmentId", "leadId"])
+        .where("companyId", "=", companyId)
+        .execute(),
+  };
 }

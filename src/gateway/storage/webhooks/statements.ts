@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import { CompiledOnce, type On } from "../sql/compiled.js";
-import { wholeMs } from "./numbers.js";
+import { CompiledOnce, type On, pick } from "../sql/compiled.js";
+import { columnsOf } from "../sql/values.js";
 import type { NewWebhookDelivery, NewWebhookEvent, WebhookEventRow } from "./row.js";
 
 /**
@@ -8,6 +8,14 @@ import type { NewWebhookDelivery, NewWebhookEvent, WebhookEventRow } from "./row
  * compiled once per dialect (sql/compiled.ts): building a query costs more than running it at thousands of deliveries a
  * second (bench:fanout). store.ts runs them behind the port's named methods.
  */
+
+/**
+ * An epoch-millisecond time as written: a whole number. A Retry-After may be fractional seconds (`1.0005`, so
+ * 1,000.5 ms), which PostgreSQL's bigint refuses and SQLite would keep as a REAL; both store it rounded.
+ */
+export function wholeMs<T extends number | null>(ms: T): T {
+  return (ms === null ? ms : Math.round(ms)) as T;
+}
 
 /**
  * `status = 'pending'` with a literal, as the partial index webhook_deliveries_pending_subscription_next_idx is
@@ -123,13 +131,7 @@ function deliveryRow(values: readonly unknown[], at: number) {
 
 /** The envelope, once per event whatever the number of its deliveries. */
 export const INSERT_EVENT = new CompiledOnce((on, row: WebhookEventRow) =>
-  on.db.insertInto("webhookEvents").values({
-    id: row.id,
-    companyId: row.companyId,
-    event: row.event,
-    envelope: row.envelope,
-    createdAt: row.createdAt,
-  }),
+  on.db.insertInto("webhookEvents").values(pick(row, columnsOf("webhookEvents"))),
 );
 
 export const SUBSCRIPTION = new CompiledOnce((on, args: { id: string }) =>
