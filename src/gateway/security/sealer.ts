@@ -5,8 +5,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
  * secrets it only verifies (digests). The stored form is `v1.<iv>.<tag>.<ciphertext>`, base64url parts; the record id
  * is bound as associated data so a sealed value copied onto another row does not open.
  */
+/** Opened values `openKept` keeps at most. */
+const KEPT_CAPACITY = 1_000;
+
 export class Sealer {
   readonly #key: Buffer;
+  /** What `openKept` opened, by sealed text and record: bounded, emptied when full. */
+  readonly #kept = new Map<string, string>();
 
   constructor(masterKey: Buffer) {
     if (masterKey.length !== 32) throw new Error("the master key must be 32 bytes");
@@ -20,6 +25,21 @@ export class Sealer {
     const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
     const tag = cipher.getAuthTag();
     return ["v1", iv, tag, ciphertext].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+  }
+
+  /**
+   * `open`, kept for the next call with the same sealed text: a sealed value is a fresh random one per write, so it
+   * keys a small cache safely (a rotated secret is another sealed text). For values opened on every request or
+   * delivery (a webhook subscription's secret ring).
+   */
+  openKept(sealed: string, recordId: string): string {
+    const key = `${recordId}\u0000${sealed}`;
+    const hit = this.#kept.get(key);
+    if (hit !== undefined) return hit;
+    const plain = this.open(sealed, recordId);
+    if (this.#kept.size >= KEPT_CAPACITY) this.#kept.clear();
+    this.#kept.set(key, plain);
+    return plain;
   }
 
   open(sealed: string, recordId: string): string {
