@@ -97,7 +97,7 @@ describe("CLI: partner-gateway profile preview PROFILE PAYLOAD", () => {
   it("prints the records of a profile that produces them, in order", async () => {
     const sample = join(root, "records", "good", "samples", "01-lead-and-slot.json");
     const { code, stdout, stderr } = await cli("preview", join(root, "records", "good"), sample);
-    expect(code).toBe(0);
+    expect(code, stderr).toBe(0);
     const printed = JSON.parse(stdout);
     expect(printed).toEqual(JSON.parse(await readFile(sample, "utf8")).expect);
     expect(printed.records.map((r: { kind: string }) => r.kind)).toEqual(["lead", "appointment"]);
