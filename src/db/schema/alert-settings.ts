@@ -12,7 +12,7 @@ export const alertSettings = sqliteTable("alert_settings", {
     .primaryKey()
     .references(() => companies.id),
   /** `{<condition>: {…its thresholds}}`, only what the owner changed from the defaults. */
-  thresholds: text("thresholds", { mode: "json" }).$type<Record<string, Record<string, number | null>>>().notNull(),
+  thresholds: text("thresholds", { mode: "json" }).$type<Record<string, Record<string, number | boolean>>>().notNull(),
   /** `{warning: [channel…], critical: [channel…]}`: where each severity's notices go (the console always). */
   routes: text("routes", { mode: "json" }).$type<Record<string, string[]>>().notNull(),
   /** `{email: {to: […]}, webhook: {url}}`: the channels' addresses that are no secret. */

@@ -3,6 +3,20 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { companies } from "./companies.js";
 import { reference } from "./reference.js";
 
+/** The conditions an alert is opened for (gateway/alerts/conditions.ts says what each is). */
+export const ALERT_CONDITIONS = [
+  "mapping_failures",
+  "proof_failures",
+  "dead_letter_growth",
+  "credential_paused",
+  "subscription_disabled",
+  "vendor_quiet",
+  "forwarding_latency",
+] as const;
+
+/** What an alert's condition is found on. */
+export const ALERT_RESOURCE_TYPES = ["vendor_key", "connection", "credential", "subscription", "company"] as const;
+
 /**
  * An alert (docs/alerts.md): one condition found on one of a company's resources — a key's payloads failing to map, a
  * hook URL refusing forged proofs, a paused credential… — from when it was first found to when it cleared. A condition
@@ -15,9 +29,9 @@ export const alerts = sqliteTable(
     id: text("id").primaryKey(),
     companyId: reference("company_id", () => companies.id),
     /** What was found (alerts/conditions.ts): `mapping_failures`, `proof_failures`, `credential_paused`, … */
-    condition: text("condition").notNull(),
+    condition: text("condition", { enum: ALERT_CONDITIONS }).notNull(),
     /** The resource it was found on: `vendor_key`, `connection`, `credential`, `subscription` or `company`. */
-    resourceType: text("resource_type").notNull(),
+    resourceType: text("resource_type", { enum: ALERT_RESOURCE_TYPES }).notNull(),
     resourceId: text("resource_id").notNull(),
     severity: text("severity", { enum: ["warning", "critical"] }).notNull(),
     status: text("status", { enum: ["open", "acknowledged", "resolved"] }).notNull(),
