@@ -61,7 +61,7 @@ export class AlertEvaluator {
   /** One evaluation of every company now (after the one under way, if any). */
   async evaluate(): Promise<void> {
     const previous = this.#running ?? Promise.resolve();
-    const run = previous.then(() => this.#evaluateAll());
+    const run = previous.catch(() => undefined).then(() => this.#evaluateAll());
     this.#running = run;
     try {
       await run;

@@ -1,3 +1,4 @@
+import { sql as raw } from "kysely";
 import { run, type StoreSql } from "../sql/store-sql.js";
 import type { AlertStore } from "./port.js";
 
@@ -23,7 +24,8 @@ export function sqlAlertStore(sql: StoreSql): AlertStore {
         .onConflict((oc) =>
           oc
             .columns(["companyId", "condition", "resourceType", "resourceId"])
-            .where("status", "<>", "resolved")
+            // The index's own predicate, as written in the schema: SQLite matches a partial index's WHERE textually.
+            .where(raw<boolean>`status <> 'resolved'`)
             .doNothing(),
         )
         .executeTakeFirst();
