@@ -7,9 +7,18 @@
 export class ProofSamples {
   readonly #samples = new Map<string, { at: number; count: number }[]>();
 
-  /** Records `count` at `at` and answers how much it grew since the sample at or before `windowStart` (or the first). */
-  record(connectionId: string, at: number, count: number, windowStart: number): { grown: number; sinceLast: number } {
-    const samples = this.#samples.get(connectionId) ?? [];
+  /**
+   * Records `count` at `at` and answers how much it grew since the sample at or before `windowStart` (or the first);
+   * `baseline`: what to count from when there is no sample yet (0 for a connection made within the window).
+   */
+  record(
+    connectionId: string,
+    at: number,
+    count: number,
+    windowStart: number,
+    baseline: number,
+  ): { grown: number; sinceLast: number } {
+    const samples = this.#samples.get(connectionId) ?? [{ at: windowStart, count: baseline }];
     const last = samples.at(-1);
     // Keep one sample at or before the window's start: the baseline of the whole window.
     while (samples.length > 1 && (samples[1]?.at ?? Number.POSITIVE_INFINITY) <= windowStart) samples.shift();

@@ -137,7 +137,11 @@ describe.each(BACKENDS)("alerts store on $name", (backend) => {
       await gateway.alerts.saveSettings(settings);
       expect(await other.alerts.settingsOf(company.id)).toEqual(settings);
       await other.alerts.saveSettings({ ...settings, renotifyMinutes: 5, routes: {}, updatedAt: T1 });
-      expect(await gateway.alerts.settingsOf(company.id)).toMatchObject({ renotifyMinutes: 5, routes: {}, updatedAt: T1 });
+      expect(await gateway.alerts.settingsOf(company.id)).toMatchObject({
+        renotifyMinutes: 5,
+        routes: {},
+        updatedAt: T1,
+      });
     });
   });
 });

@@ -22,6 +22,9 @@ export const findProofFailures: Finder = async (scan) => {
       scan.nowMs,
       connection.proofFailures,
       windowStart,
+      // A connection made within the window: every refusal it has is in the window. Else this evaluator counts from
+      // its first read (D-341).
+      Date.parse(connection.createdAt) >= windowStart ? 0 : connection.proofFailures,
     );
     const open = live.get(connection.id);
     const recent = connection.lastProofFailureAt !== null && Date.parse(connection.lastProofFailureAt) >= windowStart;
