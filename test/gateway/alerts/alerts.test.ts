@@ -159,7 +159,7 @@ async function expectNoticeEverywhere(t: Tenant, event: "alert.opened" | "alert.
     .toBe(true);
   const teams = () => endpoints.at(`/teams/${t.tag}`).filter((p) => JSON.stringify(p.body).includes(alert.resourceId));
   await expect.poll(() => teams().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
-  const card = (teams()[0]?.body.attachments as { contentType: string; content: { type: string } }[])[0];
+  const card = (teams()[0]?.body.attachments as { contentType: string; content: { type: string } }[] | undefined)?.[0];
   expect(card).toMatchObject({
     contentType: "application/vnd.microsoft.card.adaptive",
     content: { type: "AdaptiveCard" },
