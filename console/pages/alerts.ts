@@ -69,7 +69,12 @@ export async function alertsPage(view: HTMLElement, _params: unknown, query: URL
     h(
       "tr",
       { "data-alert": a.id, "data-status": a.status },
-      h("td", null, badge(a.severity === "critical" ? "failed" : "pending"), " ", a.severity),
+      // The severity's word in the colour of a failure or of a wait (never colour alone).
+      h(
+        "td",
+        null,
+        h("span", { class: `badge badge-${a.severity === "critical" ? "failed" : "pending"}` }, a.severity),
+      ),
       h(
         "td",
         null,
