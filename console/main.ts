@@ -1,6 +1,7 @@
 import { whenSignedOut } from "./api.js";
 import { h, mount } from "./dom.js";
 import { leavePage } from "./page-life.js";
+import { alertsPage, openAlertCount } from "./pages/alerts.js";
 import { connectionsPage } from "./pages/connections.js";
 import { credentialsPage } from "./pages/credentials.js";
 import { deadLetterPage } from "./pages/dead-letter.js";
@@ -25,6 +26,7 @@ route("/submissions", submissionsPage);
 route("/submissions/:submissionId", submissionPage);
 route("/dead-letter", deadLetterPage);
 route("/webhooks", webhooksPage);
+route("/alerts", alertsPage);
 route("/sign-in", signInPage);
 
 const NAV: [string, string][] = [
@@ -36,6 +38,7 @@ const NAV: [string, string][] = [
   ["/submissions", "Submissions"],
   ["/dead-letter", "Dead letter"],
   ["/webhooks", "Webhooks"],
+  ["/alerts", "Alerts"],
 ];
 
 const app = document.getElementById("app") as HTMLElement;
@@ -61,7 +64,12 @@ function layout(): HTMLElement {
             h(
               "li",
               null,
-              h("a", { href: href(p), "data-link": "", "aria-current": p === section ? "page" : null }, label),
+              h(
+                "a",
+                { href: href(p), "data-link": "", "aria-current": p === section ? "page" : null },
+                label,
+                p === "/alerts" ? alertBadge() : null,
+              ),
             ),
           ),
           // bull-board is its own page (Redis mode, the operator's admins): a full page load, not a console route.
@@ -91,6 +99,20 @@ function layout(): HTMLElement {
     main,
   );
   return main;
+}
+
+/** The open alerts' count beside "Alerts", filled in once the API answers (none shown at 0 or on a failure). */
+function alertBadge(): HTMLElement {
+  const count = h("span", { class: "alert-count", "data-alert-count": "", hidden: "" });
+  openAlertCount()
+    .then((n) => {
+      if (n === 0) return;
+      count.textContent = String(n);
+      count.setAttribute("aria-label", `${n} open`);
+      count.hidden = false;
+    })
+    .catch(() => undefined);
+  return count;
 }
 
 let generation = 0;

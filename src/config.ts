@@ -103,6 +103,15 @@ export const envSchema = z
      * on it. Unset: http://HOST:PORT.
      */
     PUBLIC_URL: z.url().optional(),
+    /**
+     * Alert e-mail (docs/alerts.md): the SMTP server, `smtp://` (STARTTLS when offered) or `smtps://` (TLS), with its
+     * credentials in the URL (`smtps://user:password@mail.example.com:465`). Unset: alerts are not sent by e-mail.
+     */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+    /** The sender of alert e-mail (`Gateway alerts <alerts@example.com>`); required with SMTP_URL. */
+    ALERT_EMAIL_FROM: z.string().min(3).max(320).optional(),
+    /** How often the alert evaluator looks at every company (seconds). */
+    ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
     /** The presets the gateway offers (one directory per vendor); unset: the ones it ships (presets/). */
     PRESETS_DIR: z.string().min(1).optional(),
     /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
@@ -118,6 +127,9 @@ export const envSchema = z
     SANDBOX_ADMIN_TOKEN: z.string().min(16).optional(),
   })
   .superRefine((env, issues) => {
+    if (env.SMTP_URL !== undefined && env.ALERT_EMAIL_FROM === undefined) {
+      issues.addIssue({ code: "custom", path: ["ALERT_EMAIL_FROM"], message: "required when SMTP_URL is set" });
+    }
     // Processes on several machines seal and open the same credentials: the key file a SQLite deployment falls back
     // to is one machine's (docs/decisions.md, D-228).
     if (env.DATABASE_URL !== undefined && !env.MASTER_KEY) {

@@ -70,6 +70,10 @@ export async function run(argv: string[]): Promise<void> {
       ...(redis ? { redis: { ...redis, api: true, worker: !values["api-only"] } } : {}),
     },
     presetsDir: env.PRESETS_DIR ?? SHIPPED_PRESETS,
+    alerts: {
+      intervalMs: env.ALERT_INTERVAL_SECONDS * 1000,
+      smtp: env.SMTP_URL && env.ALERT_EMAIL_FROM ? { url: env.SMTP_URL, from: env.ALERT_EMAIL_FROM } : undefined,
+    },
     settings: {
       mode,
       publicUrl: env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`,

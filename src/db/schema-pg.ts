@@ -117,6 +117,8 @@ function pg(table: SQLiteTable): DerivedTable {
   return derivedTable;
 }
 
+export const alertSettings = pg(sqliteSchema.alertSettings);
+export const alerts = pg(sqliteSchema.alerts);
 export const bookedAppointments = pg(sqliteSchema.bookedAppointments);
 export const companies = pg(sqliteSchema.companies);
 export const connections = pg(sqliteSchema.connections);

@@ -6,6 +6,7 @@ import type { ProfileEngine } from "./profiles/index.js";
 import type { ProfileSuggester } from "./profiles-admin/suggest/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
+import type { AlertStore } from "./storage/alerts/index.js";
 import type { ConnectionStore } from "./storage/connections/index.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { ProfileStore } from "./storage/profiles/index.js";
@@ -75,6 +76,8 @@ export interface GatewayContext {
   webhooks: WebhookStore;
   /** The hook connections record (cached lookup by hook token). */
   connections: ConnectionStore;
+  /** The alerts record: alerts and the companies' alert settings (docs/alerts.md). */
+  alerts: AlertStore;
   /** The presets this gateway offers (presets/, loaded at start). */
   presets: PresetCatalogue;
   /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */

@@ -1,5 +1,6 @@
 import type { HttpMetrics } from "../http/metrics.js";
 import type { Logger } from "../log.js";
+import { AlertEvaluator, type AlertOptions } from "./alerts/evaluator.js";
 import { createGatewayApp, createOpsApp } from "./app.js";
 import { PresetCatalogue } from "./connections/catalogue.js";
 import { Fetcher, type FetcherOptions } from "./connections/fetcher.js";
@@ -42,6 +43,8 @@ export interface GatewayOptions {
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
+  /** Alerts (docs/alerts.md): the evaluator's interval, SMTP for e-mail; `enabled: false` runs none here. */
+  alerts?: AlertOptions;
   /** The fetch of notified records: time limit, retry schedule, the minute of `perMinute` (connections/fetcher.ts). */
   fetcher?: FetcherOptions;
   /**
@@ -195,6 +198,9 @@ async function startGateway(
   const fetcher = new Fetcher(ctx, options.fetcher);
   ctx.fetcher = fetcher;
   fetcher.start();
+  // After the webhooks too: alert notices go out under their SSRF policy. Every API process evaluates (D-342).
+  const alerts = options.alerts?.enabled === false ? undefined : new AlertEvaluator(ctx, options.alerts);
+  alerts?.start();
   const opsApp = ops.separate ? createOpsApp(ctx, { metrics: options.metrics, token: ops.token }) : undefined;
   return {
     ctx,
@@ -203,6 +209,8 @@ async function startGateway(
     opsApp,
     forwarder,
     webhooks,
+    /** The alert evaluator of this process (none when `alerts.enabled` is false). */
+    alerts,
     /** The database's own handles, for tools and tests (never the capabilities': they use `ctx`'s stores). */
     database: storage.handles,
     /**
@@ -213,6 +221,7 @@ async function startGateway(
     /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
     async close(deadlineMs?: number) {
       await app.closeHooks();
+      await alerts?.close();
       // Before forwarding: a record it stores is handed to forwarding.
       await fetcher.close();
       ctx.fetcher = undefined;

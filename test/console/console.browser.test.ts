@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
 import { faultSpecSchema } from "../../src/sandbox/faults/fault-spec.js";
@@ -457,6 +458,37 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await page.goto(`${rig.url}/console/connections`);
     await page.getByRole("heading", { name: "Connections", level: 1 }).waitFor();
     expect(await page.content()).not.toContain(hookUrl.split("/hooks/")[1]);
+  });
+
+  it("counts open alerts in the top bar, lists one with what to do, and acknowledges and mutes it (docs/alerts.md)", async () => {
+    const { ctx } = rig.gateway;
+    const credential = await createUpstreamCredential({
+      ctx,
+      companyId: company.gatewayCompanyId,
+      input: { name: "Alerting general", value: `svc_test_alerting.${randomBytes(24).toString("base64url")}` },
+    });
+    // What forwarding leaves when the platform refuses a key (forwarding/attempt.ts); the evaluator finds it now.
+    await ctx.credentials.pause(credential.id, "upstream 401: key disabled", 1);
+    await rig.gateway.alerts?.evaluate();
+    await page.goto(`${rig.url}/console`);
+    const count = page.locator("[data-alert-count]");
+    await expect.poll(() => count.textContent()).toMatch(/^[1-9]\d*$/);
+    await page.getByRole("link", { name: /^Alerts/ }).click();
+    await page.getByRole("heading", { name: "Alerts" }).waitFor();
+    const row = page.locator("tr", { hasText: credential.id });
+    await expect.poll(() => row.getAttribute("data-status")).toBe("open");
+    expect(await row.textContent()).toContain("Upstream credential paused");
+    await capture(page, "alerts");
+    await row.getByRole("button", { name: "Acknowledge Upstream credential paused" }).click();
+    await page.getByText(/^Acknowledged: no more reminders/).waitFor();
+    await page.getByLabel("Show alerts").selectOption("acknowledged");
+    const acknowledged = page.locator("tr", { hasText: credential.id });
+    await expect.poll(() => acknowledged.getAttribute("data-status")).toBe("acknowledged");
+    await acknowledged.getByRole("button", { name: "Mute Upstream credential paused" }).click();
+    await page.getByText(/^Muted: no notice/).waitFor();
+    const [alert] = (await ctx.alerts.live(company.gatewayCompanyId)).filter((a) => a.resourceId === credential.id);
+    expect(alert?.status).toBe("acknowledged");
+    expect(Date.parse(alert?.mutedUntil ?? "")).toBeGreaterThan(Date.now());
   });
 
   it("shows a viewer the credentials, keys and live log, offers no action, and the API refuses one forced", async () => {

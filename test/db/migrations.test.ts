@@ -83,7 +83,8 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
     // Rebuilt by 0006; 0007 then drops the contact and created_at indexes (erasure scans a company's rows, the
     // retention purge is a range of ids) and makes the idempotency index partial; 0008 adds the partial index of
     // settled rows whose settlement was never recorded (the start-up repair's); 0010 the live log's changes of a
-    // company since a cursor (docs/decisions.md D-235); 0012 a hook connection's submissions, per company.
+    // company since a cursor (docs/decisions.md D-235); 0012 a hook connection's submissions, per company; 0013 a
+    // vendor key's latest submissions (alerts: a vendor gone quiet, D-344).
     expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
       "submissions_company_connection_id_idx",
       "submissions_company_id_idx",
@@ -92,6 +93,7 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
       "submissions_key_idem_uq",
       "submissions_settlement_owed_idx",
       "submissions_status_next_idx",
+      "submissions_vendor_key_id_idx",
     ]);
     // The idempotency index is partial (a keyless lead costs it nothing) and still serves the replay lookup.
     const plan = sqlite

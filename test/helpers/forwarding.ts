@@ -40,6 +40,10 @@ export interface RigOptions {
   fetcher?: GatewayOptions["fetcher"];
   /** The profile engine's pool and time limit. */
   engine?: GatewayOptions["engine"];
+  /** The alert evaluator (its interval, SMTP), webhook delivery's schedules and the context's clock. */
+  alerts?: GatewayOptions["alerts"];
+  webhooks?: GatewayOptions["webhooks"];
+  now?: GatewayOptions["now"];
 }
 
 export interface RigCompany {
@@ -101,6 +105,9 @@ export async function startRig(options: RigOptions) {
     ...(options.presetsDir ? { presetsDir: options.presetsDir } : {}),
     ...(options.fetcher ? { fetcher: options.fetcher } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.alerts ? { alerts: options.alerts } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */

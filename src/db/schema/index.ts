@@ -1,3 +1,5 @@
+export { alertSettings } from "./alert-settings.js";
+export { alerts } from "./alerts.js";
 export { bookedAppointments } from "./booked-appointments.js";
 export { companies } from "./companies.js";
 export { connections } from "./connections.js";

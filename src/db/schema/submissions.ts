@@ -104,6 +104,9 @@ export const submissions = sqliteTable(
     index("submissions_company_connection_id_idx")
       .on(t.companyId, t.connectionId, t.id)
       .where(sql`connection_id IS NOT NULL`),
+    // Alerts (D-344): a vendor key's latest submissions — when it last sent and its usual interval, to tell a vendor
+    // gone quiet — read as a short seek per key every evaluation, whatever else its company receives.
+    index("submissions_vendor_key_id_idx").on(t.vendorKeyId, t.id),
     // Retention purge and erasure by person have no index of their own: the purge is a range of the time-ordered
     // ids, erasure scans a company's submissions (retention.ts). Each index costs every intake insert.
   ],

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import * as alerts from "./routes/alerts.schemas.js";
 import * as connections from "./routes/connections.schemas.js";
 import * as credentials from "./routes/credentials.schemas.js";
 import * as erasures from "./routes/erasures.schemas.js";
@@ -46,6 +47,8 @@ export const OWNER_OPERATIONS = {
     "/webhooks/subscriptions/{subscriptionId}": { ok: webhooks.subscriptionWithCounts },
     "/webhooks/subscriptions/{subscriptionId}/deliveries": { ok: webhooks.deliveryPage, query: webhooks.deliveryQuery },
     "/webhooks/deliveries/{deliveryId}": { ok: webhooks.deliveryDetail },
+    "/alerts": { ok: alerts.alertList, query: alerts.alertQuery },
+    "/alert-settings": { ok: alerts.alertSettings },
   },
   post: {
     "/sessions": { ok: sessions.signedIn, body: sessions.signInBody },
@@ -90,10 +93,15 @@ export const OWNER_OPERATIONS = {
       body: webhooks.redeliverRangeBody,
     },
     "/webhooks/deliveries/{deliveryId}/redeliver": { ok: webhooks.delivery },
+    "/alerts/{alertId}/acknowledge": { ok: alerts.alert },
+    "/alerts/{alertId}/mute": { ok: alerts.alert, body: alerts.muteBody },
   },
   patch: {
     "/keys/{keyId}": { ok: keys.vendorKey, body: keys.vendorKeyUpdateBody },
     "/webhooks/subscriptions/{subscriptionId}": { ok: webhooks.subscription, body: webhooks.subscriptionUpdateBody },
+  },
+  put: {
+    "/alert-settings": { ok: alerts.alertSettings, body: alerts.alertSettingsBody },
   },
   delete: {
     "/sessions/current": { ok: sessions.signedOut },

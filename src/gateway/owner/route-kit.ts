@@ -130,7 +130,7 @@ export function routeKit(prefix: string, tag: string) {
      * carries payloads): 413 past the size, 400 past the nesting, before the schema sees it.
      */
     bodyRoute<B extends ZodType, S extends ZodType, St extends 200 | 201 = 200>(
-      method: "post" | "patch",
+      method: "post" | "patch" | "put",
       path: string,
       body: B,
       spec: RouteSpec<S, St> & { limits?: BodyLimits },

@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import type { Logger } from "../../log.js";
+import { type AlertStore, sqlAlertStore } from "./alerts/index.js";
 import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
 import { sqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
 import { type ProfileStore, sqlProfileStore, VersionCache } from "./profiles/index.js";
@@ -21,6 +22,7 @@ export interface Stores {
   profiles: ProfileStore;
   webhooks: WebhookStore;
   connections: ConnectionStore;
+  alerts: AlertStore;
 }
 
 /**
@@ -86,6 +88,7 @@ export function storesOn(
     profiles: sqlProfileStore(sql, shared.versions),
     connections: new SqlConnectionStore(sql, shared.connections),
     webhooks: sqlWebhookStore(sql),
+    alerts: sqlAlertStore(sql),
   };
 }
 

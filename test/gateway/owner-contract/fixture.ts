@@ -114,6 +114,10 @@ export async function startContractGateway() {
       attempts: 1,
     },
   ]);
+  // An alert of its own: the paused credential, found by an evaluation now (the evaluator's next is 15 s away).
+  await t.gateway.alerts?.evaluate();
+  const [alert] = await ctx.alerts.live(acme.company.id);
+  if (!alert) throw new Error("the paused credential opened no alert");
   await loadPlatformSecret({ ctx, companyId: acme.company.id, input: { version: 1, secret: "a".repeat(32) } });
   const subscribe = () =>
     createSubscription({
@@ -173,6 +177,7 @@ export async function startContractGateway() {
       deliveryId,
       connectionId: connection.id,
       spareConnectionId: spareConnection.id,
+      alertId: alert.id,
     },
     receiverUrl: receiver.url,
     async close() {

@@ -171,6 +171,23 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
       op: "POST /owner/v1/webhooks/deliveries/{deliveryId}/redeliver",
       path: `/webhooks/deliveries/${ids.deliveryId}/redeliver`,
     },
+    { op: "GET /owner/v1/alerts", path: "/alerts?status=open&limit=10" },
+    { op: "POST /owner/v1/alerts/{alertId}/acknowledge", path: `/alerts/${ids.alertId}/acknowledge` },
+    {
+      op: "POST /owner/v1/alerts/{alertId}/mute",
+      path: `/alerts/${ids.alertId}/mute`,
+      body: { until: new Date(Date.now() + 3_600_000).toISOString() },
+    },
+    { op: "GET /owner/v1/alert-settings", path: "/alert-settings" },
+    {
+      op: "PUT /owner/v1/alert-settings",
+      path: "/alert-settings",
+      body: {
+        thresholds: { proof_failures: { count: 5 } },
+        routes: { warning: ["webhook"] },
+        channels: { webhook: { url: fx.receiverUrl, secret: "s".repeat(32) } },
+      },
+    },
     {
       op: "DELETE /owner/v1/webhooks/subscriptions/{subscriptionId}",
       path: `/webhooks/subscriptions/${ids.spareSubscriptionId}`,

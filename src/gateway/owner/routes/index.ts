@@ -4,6 +4,7 @@ import type { StreamLimits } from "../../submissions/stream/limits.js";
 import { submissionStreamRoutes } from "../../submissions/stream/routes.js";
 import { ownerAuth, SESSION_COOKIE } from "../owner-auth.js";
 import { ToolingQuota } from "../tooling-quota.js";
+import { alertRoutes } from "./alerts.js";
 import { connectionPresetRoutes } from "./connection-presets.js";
 import { connectionRoutes } from "./connections.js";
 import { credentialRoutes } from "./credentials.js";
@@ -66,4 +67,5 @@ export function ownerApi(
   platformWebhookRoutes(app, ctx);
   webhookSubscriptionRoutes(app, ctx);
   webhookDeliveryRoutes(app, ctx);
+  alertRoutes(app, ctx);
 }

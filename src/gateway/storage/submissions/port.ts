@@ -119,6 +119,14 @@ export interface KeyCounts {
   failed: number;
 }
 
+/** Per vendor key and connection (null: the key's own intake), what was accepted in a window and how much is held. */
+export interface IntakeCounts {
+  vendorKeyId: string;
+  connectionId: string | null;
+  accepted: number;
+  held: number;
+}
+
 /** The timestamps of one submission (the overview's time series). */
 export interface SubmissionTimes {
   status: SubmissionRow["status"];
@@ -224,6 +232,16 @@ export interface SubmissionStore {
   timelineSince(companyId: string, since: number): Promise<SubmissionTimes[]>;
   sendsByCredential(companyId: string, since: number): Promise<{ credentialId: string; used: number }[]>;
   sendsSince(since: number): Promise<number>;
+  /** Alerts (docs/alerts.md): per key and connection, accepted and held since `since` (ms). */
+  intakeSince(companyId: string, since: number): Promise<IntakeCounts[]>;
+  /** Alerts: per key, the payloads a guardrail refused since `since` (ms). */
+  mappingFailuresSince(companyId: string, since: number): Promise<{ vendorKeyId: string; failures: number }[]>;
+  /** Alerts: the dead letter's size now, and how many entered it since `since` (ISO). */
+  deadLetterSince(companyId: string, since: string): Promise<{ total: number; entered: number }>;
+  /** Alerts: the submissions forwarded since `since` (ISO), with their times (forwarding's latency). */
+  forwardedSince(companyId: string, since: string): Promise<SubmissionTimes[]>;
+  /** Alerts: when a key's latest `limit` submissions were accepted, newest first (a vendor gone quiet). */
+  latestOfKey(vendorKeyId: string, limit: number): Promise<string[]>;
   purgePayloadsBefore(cutoffMs: number, nowIso: string): Promise<number>;
   /**
    * One step of an erasure's pass over a company's submissions, newest first below `before` (ERASURE_CHUNK rows; run

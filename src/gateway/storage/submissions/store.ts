@@ -2,6 +2,7 @@ import { newId } from "../../../ids.js";
 import { compactAfterErasure } from "../sql/compaction.js";
 import { CompiledOnce } from "../sql/compiled.js";
 import { bound, rowOfCompany, run, type StoreSql } from "../sql/store-sql.js";
+import * as alertSignals from "./alert-signals.js";
 import * as erasure from "./erasure.js";
 import * as fetching from "./fetching.js";
 import * as forwarding from "./forwarding.js";
@@ -60,6 +61,7 @@ export function sqlSubmissionStore(sql: StoreSql): SubmissionStore {
     ...bound(sql, fetching),
     ...bound(sql, reads),
     ...bound(sql, erasure),
+    ...bound(sql, alertSignals),
     // Bound to an open transaction: written in it, and committed with it.
     insert(row) {
       if (sql.inTransaction) return insertNow(sql, row);
