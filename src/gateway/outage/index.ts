@@ -1,0 +1,1 @@
+export { isStoreOutage, type OutageCause, type OutageReason, outageCause } from "./store-outage.js";
