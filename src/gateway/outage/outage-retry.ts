@@ -12,6 +12,8 @@ export interface OutageRetryOptions {
   /** Aborted when the loop closes: nothing waits any more (runs waiting reject with OutageRetryClosedError). */
   signal?: AbortSignal;
   random?: () => number;
+  /** Told when an outage begins (its state) and when it ends (undefined): readiness and metrics follow it. */
+  onChange?: (outage: OutageState | undefined) => void;
 }
 
 export const DEFAULT_MIN_DELAY_MS = 100;
@@ -63,6 +65,7 @@ export class OutageRetry {
   readonly #maxDelayMs: number;
   readonly #random: () => number;
   readonly #signal: AbortSignal | undefined;
+  readonly #onChange: ((outage: OutageState | undefined) => void) | undefined;
   #outage: Outage | undefined;
   #epoch = 0;
   readonly #waiting: Waiter[] = [];
@@ -76,6 +79,7 @@ export class OutageRetry {
     this.#maxDelayMs = Math.max(this.#minDelayMs, options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
     this.#random = options.random ?? Math.random;
     this.#signal = options.signal;
+    this.#onChange = options.onChange;
     this.#signal?.addEventListener("abort", () => this.#close(), { once: true });
   }
 
@@ -124,33 +128,37 @@ export class OutageRetry {
       { loop: this.#name, failedTries: outage.failedTries, outageMs: Date.now() - outage.since },
       `${this.#name}: store available again`,
     );
+    this.#onChange?.(undefined);
     for (const waiter of this.#waiting.splice(0)) waiter.resolve(false);
   }
 
   #failed(cause: OutageCause, error: unknown, probe: boolean): void {
-    let outage = this.#outage;
-    if (!outage) {
-      this.#epoch++;
-      outage = {
-        epoch: this.#epoch,
-        since: Date.now(),
-        reason: cause.reason,
-        failedTries: 0,
-        waits: 0,
-        lastError: error,
-      };
-      this.#outage = outage;
-      this.#log.warn(
-        { loop: this.#name, reason: cause.reason, code: cause.code, error: cause.message },
-        `${this.#name}: store unavailable, retrying until it is back`,
-      );
-      this.#schedule(outage);
-    } else if (probe) {
-      this.#probing = false;
-      this.#schedule(outage);
+    const current = this.#outage;
+    if (current) {
+      current.failedTries++;
+      current.lastError = error;
+      if (probe) {
+        this.#probing = false;
+        this.#schedule(current);
+      }
+      return;
     }
-    outage.failedTries++;
-    outage.lastError = error;
+    this.#epoch++;
+    const outage: Outage = {
+      epoch: this.#epoch,
+      since: Date.now(),
+      reason: cause.reason,
+      failedTries: 1,
+      waits: 0,
+      lastError: error,
+    };
+    this.#outage = outage;
+    this.#log.warn(
+      { loop: this.#name, reason: cause.reason, code: cause.code, error: cause.message },
+      `${this.#name}: store unavailable, retrying until it is back`,
+    );
+    this.#schedule(outage);
+    this.#onChange?.(this.outage);
   }
 
   /** The probe failed for another reason: the store may well be back, the next waiting step tries at once. */

@@ -240,6 +240,25 @@ describe("an outage of the store", () => {
   });
 });
 
+describe("what readiness and metrics follow", () => {
+  it("onChange hears an outage begin (its reason) and end, once each", async () => {
+    const { log } = captureLog();
+    const store = fakeStore();
+    const changes: unknown[] = [];
+    const retry = new OutageRetry({ name: "test loop", log, onChange: (outage) => changes.push(outage) });
+    store.down = true;
+    const rows = Array.from({ length: 10 }, (_, i) => retry.run(store.step(i)));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(changes).toEqual([{ since: expect.any(Number), reason: "unreachable", failedTries: 1 }]);
+    expect(retry.outage?.failedTries).toBeGreaterThan(10);
+    store.down = false;
+    await vi.advanceTimersByTimeAsync(5_000);
+    await Promise.all(rows);
+    expect(changes).toHaveLength(2);
+    expect(changes[1]).toBeUndefined();
+  });
+});
+
 describe("closing the loop during an outage", () => {
   it("waiting steps reject with OutageRetryClosedError (the outage's error as its cause), and no timer is left", async () => {
     const { log } = captureLog();

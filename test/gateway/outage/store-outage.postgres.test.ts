@@ -3,10 +3,11 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { isStoreOutage, outageCause } from "../../../src/gateway/outage/index.js";
+import { isStoreOutage, OutageRetry, outageCause } from "../../../src/gateway/outage/index.js";
 import { type OpenedStorage, openStorage } from "../../../src/gateway/storage/open-storage.js";
 import { createLogger } from "../../../src/log.js";
 import { type FaultProxy, startFaultProxy } from "../../helpers/fault-proxy.js";
+import { captureLog } from "../../helpers/log-capture.js";
 import { admin, postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
 
 const available = await postgresAvailable();
@@ -187,6 +188,25 @@ describe.skipIf(!available)("isStoreOutage: node-postgres's errors, produced aga
         await storage?.close();
       }
     });
+  });
+
+  it("OutageRetry through a real outage: every read waits for the server and answers, the outage logged once", async () => {
+    const { log, lines } = captureLog();
+    const retry = new OutageRetry({ name: "postgres reads", log });
+    const pool = through({ connectionTimeoutMillis: 500 });
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    const restored = proxy.cutFor(1_000);
+    const reads = Array.from({ length: 20 }, (_, i) =>
+      retry.run(async () => (await pool.query<{ n: number }>("SELECT $1::int AS n", [i])).rows[0]?.n),
+    );
+    await restored;
+    expect(await Promise.all(reads)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    const logged = lines.filter((line) => line.loop === "postgres reads");
+    expect(logged.map((line) => line.msg)).toEqual([
+      "postgres reads: store unavailable, retrying until it is back",
+      "postgres reads: store available again",
+    ]);
+    expect(logged[1]?.failedTries).toBeGreaterThanOrEqual(20);
   });
 
   describe("not outages: the server answered, the statement is wrong", () => {

@@ -2,9 +2,10 @@ import { Queue } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { redisConnection } from "../../../src/gateway/coordination/index.js";
-import { isStoreOutage, outageCause } from "../../../src/gateway/outage/index.js";
+import { isStoreOutage, OutageRetry, outageCause } from "../../../src/gateway/outage/index.js";
 import { createLogger } from "../../../src/log.js";
 import { type FaultProxy, startFaultProxy } from "../../helpers/fault-proxy.js";
+import { captureLog } from "../../helpers/log-capture.js";
 import {
   dropPrefix,
   redisForTests,
@@ -114,6 +115,32 @@ describe.skipIf(!shared)("isStoreOutage: ioredis's and BullMQ's errors, produced
         connection.disconnect();
       }
     });
+  });
+
+  it("OutageRetry through a real outage: every job added once Redis is back, the outage logged once", async () => {
+    const { log, lines } = captureLog();
+    const connection = redisConnection(proxy.url(SHARED_REDIS_URL), "producer", createLogger({ level: "silent" }));
+    const queue = new Queue(`${prefix}-retry`, { connection, prefix });
+    queue.on("error", () => undefined);
+    try {
+      await queue.waitUntilReady();
+      const retry = new OutageRetry({ name: "send queue", log });
+      const restored = proxy.cutFor(500);
+      const adds = Array.from({ length: 10 }, (_, i) =>
+        retry.run(() => queue.add("send", { submissionId: `sub_${i}` }, { jobId: `job-${i}` })),
+      );
+      await restored;
+      expect((await Promise.all(adds)).map((job) => job.id)).toEqual(Array.from({ length: 10 }, (_, i) => `job-${i}`));
+      expect(await queue.getJobCountByTypes("wait")).toBe(10);
+      expect(lines.filter((line) => line.loop === "send queue").map((line) => line.msg)).toEqual([
+        "send queue: store unavailable, retrying until it is back",
+        "send queue: store available again",
+      ]);
+    } finally {
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close().catch(() => undefined);
+      connection.disconnect();
+    }
   });
 
   describe("not outages: Redis answered, the command is wrong", () => {
