@@ -114,6 +114,11 @@ export class OutageRetry {
   #turn(): Promise<boolean> {
     if (this.#signal?.aborted && this.#outage) return Promise.reject(closed(this.#outage.lastError));
     if (!this.#outage) return Promise.resolve(false);
+    // No try under way and no wait running (the last probe failed otherwise, with nobody waiting): this one probes.
+    if (!this.#probing && this.#timer === undefined) {
+      this.#probing = true;
+      return Promise.resolve(true);
+    }
     return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
@@ -124,6 +129,7 @@ export class OutageRetry {
     this.#outage = undefined;
     this.#probing = false;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#log.info(
       { loop: this.#name, failedTries: outage.failedTries, outageMs: Date.now() - outage.since },
       `${this.#name}: store available again`,
@@ -173,7 +179,10 @@ export class OutageRetry {
     const ceiling = Math.min(this.#maxDelayMs, this.#minDelayMs * 2 ** (outage.waits - 1));
     const delay = Math.max(this.#minDelayMs, ceiling * (0.5 + 0.5 * this.#random()));
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#release(), delay);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#release();
+    }, delay);
     this.#timer.unref();
   }
 
@@ -188,6 +197,7 @@ export class OutageRetry {
 
   #close(): void {
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     const cause = this.#outage?.lastError;
     for (const waiter of this.#waiting.splice(0)) waiter.reject(closed(cause));
   }

@@ -219,6 +219,30 @@ describe("an outage of the store", () => {
     expect(await healthy).toBe("row");
   });
 
+  it("a probe failing otherwise with nobody else waiting: the next step tries at once, it is not stranded", async () => {
+    const { log } = captureLog();
+    const store = fakeStore();
+    const retry = new OutageRetry({ name: "test loop", log });
+    store.down = true;
+    const bug = new TypeError("row.body is undefined");
+    let tries = 0;
+    const lone = retry
+      .run(async () => {
+        tries++;
+        if (tries === 1) throw refused();
+        throw bug;
+      })
+      .catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await lone).toBe(bug);
+    expect(retry.outage).toBeDefined();
+    store.down = false;
+    const next = retry.run(store.step("next"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await next).toBe("next");
+    expect(retry.outage).toBeUndefined();
+  });
+
   it("a second outage after a recovery is logged again, on its own", async () => {
     const { log, lines } = captureLog();
     const store = fakeStore();
