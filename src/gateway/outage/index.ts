@@ -1,0 +1,9 @@
+export {
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MIN_DELAY_MS,
+  OutageRetry,
+  OutageRetryClosedError,
+  type OutageRetryOptions,
+  type OutageState,
+} from "./outage-retry.js";
+export { isStoreOutage, type OutageCause, type OutageReason, outageCause } from "./store-outage.js";
