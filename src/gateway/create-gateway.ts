@@ -6,6 +6,7 @@ import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
+import { StoreOutages } from "./outage/index.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { resolveMasterKey } from "./security/master-key.js";
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   now?: () => Date;
   /** Webhook delivery: retry schedule, concurrency, SSRF allow-list (src/gateway/webhooks). */
   webhooks?: WebhookOptions;
+  /** Store outages (D-334): how long after a database outage the leases that expired in it stay their holders'. */
+  outages?: { leaseGraceMs?: number };
   /**
    * `/metrics` and readiness details: behind `token` (a bearer token) when set; with `separate`, only on the
    * operations app (`opsApp`, for its own listener), not on the public one.
@@ -64,6 +67,7 @@ export async function openGatewayContext(
     | "now"
     | "forwarding"
     | "presetsDir"
+    | "outages"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -105,6 +109,7 @@ export async function openGatewayContext(
     engine,
     settings,
     ...stores,
+    outages: new StoreOutages(log, options.outages),
     // The work gets the transaction's stores and the services that touch none (D-275), never the context.
     transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
     presets,
@@ -152,7 +157,12 @@ async function startGateway(
   // The embedded driver's queue is this process's: on PostgreSQL one process per database runs it (D-256).
   const embeddedClaim = forwarding && !forwarding.redis ? await storage.claimEmbeddedForwarding() : undefined;
   const forwarder = forwarding
-    ? createForwardingDriver(ctx, { ...forwarding, settlement: settlementRecorder(ctx) })
+    ? createForwardingDriver(ctx, {
+        ...forwarding,
+        settlement: settlementRecorder(ctx),
+        // Lost with its connection (PostgreSQL restarted): nothing is sent until it is taken back (D-336).
+        ...(embeddedClaim ? { ownership: embeddedClaim } : {}),
+      })
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;

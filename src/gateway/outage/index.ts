@@ -6,4 +6,6 @@ export {
   type OutageRetryOptions,
   type OutageState,
 } from "./outage-retry.js";
+export { OutageWatch } from "./outage-watch.js";
 export { isStoreOutage, type OutageCause, type OutageReason, outageCause } from "./store-outage.js";
+export { LEASE_GRACE_MS, type LoopOutage, type OutageStore, StoreOutages } from "./store-outages.js";

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
+import { outageCause } from "../outage/store-outage.js";
 import { SqlConnectionStore } from "./connections/index.js";
 import { SqlUpstreamCredentialStore } from "./credentials/index.js";
 import { SqlProfileStore, VersionCache } from "./profiles/index.js";
@@ -139,6 +140,11 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
         tx.connections.afterCommit();
         return result;
       } catch (error) {
+        // The connection is gone or silent (D-335): a ROLLBACK would only wait behind what it never answered.
+        if (connectionGone(error)) {
+          broken = true;
+          throw error;
+        }
         // A failed COMMIT has ended the transaction already: ROLLBACK then only warns.
         await client.query("ROLLBACK").catch(() => {
           broken = true;
@@ -159,6 +165,12 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
       await Promise.all(Object.values(stores).map(closeStore));
     },
   };
+}
+
+/** An error after which the transaction's connection cannot be used: lost, refused, or silent past the timeout. */
+function connectionGone(error: unknown): boolean {
+  const reason = outageCause(error)?.reason;
+  return reason === "unreachable" || reason === "connection_lost" || reason === "restarting";
 }
 
 /** A store holding resources of its own (a timer, a writer on the pool) has a `close`; the others have none. */

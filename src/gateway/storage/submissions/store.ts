@@ -154,8 +154,8 @@ export class SqlSubmissionStore implements SubmissionStore {
   settlementsOwed(limit: number): Promise<SubmissionRow[]> {
     return settlement.settlementsOwed(this.#sql, limit);
   }
-  releaseExpiredLeases(expiredBy: number, now: number): Promise<number> {
-    return forwarding.releaseExpiredLeases(this.#sql, expiredBy, now);
+  releaseExpiredLeases(expiredBy: number, now: number, except: readonly string[] = []): Promise<number> {
+    return forwarding.releaseExpiredLeases(this.#sql, expiredBy, now, except);
   }
   releaseLeases(ids: string[]): Promise<void> {
     return forwarding.releaseLeases(this.#sql, ids);
