@@ -95,6 +95,17 @@ export class StoreOutages {
     return now;
   }
 
+  /**
+   * From when the work of another process during the last database outage is in the database (D-334): 0 when none was
+   * seen, the end of the grace after it, or never (Infinity) while it lasts. A webhook dispatcher elected after an
+   * outage sends from then.
+   */
+  settledFrom(): number {
+    const window = this.#window;
+    if (!window) return 0;
+    return window.ended === undefined ? Number.POSITIVE_INFINITY : window.ended + this.#graceMs;
+  }
+
   /** The figures in /metrics: outages begun per loop, and loops waiting now per store. */
   registerMetrics(registry: Registry): void {
     const begun = new Counter({

@@ -70,7 +70,14 @@ export function startLedWebhooks(
       name: "webhook dispatcher",
       eligible: databaseEligibility(ctx, "webhook dispatcher election", closed.signal),
       elected: async () => {
-        const elected = new WebhookDispatcher(ctx, { ...options, mayDispatch: () => election.fenceOpen() });
+        // Elected during or just after an outage of the database: the last leader's answered deliveries commit first
+        // (D-334).
+        const afterOutage = ctx.outages.settledFrom() > Date.now();
+        const elected = new WebhookDispatcher(ctx, {
+          ...options,
+          mayDispatch: () => election.fenceOpen(),
+          ...(afterOutage ? { sendFrom: () => ctx.outages.settledFrom() } : {}),
+        });
         dispatcher = elected;
         // Not awaited: its first reads may wait for the database, and the term's renewals must go on meanwhile.
         elected.start().catch((error: unknown) => {
@@ -78,10 +85,12 @@ export function startLedWebhooks(
             ctx.log.error({ err: error }, "webhook dispatcher did not start");
         });
       },
-      stepDown: async () => {
+      stepDown: async (reason) => {
         const leaving = dispatcher;
         dispatcher = undefined;
-        await leaving?.close();
+        if (reason === "closing") return leaving?.close();
+        // The process lives on: the outcomes it has answered keep committing once the database is back (D-334).
+        void leaving?.close({ keepOutcomes: true });
       },
     },
     ctx.log,

@@ -36,6 +36,11 @@ export interface DispatcherOptions {
   random?: () => number;
   /** Whether it may send now (the elected dispatcher's fence: its lock renewed lately, D-335). */
   mayDispatch?: () => boolean;
+  /**
+   * Sends nothing before the time it gives (epoch ms, asked at each pump): a dispatcher elected during or just after an
+   * outage of the database leaves its predecessor's answered deliveries time to commit their outcomes (D-334).
+   */
+  sendFrom?: () => number;
 }
 
 interface Lane {
@@ -95,15 +100,21 @@ export class WebhookDispatcher {
   #completed: Array<{ lane: Lane; row: DeliveryToSend; result: AttemptResult; at: number }> = [];
   #flushQueued = false;
   readonly policy: OutboundPolicy;
+  /** The reads' retry, and the outcomes' (kept by a dispatcher that stepped down until they commit, D-334). */
   readonly #outage: OutageRetry;
+  readonly #outcomes: OutageRetry;
   readonly #aborted = new AbortController();
+  readonly #outcomesAborted = new AbortController();
   readonly #mayDispatch: () => boolean;
+  readonly #sendFrom: () => number;
   #maintaining = false;
   #forgetRecovery: (() => void) | undefined;
 
   constructor(ctx: GatewayContext, options: DispatcherOptions = {}) {
     this.#ctx = ctx;
     this.#outage = ctx.outages.retry({ name: "webhook dispatcher", signal: this.#aborted.signal });
+    this.#outcomes = ctx.outages.retry({ name: "webhook outcomes", signal: this.#outcomesAborted.signal });
+    this.#sendFrom = options.sendFrom ?? (() => 0);
     const fence = options.mayDispatch;
     this.#mayDispatch = () => (fence ? fence() : true) && !ctx.outages.databaseDown();
     this.policy = webhookPolicy(ctx, options);
@@ -158,12 +169,17 @@ export class WebhookDispatcher {
    * reading the queues is waited for (it launches nothing once closed), and so is a group commit under way: the
    * database may close right after, and a request sent then would have no outcome recorded (a second delivery at
    * the next start; D-267).
+   *
+   * `keepOutcomes` (a dispatcher stepping down while the process lives on, D-334): the outcomes answered and not yet
+   * committed keep waiting for the database until they commit — the next dispatcher, elected after the outage, waits
+   * for them (`sendFrom`) instead of sending those deliveries again; the promise settles once they are in.
    */
-  async close(): Promise<void> {
+  async close(options: { keepOutcomes?: boolean } = {}): Promise<void> {
     this.#closed = true;
     // What waits for the database gives up: a delivery sent whose outcome was not committed is sent again at the next
     // start (at least once, §6.6), as after a crash.
     this.#aborted.abort();
+    if (!options.keepOutcomes) this.#outcomesAborted.abort();
     this.#forgetRecovery?.();
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
@@ -246,6 +262,12 @@ export class WebhookDispatcher {
     // Not the elected sender any more, or the database is away: nothing new goes (the recovery pumps again).
     if (this.#closed || !this.#mayDispatch()) return;
     const now = Date.now();
+    const sendFrom = this.#sendFrom();
+    if (now < sendFrom) {
+      // Still waiting for the outage's end (Infinity): the recovery pumps again.
+      if (Number.isFinite(sendFrom)) this.#arm(sendFrom, now);
+      return;
+    }
     let wake = Number.POSITIVE_INFINITY;
     const entries = [...this.#lanes.entries()];
     const offset = entries.length === 0 ? 0 : this.#rotation++ % entries.length;
@@ -366,7 +388,7 @@ export class WebhookDispatcher {
     let outcomes: Array<RecordedOutcome | undefined>;
     try {
       let tries = 0;
-      outcomes = await this.#wait(() => {
+      outcomes = await this.#outcomes.run(() => {
         const retried = tries++ > 0;
         return this.#ctx.transaction(async (tx) => {
           const applied: Array<RecordedOutcome | undefined> = [];
@@ -387,7 +409,7 @@ export class WebhookDispatcher {
         let tries = 0;
         try {
           outcomes.push(
-            await this.#wait(() => {
+            await this.#outcomes.run(() => {
               const retried = tries++ > 0;
               return this.#ctx.transaction((tx) => apply(tx, d, retried));
             }),
