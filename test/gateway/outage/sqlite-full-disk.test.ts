@@ -48,13 +48,14 @@ function fill(dir: string): () => void {
 describe(`SQLite: a full disk (${how})`, () => {
   it("is a 503 at intake, not ready, no corruption, and everything resumes when space returns", async () => {
     const databasePath = join(disk?.dir ?? "", "gateway.db");
-    rig = await startRig({
+    const started = await startRig({
       perKey: 50,
       perCompany: 100,
       egress: 200,
       windowMs: 1_000,
       ...(disk ? { databasePath } : {}),
     });
+    rig = started;
     const sqlite = rig.gateway.database.dialect === "sqlite" ? rig.gateway.database.database.sqlite : undefined;
     if (!sqlite) throw new Error("this test is SQLite's");
     const company = await rig.addCompany("Full Disk", 1);
@@ -64,7 +65,7 @@ describe(`SQLite: a full disk (${how})`, () => {
     // A send in flight when the disk fills: the platform acts at once and answers 1.5 s later.
     rig.sandbox.admin.faults.add(faultSpecSchema.parse({ route: "*", answerLatencyMs: 1_500, count: 1 }));
     const inFlight = String((await json(await accept(lead()))).submissionId);
-    await until(async () => (await submissionRow(rig?.gateway, inFlight))?.status === "forwarding", 10_000);
+    await until(async () => (await submissionRow(started.gateway, inFlight))?.status === "forwarding", 10_000);
 
     const freeSpace = disk
       ? fill(disk.dir)
@@ -105,7 +106,7 @@ describe(`SQLite: a full disk (${how})`, () => {
     // Everything accepted is forwarded, once: the answer that came while the disk was full was kept and committed.
     const all = [inFlight, ...acceptedWhileFull, afterId];
     await until(async () => {
-      for (const id of all) if ((await submissionRow(rig?.gateway, id))?.status !== "forwarded") return false;
+      for (const id of all) if ((await submissionRow(started.gateway, id))?.status !== "forwarded") return false;
       return true;
     }, 30_000);
     const sent = (await submissionRow(rig.gateway, inFlight))?.result as { leadId?: string } | null;
