@@ -6,7 +6,7 @@ export const PRODUCER_COMMAND_TIMEOUT_MS = 2_000;
 
 /**
  * How each Redis connection is made, as BullMQ asks for production ("Going to production"): reconnect forever with
- * backoff between 1 s and 20 s; `worker` connections (BullMQ workers, queue events, subscribers) wait through an
+ * backoff between 1 s and 5 s; `worker` connections (BullMQ workers, queue events, subscribers) wait through an
  * outage (`maxRetriesPerRequest: null`, offline queue on), while `producer` connections (intake's notices, the
  * dispatcher's adds, the leader lock) fail fast so nobody hangs on a command while Redis is away — the database
  * outbox and the reconciler catch up afterwards. A producer's command also fails when Redis does not answer it
@@ -20,7 +20,9 @@ export function redisConnection(url: string, purpose: "worker" | "producer", log
     enableOfflineQueue: purpose === "worker",
     ...(purpose === "producer" ? { commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS } : {}),
     keepAlive: 10_000,
-    retryStrategy: (times) => Math.max(Math.min(Math.exp(times), 20_000), 1_000),
+    // BullMQ's example waits up to 20 s between tries; 5 s at most, so that the work resumes within seconds of Redis
+    // coming back (D-335), at one connection try per 5 s while it is away.
+    retryStrategy: (times) => Math.max(Math.min(Math.exp(times), 5_000), 1_000),
   });
   let reported = false;
   // One line per outage, not one per reconnection attempt; the URL may carry a password and is never logged.

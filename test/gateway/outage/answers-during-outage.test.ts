@@ -3,11 +3,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { openPostgres, tryHoldLock } from "../../../src/db/postgres.js";
 import { createGateway, type Gateway } from "../../../src/gateway/create-gateway.js";
 import { outageCause } from "../../../src/gateway/outage/index.js";
+import { SubmissionStreamHub } from "../../../src/gateway/submissions/stream/hub.js";
 import { createOwnerToken } from "../../../src/gateway/tenants/owner-tokens.js";
 import { listen, type RunningServer } from "../../../src/http/server.js";
 import { type FaultProxy, startFaultProxy } from "../../helpers/fault-proxy.js";
 import { seedCompany, TEST_PASSWORD_COST } from "../../helpers/gateway.js";
 import { captureLog } from "../../helpers/log-capture.js";
+import { outageLasting } from "../../helpers/outage-drill.js";
 import { postgresAvailable, usePostgresDatabase } from "../../helpers/postgres.js";
 
 /**
@@ -35,6 +37,8 @@ describe.skipIf(!available)("while PostgreSQL is away: the gateway's answers", (
   let server: RunningServer;
   let token: string;
   let vendorKey: string;
+  let companyIds: string[] = [];
+  const captured = captureLog();
   beforeAll(async () => {
     const target = new URL(database.url);
     proxy = await startFaultProxy({ target: { host: target.hostname, port: Number(target.port || 5432) } });
@@ -44,11 +48,12 @@ describe.skipIf(!available)("while PostgreSQL is away: the gateway's answers", (
       // A statement unanswered for 1 s + 5 s fails (a partition).
       postgres: { poolMax: 4, statementTimeoutMs: 1_000 },
       masterKey: randomBytes(32).toString("hex"),
-      log: captureLog().log,
+      log: captured.log,
       settings: { passwordCost: TEST_PASSWORD_COST },
     });
     server = await listen(gateway.app, { host: "127.0.0.1", port: 0 });
     const company = await seedCompany(gateway);
+    companyIds = [company.company.id, (await seedCompany(gateway)).company.id];
     vendorKey = (await company.issueKey()).key;
     const owner = { ownerId: company.owner.id, companyId: company.company.id, role: "admin" as const };
     token = (
@@ -109,6 +114,30 @@ describe.skipIf(!available)("while PostgreSQL is away: the gateway's answers", (
 
     await proxy.restore();
     expect((await postLead()).status).toBe(202);
+  });
+
+  it("the live log of two companies logs the outage once, not per company and poll, and catches up after", async () => {
+    const hub = new SubmissionStreamHub(gateway.ctx, { pollMs: 100 });
+    const seen: string[] = [];
+    const closers = companyIds.map((companyId, i) =>
+      hub.open(companyId, `session-${i}`, { filter: {}, deliver: (row) => seen.push(row.id) }),
+    );
+    try {
+      await proxy.cut();
+      // The outage lasts long enough for a dozen polls of each company.
+      await outageLasting(1_500);
+      await proxy.restore();
+      const accepted = await postLead();
+      const id = String(((await accepted.json()) as { submissionId: string }).submissionId);
+      await expect.poll(() => seen.includes(id), { timeout: 10_000 }).toBe(true);
+      const lines = captured.lines.filter((l) => l.loop === "live log poller").map((l) => l.msg);
+      expect(lines).toEqual([
+        "live log poller: store unavailable, retrying until it is back",
+        "live log poller: store available again",
+      ]);
+    } finally {
+      for (const close of closers) close();
+    }
   });
 
   it("stalled (a partition): readiness answers within its 2 s bound; intake 503 within the query timeout, never hangs", async () => {
