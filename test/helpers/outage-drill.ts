@@ -321,15 +321,44 @@ export async function startDrill(options: DrillOptions) {
     /** Waits until every accepted submission is forwarded and every webhook delivery delivered. */
     async drained(timeoutMs: number): Promise<void> {
       await waitFor(
-        async () =>
-          (await drill.count("status in ('forwarded', 'failed')")) >= accepted.size &&
-          Number(
-            (await sql<{ n: string }>("select count(*) as n from webhook_deliveries where status <> 'delivered'"))[0]
-              ?.n,
-          ) === 0 &&
-          Number((await sql<{ n: string }>("select count(*) as n from webhook_deliveries"))[0]?.n) > 0,
+        async () => {
+          if (await drill.isDrained()) return true;
+          return false;
+        },
         timeoutMs,
         "every submission forwarded and every webhook delivered",
+      ).catch(async (error: unknown) => {
+        throw new Error(`${(error as Error).message}\n${JSON.stringify(await drill.state(), null, 1)}`, {
+          cause: error,
+        });
+      });
+    },
+    /** What a drain left so far, for a failure's message: statuses, leaders, the processes' last leadership lines. */
+    async state() {
+      return {
+        submissions: await sql("select status, count(*) as n from submissions group by status"),
+        deliveries: await sql("select status, count(*) as n from webhook_deliveries group by status"),
+        accepted: accepted.size,
+        leaders: processes
+          .filter((p) => p.worker?.driver.leading || p.gateway?.webhooks.dispatcher)
+          .map(
+            (p) =>
+              `${p.name}${p.worker?.driver.leading ? " forwarding" : ""}${p.gateway?.webhooks.dispatcher ? " webhooks" : ""}`,
+          ),
+        outages: processes.map((p) => ({ process: p.name, waiting: p.ctx.outages.current.map((o) => o.loop) })),
+        lines: lines
+          .filter((l) => /took over|stepped down|claim|store (un)?available/.test(String(l.msg)))
+          .slice(-30)
+          .map((l) => `${String(l.time ?? "")} ${String(l.process ?? "")} ${String(l.msg)}`),
+      };
+    },
+    async isDrained(): Promise<boolean> {
+      return (
+        (await drill.count("status in ('forwarded', 'failed')")) >= accepted.size &&
+        Number(
+          (await sql<{ n: string }>("select count(*) as n from webhook_deliveries where status <> 'delivered'"))[0]?.n,
+        ) === 0 &&
+        Number((await sql<{ n: string }>("select count(*) as n from webhook_deliveries"))[0]?.n) > 0
       );
     },
     /** What the rules say after a drill (see verify's fields). */

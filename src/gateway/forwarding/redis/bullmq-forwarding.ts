@@ -305,19 +305,26 @@ export class BullmqForwarding implements ForwardingDriver {
 
   /**
    * Announces this worker, and lets the dispatcher send only when no other worker is alive: its event loop then
-   * serves dispatch alone (sends, with their database writes, run elsewhere), which keeps its timing exact.
+   * serves dispatch alone (sends, with their database writes, run elsewhere), which keeps its timing exact. A worker
+   * waiting for the database takes no jobs meanwhile.
    */
   async #present(worker: WorkerSide): Promise<void> {
     const now = Date.now();
-    const [, , alive] = ((await this.#producer
-      .multi()
-      .zadd(this.#keys.workers, now + worker.leadership.lock.ttlMs, this.instanceId)
+    // A worker that cannot reach the database takes no send jobs (their claims would wait for it while the workers
+    // that can would have sent them), and is not counted among those that take them: a dispatcher left alone with it
+    // sends itself (D-335).
+    const away = this.#ctx.outages.databaseDown();
+    const transaction = this.#producer.multi();
+    if (away) transaction.zrem(this.#keys.workers, this.instanceId);
+    else transaction.zadd(this.#keys.workers, now + worker.leadership.lock.ttlMs, this.instanceId);
+    const [, , alive] = ((await transaction
       .zremrangebyscore(this.#keys.workers, "-inf", now)
       .zcard(this.#keys.workers)
       .exec()) ?? []) as [unknown, unknown, [Error | null, number] | undefined];
     const others = this.#term !== undefined && (alive?.[1] ?? 0) > 1;
-    if (others && !worker.consumer.isPaused()) void worker.consumer.pause(true);
-    else if (!others && worker.consumer.isPaused()) void worker.consumer.resume(); // its failure shows in the next step
+    const hold = others || away;
+    if (hold && !worker.consumer.isPaused()) void worker.consumer.pause(true);
+    else if (!hold && worker.consumer.isPaused()) void worker.consumer.resume(); // its failure shows in the next step
   }
 
   async #takeOver(worker: WorkerSide): Promise<void> {
