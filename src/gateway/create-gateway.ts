@@ -116,6 +116,8 @@ export async function openGatewayContext(
     passwords: new PasswordHasher(settings.passwordCost),
     now,
   };
+  // While a loop waits for the database, readiness's ping asks it once a second and wakes the loops when it answers.
+  ctx.outages.probeWith(() => ctx.ping());
   let closed: Promise<void> | undefined;
   return {
     ctx,
@@ -123,6 +125,7 @@ export async function openGatewayContext(
     /** Idempotent: the profile engine's workers, then the storage (the checkpointer or the caches, the pool). */
     close() {
       closed ??= (async () => {
+        ctx.outages.close();
         await engine.close();
         await storage.close();
       })();

@@ -57,7 +57,10 @@ describe("operational endpoints behind a token (OPS_TOKEN)", () => {
     expect(scraped.status).toBe(200);
     expect(scraped.text).toContain("http_requests_total");
     expect((await get(app, "/health/ready")).json()).toEqual({ status: "ok" });
-    expect((await get(app, "/health/ready", TOKEN)).json()).toEqual({ status: "ok", checks: { db: "ok", outages: "ok" } });
+    expect((await get(app, "/health/ready", TOKEN)).json()).toEqual({
+      status: "ok",
+      checks: { db: "ok", outages: "ok" },
+    });
     expect((await get(app, "/health/live")).status).toBe(200);
     expect((await get(app, "/version")).status).toBe(200);
   });

@@ -110,6 +110,17 @@ export class OutageRetry {
     }
   }
 
+  /**
+   * The store may be back (another check of this process found it answering): the next waiting step tries now rather
+   * than at the end of its wait. Nothing happens outside an outage or while a try is under way.
+   */
+  wake(): void {
+    if (!this.#outage || this.#probing || this.#signal?.aborted) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#release();
+  }
+
   /** Resolves when this step may try: at once outside an outage; else as the probe, or when the outage is over. */
   #turn(): Promise<boolean> {
     if (this.#signal?.aborted && this.#outage) return Promise.reject(closed(this.#outage.lastError));

@@ -15,6 +15,20 @@ export interface LoopOutage {
   reason: OutageReason;
 }
 
+/** While loops wait for the database, it is asked this often whether it answers, each answer given this long. */
+const PROBE_EVERY_MS = 1_000;
+const PROBE_TIMEOUT_MS = 1_000;
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<void>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("no answer in time")), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /** How long after a database outage ends its leases stay their holders' (D-334): beyond OutageRetry's longest wait. */
 export const LEASE_GRACE_MS = 15_000;
 
@@ -32,6 +46,10 @@ export class StoreOutages {
   /** The database outage seen last (or under way): when it began, and when its last loop recovered. */
   #window: { since: number; ended: number | undefined } | undefined;
   readonly #recovered = new Set<(store: OutageStore) => void>();
+  /** The retries of loops waiting for the database, woken when the prober finds it answering. */
+  readonly #databaseRetries = new Set<OutageRetry>();
+  #probe: (() => Promise<void>) | undefined;
+  #prober: NodeJS.Timeout | undefined;
   #metrics: { begun: Counter<"loop" | "store">; ongoing: Gauge<"store"> } | undefined;
 
   constructor(log: Logger, options: { leaseGraceMs?: number } = {}) {
@@ -41,12 +59,34 @@ export class StoreOutages {
 
   /** An OutageRetry for a loop, reporting here. `signal`: the loop's close, after which it reports nothing more. */
   retry(options: Omit<OutageRetryOptions, "log" | "onChange"> & { store?: OutageStore }): OutageRetry {
-    const report = this.#reporter(options.name, options.store ?? "database", options.signal);
-    return new OutageRetry({
+    const store = options.store ?? "database";
+    const report = this.#reporter(options.name, store, options.signal);
+    const retry = new OutageRetry({
       ...options,
       log: this.#log,
       onChange: (state) => report(state && { since: state.since, reason: state.reason }),
     });
+    if (store === "database") {
+      this.#databaseRetries.add(retry);
+      options.signal?.addEventListener("abort", () => this.#databaseRetries.delete(retry), { once: true });
+    }
+    return retry;
+  }
+
+  /**
+   * How to ask the database whether it answers (the readiness ping, bounded): while loops wait for it, it is asked once
+   * a second, and as soon as it answers every waiting loop tries at once (OutageRetry.wake) — a loop's own wait may
+   * have grown to 5 s, and the work is due the moment the database is back (D-330).
+   */
+  probeWith(probe: () => Promise<void>): void {
+    this.#probe = probe;
+  }
+
+  /** Stops the prober (the process closes). */
+  close(): void {
+    clearInterval(this.#prober);
+    this.#prober = undefined;
+    this.#probe = undefined;
   }
 
   /** An OutageWatch for a check that does not wait (a ping), reporting here. */
@@ -145,6 +185,7 @@ export class StoreOutages {
     this.#current.set(key, outage);
     this.#metrics?.begun.inc({ loop: outage.loop, store: outage.store });
     if (outage.store !== "database") return;
+    this.#startProber();
     const window = this.#window;
     // A new outage, unless the last one's grace is still running: then it goes on from when that one began.
     if (!window || (window.ended !== undefined && outage.since - window.ended >= this.#graceMs)) {
@@ -153,6 +194,32 @@ export class StoreOutages {
       window.ended = undefined;
       window.since = Math.min(window.since, outage.since);
     }
+  }
+
+  #startProber(): void {
+    const probe = this.#probe;
+    if (!probe || this.#prober) return;
+    let asking = false;
+    this.#prober = setInterval(() => {
+      if (!this.databaseDown()) {
+        clearInterval(this.#prober);
+        this.#prober = undefined;
+        return;
+      }
+      if (asking) return;
+      asking = true;
+      withTimeout(probe(), PROBE_TIMEOUT_MS)
+        .then(
+          () => {
+            for (const retry of this.#databaseRetries) retry.wake();
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          asking = false;
+        });
+    }, PROBE_EVERY_MS);
+    this.#prober.unref();
   }
 
   #ended(key: number): void {

@@ -9,8 +9,8 @@ import {
   UNSETTLED_PER_IN_FLIGHT,
 } from "../../../src/gateway/forwarding/dispatcher.js";
 import type { ForwardingLimits } from "../../../src/gateway/forwarding/limits.js";
-import { StoreOutages } from "../../../src/gateway/outage/index.js";
 import { SendQueueProducer, startSendWorker } from "../../../src/gateway/forwarding/redis/send-queue.js";
+import { StoreOutages } from "../../../src/gateway/outage/index.js";
 import type { Admissible } from "../../../src/gateway/storage/submissions/index.js";
 import { createLogger } from "../../../src/log.js";
 import { dropPrefix, redisForTests, SHARED_REDIS_URL, uniquePrefix } from "../../helpers/redis.js";

@@ -92,6 +92,37 @@ describe("D-332: what the loops report", () => {
     expect(outages.current).toEqual([]);
   });
 
+  it("D-330: while loops wait, the database is asked once a second; when it answers, they try at once", async () => {
+    const outages = new StoreOutages(captureLog().log);
+    const db = store();
+    const asked: number[] = [];
+    outages.probeWith(async () => {
+      asked.push(Date.now());
+      if (db.state.down) throw refused();
+    });
+    db.state.down = true;
+    let done = false;
+    const waiting = outages
+      .retry({ name: "forwarding attempts", minDelayMs: 100, maxDelayMs: 5_000, random: () => 1 })
+      .run(db.step)
+      .then(() => {
+        done = true;
+      });
+    // Long enough for the loop's own wait to reach its 5 s ceiling.
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(asked.length).toBeGreaterThanOrEqual(19);
+    db.state.down = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Its own next try was up to 5 s away: the prober's answer let it try within the second.
+    expect(done).toBe(true);
+    await waiting;
+    // Nothing is asked once nobody waits.
+    const after = asked.length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(asked.length).toBe(after);
+    outages.close();
+  });
+
   it("a watch (a check that does not wait) logs once when the outage begins and once when it ends, and reports here", () => {
     const { log, lines } = captureLog();
     const outages = new StoreOutages(log);
