@@ -4,6 +4,8 @@ import type { Logger } from "../log.js";
 import type { SqliteDatabase } from "./sqlite.js";
 
 export interface Checkpointer {
+  /** Checkpoints failed in a row now (0 when the last one worked): a full disk, a read-only file. */
+  failedTries(): number;
   /** Stops the thread after one last checkpoint. */
   close(): Promise<void>;
 }
@@ -87,6 +89,7 @@ export function startCheckpointer(
   });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
+    failedTries: () => failures,
     async close() {
       // Unreferenced, the thread would not keep the process alive through its last checkpoint: a caller awaiting
       // close() at the top level would be left with an unsettled await (exit code 13).
