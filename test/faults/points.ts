@@ -120,7 +120,8 @@ export async function finish(
   console.info(
     `[outage drill] ${name}: ${report.accepted} accepted, ${report.forwarded} forwarded once, ${report.deliveries} webhooks ` +
       `delivered once; ${report.dueAfterRecovery} due after the recovery, the last forwarded ${report.lastDueLagMs ?? "-"} ms ` +
-      `after its due time; ${drill.refusals.length} intake 503s; ${logged} outage lines logged`,
+      `after its due time (its attempts: ${report.lastDueAttempts.join(", ") || "-"}); ${drill.refusals.length} intake 503s; ` +
+      `${logged} outage lines logged`,
   );
   expect(brokenRules(report)).toEqual(NO_BROKEN_RULE);
   expect(report.forwarded).toBe(report.accepted);

@@ -405,14 +405,27 @@ export async function startDrill(options: DrillOptions) {
       // The last submission due after the recovery: forwarded how long after its due time (the recovery, or its own
       // retry's time after it)?
       let lastDueLagMs: number | undefined;
+      let lastDue: string | undefined;
       if (recoveredAt !== undefined) {
         for (const row of rows) {
           const due = dueAtRecovery.get(row.id);
           if (due === undefined || !row.forwarded_at) continue;
           const lag = Date.parse(row.forwarded_at) - due;
-          lastDueLagMs = Math.max(lastDueLagMs ?? 0, lag);
+          if (lag > (lastDueLagMs ?? Number.NEGATIVE_INFINITY)) {
+            lastDueLagMs = lag;
+            lastDue = row.id;
+          }
         }
       }
+      // The last one's attempts, relative to the recovery: what kept it (its retries, a claim's lease).
+      const lastDueAttempts = lastDue
+        ? (
+            await sql<{ started_at: string; status: number | null }>(
+              "select started_at, status from submission_attempts where submission_id = $1 order by started_at",
+              [lastDue],
+            )
+          ).map((a) => `${Date.parse(a.started_at) - (recoveredAt ?? 0)} ms: ${a.status ?? "no answer"}`)
+        : [];
       return {
         accepted: accepted.size,
         forwarded: rows.filter((r) => r.status === "forwarded").length,
@@ -429,6 +442,7 @@ export async function startDrill(options: DrillOptions) {
         receivedTwice,
         dueAfterRecovery: dueAtRecovery.size,
         lastDueLagMs,
+        lastDueAttempts,
       };
     },
     /** The outage's log lines ("store unavailable" / "available again"), per process and loop. */
@@ -506,6 +520,8 @@ export interface DrillReport {
   dueAfterRecovery: number;
   /** The longest time from a submission's due time after the recovery to its forwarding. */
   lastDueLagMs: number | undefined;
+  /** That submission's attempts: when each began after the recovery (ms), and the platform's answer. */
+  lastDueAttempts: string[];
 }
 
 /** The rules every drill ends on, as one object a test compares (a failure shows every broken rule at once). */

@@ -111,14 +111,18 @@ export class OutageRetry {
   }
 
   /**
-   * The store may be back (another check of this process found it answering): the next waiting step tries now rather
-   * than at the end of its wait. Nothing happens outside an outage or while a try is under way.
+   * The store answers again (another check of this process, a ping, found it so): the next waiting step tries now
+   * rather than at the end of its wait. With no step left waiting (the last one failed otherwise), that answer ends
+   * the outage: nothing else would, and readiness and the dispatchers' fences read it. Nothing happens outside an
+   * outage or while a try is under way.
    */
   wake(): void {
-    if (!this.#outage || this.#probing || this.#signal?.aborted) return;
+    const outage = this.#outage;
+    if (!outage || this.#probing || this.#signal?.aborted) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#release();
+    if (this.#waiting.length === 0) this.#succeeded(outage.epoch);
+    else this.#release();
   }
 
   /** Resolves when this step may try: at once outside an outage; else as the probe, or when the outage is over. */

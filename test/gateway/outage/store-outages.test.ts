@@ -123,6 +123,31 @@ describe("D-332: what the loops report", () => {
     outages.close();
   });
 
+  it("D-330: a loop's outage with no step left waiting is ended by the prober's answer, not left to close the fences", async () => {
+    const outages = new StoreOutages(captureLog().log);
+    const db = store();
+    outages.probeWith(async () => {
+      if (db.state.down) throw refused();
+    });
+    db.state.down = true;
+    let tries = 0;
+    // Its one step meets the outage, then fails otherwise (a refused statement): nobody waits any more.
+    const lone = outages
+      .retry({ name: "forwarding attempts" })
+      .run(async () => {
+        if (tries++ === 0) throw refused();
+        throw new TypeError("a bug");
+      })
+      .catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await lone).toBeInstanceOf(TypeError);
+    expect(outages.databaseDown()).toBe(true);
+    db.state.down = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(outages.databaseDown()).toBe(false);
+    outages.close();
+  });
+
   it("a watch (a check that does not wait) logs once when the outage begins and once when it ends, and reports here", () => {
     const { log, lines } = captureLog();
     const outages = new StoreOutages(log);
