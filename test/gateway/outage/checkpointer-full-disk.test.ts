@@ -23,7 +23,7 @@ describe.skipIf(!disk)(
   `the checkpoint thread on a full disk${"unavailable" in small ? ` — skipped: ${small.unavailable}` : ""}`,
   () => {
     it("logs the failing checkpoints once, and once when they work again", async () => {
-      if (!disk) return;
+      if (!disk) throw new Error("mounted");
       const { log, lines } = captureLog();
       const sqlite = openSqlite(join(disk.dir, "gateway.db"));
       sqlite.exec("CREATE TABLE payloads (body BLOB)");

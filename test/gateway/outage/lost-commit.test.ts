@@ -3,6 +3,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayContext } from "../../../src/gateway/context.js";
 import { createVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
+import {
+  createProfile,
+  publishProfileVersion,
+  saveProfileVersion,
+} from "../../../src/gateway/profiles-admin/profiles.js";
 import type { TransactionContext } from "../../../src/gateway/storage/transaction.js";
 import { createSubscription } from "../../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
@@ -45,7 +50,7 @@ afterEach(() => {
 });
 
 /** A company whose lead source is subscribed to its submissions' outcomes, at the test's receiver. */
-async function leadSource(name: string) {
+async function leadSource(name: string, outboundExpression?: string) {
   const { ctx } = rig.gateway;
   const company = await rig.addCompany(name, 1);
   const key = await createVendorKey({
@@ -59,12 +64,38 @@ async function leadSource(name: string) {
     },
   });
   const port = (receiver.address() as AddressInfo).port;
+  const outboundProfileVersionId = outboundExpression
+    ? await outboundProfile(company.gatewayCompanyId, outboundExpression)
+    : null;
   await createSubscription({
     ctx,
     companyId: company.gatewayCompanyId,
-    input: { vendorKeyId: key.id, url: `http://127.0.0.1:${port}/hook`, events: ["submission.forwarded"] },
+    input: {
+      vendorKeyId: key.id,
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ["submission.forwarded"],
+      outboundProfileVersionId,
+    },
   });
   return { key: key.key, companyId: company.gatewayCompanyId };
+}
+
+/** A published outbound profile version of the company (the vendor's own webhook body). */
+async function outboundProfile(companyId: string, expression: string): Promise<string> {
+  const { ctx } = rig.gateway;
+  const profile = await createProfile({ ctx, companyId, input: { name: "native-out", kind: "outbound" } });
+  const envelope = { id: "evt_x", event: "submission.forwarded", data: { leadId: "lead_1" } };
+  const saved = await saveProfileVersion({
+    ctx,
+    companyId,
+    profileId: profile.id,
+    input: {
+      expression,
+      samples: [{ name: "n", payload: envelope, expect: { body: { id: "evt_x", lead: "lead_1" } } }],
+    },
+  });
+  await publishProfileVersion({ ctx, companyId, versionId: saved.version.id });
+  return saved.version.id;
 }
 
 /** The company's one webhook delivery, once delivered; and how many times the vendor received its event. */
@@ -169,5 +200,27 @@ describe("D-334: a commit whose answer was lost is found by its retry, never don
     await forwardedOnce(String((await json(accepted)).submissionId));
     await deliveredOnce(companyId);
     expect(fired()).toBe(true);
+  });
+});
+
+describe("D-330: a webhook body whose profile cannot be read while the database is away", () => {
+  it("waits for the database: no failed attempt is recorded against the endpoint, the delivery goes once", async () => {
+    const { key, companyId } = await leadSource("Away Body", `{ "id": id, "lead": data.leadId }`);
+    const profiles = rig.gateway.ctx.profiles;
+    const realExpression = profiles.expressionOf.bind(profiles);
+    let refused = 0;
+    profiles.expressionOf = async (...args: Parameters<typeof realExpression>) => {
+      if (refused++ < 2)
+        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+      return realExpression(...args);
+    };
+    restore = () => {
+      profiles.expressionOf = realExpression;
+    };
+    const accepted = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key });
+    await forwardedOnce(String((await json(accepted)).submissionId));
+    // One attempt, the one that went out: before, the outage was an attempt of its own, failed.
+    await deliveredOnce(companyId);
+    expect(refused).toBeGreaterThan(2);
   });
 });
