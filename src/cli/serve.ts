@@ -4,7 +4,7 @@ import { ConfigError, type Env, parseEnv, secretEnvironment } from "../config.js
 import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
-import { purgeExpiredPayloads } from "../gateway/submissions/retention.js";
+import { scheduleRetention } from "../gateway/submissions/retention-schedule.js";
 import { loopbackWebhookPorts } from "../gateway/webhooks/loopback-ports.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
@@ -27,7 +27,6 @@ See docs/configuration.md for the settings and the config file format.
 export const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
 /** The presets the gateway ships (presets/<id>/). */
 export const SHIPPED_PRESETS = fileURLToPath(new URL("../../presets", import.meta.url));
-const HOUR_MS = 3_600_000;
 
 export async function run(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -89,12 +88,8 @@ export async function run(argv: string[]): Promise<void> {
   // Several processes may start at once on one PostgreSQL database: they apply the config file one after the other
   // (under the startup lock), each finding what the one before it applied (applyConfig is idempotent; D-256).
   await gateway.exclusively(() => applyConfig({ ctx: gateway.ctx, loaded, env: secretEnvironment() }));
-  const purge = async () => log.info(await purgeExpiredPayloads({ ctx: gateway.ctx }), "retention purge");
-  await purge();
-  const purgeTimer = setInterval(() => {
-    purge().catch((error: unknown) => log.error({ err: error }, "retention purge failed"));
-  }, HOUR_MS);
-  purgeTimer.unref();
+  // In the background: a blip of the database at start waits, it does not stop the gateway (D-330).
+  const retention = scheduleRetention(gateway.ctx);
 
   const server = await listen(gateway.app, { host: env.HOST, port: env.PORT });
   const opsServer =
@@ -113,7 +108,7 @@ export async function run(argv: string[]): Promise<void> {
   // SIGTERM: stop intake (requests in flight are answered), give in-flight upstream calls a deadline, release the rest
   // (they resume on restart), then the embedded sandbox.
   onShutdown(log, async () => {
-    clearInterval(purgeTimer);
+    retention.close();
     await server.close();
     await opsServer?.close();
     await gateway.close(10_000);

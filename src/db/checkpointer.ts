@@ -4,6 +4,8 @@ import type { Logger } from "../log.js";
 import type { SqliteDatabase } from "./sqlite.js";
 
 export interface Checkpointer {
+  /** Checkpoints failed in a row now (0 when the last one worked): a full disk, a read-only file. */
+  failedTries(): number;
   /** Stops the thread after one last checkpoint. */
   close(): Promise<void>;
 }
@@ -17,11 +19,15 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma("busy_timeout = 1000");
+let failing = false;
 const checkpoint = () => {
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
+    if (failing) parentPort.postMessage({ recovered: true });
+    failing = false;
   } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message || error) });
+    failing = true;
+    parentPort.postMessage({ error: String(error && error.message || error), code: error && error.code });
   }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
@@ -59,8 +65,23 @@ export function startCheckpointer(
   const restoreDefault = () => {
     if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
   };
-  worker.on("message", (message: { error?: string }) => {
-    if (message.error) options.log?.warn({ err: message.error }, "background WAL checkpoint failed");
+  // One line when checkpoints start failing (a full disk, a read-only file), one when they work again: not one per
+  // interval (D-332). Meanwhile the WAL keeps every commit; nothing is lost, the file only grows.
+  let failures = 0;
+  let since = 0;
+  worker.on("message", (message: { error?: string; code?: string; recovered?: boolean }) => {
+    if (message.error) {
+      if (failures++ === 0) {
+        since = Date.now();
+        options.log?.warn({ err: message.error, code: message.code }, "background WAL checkpoint failing");
+      }
+    } else if (message.recovered && failures > 0) {
+      options.log?.info(
+        { failedTries: failures, outageMs: Date.now() - since },
+        "background WAL checkpoint works again",
+      );
+      failures = 0;
+    }
   });
   worker.on("error", (error) => {
     options.log?.error({ err: error }, "checkpoint thread failed; the writer checkpoints itself again");
@@ -68,6 +89,7 @@ export function startCheckpointer(
   });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
+    failedTries: () => failures,
     async close() {
       // Unreferenced, the thread would not keep the process alive through its last checkpoint: a caller awaiting
       // close() at the top level would be left with an unsettled await (exit code 13).

@@ -14,6 +14,13 @@ export interface PostgresOptions {
   poolMax?: number;
   /** A statement running longer is cancelled by the server (PG_STATEMENT_TIMEOUT_MS); 0: no limit. */
   statementTimeoutMs?: number;
+  /**
+   * How long the client waits for a statement's answer before it fails it (node-postgres's `query_timeout`): the
+   * server's statement timeout cannot end a statement the server never received (a network partition), so without
+   * this a statement, and the loop that runs it, would wait for ever (D-335). By default the statement timeout and 5 s
+   * more, or 60 s without one.
+   */
+  queryTimeoutMs?: number;
   /** Bring the schema up to date before returning (default true); `false` for a caller that migrates itself. */
   migrate?: boolean;
   /**
@@ -42,11 +49,20 @@ const STARTUP_LOCK_KEY = "123589686819105";
 /** Opens a pool on `url` (postgres:// or postgresql://) and, unless told not to, migrates under the startup lock. */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<GatewayPostgres> {
   const { poolMax = 10, statementTimeoutMs = 30_000 } = options;
-  // Opening a connection that takes longer fails the query that needed it.
-  const connection = { connectionString: url, application_name: APPLICATION_NAME, connectionTimeoutMillis: 10_000 };
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    application_name: APPLICATION_NAME,
+    // Opening a connection that takes longer fails the query that needed it.
+    connectionTimeoutMillis: 10_000,
+    // A connection whose peer vanished without a word (a partition, a host that died) is noticed by TCP (D-335).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+  const queryTimeoutMs = options.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 60_000);
   const pool = new pg.Pool({
     ...connection,
     max: poolMax,
+    query_timeout: queryTimeoutMs,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
   pool.on("error", (error) => options.onIdleError?.(error));
@@ -101,31 +117,117 @@ export async function withStartupLock<T>(
  */
 export const EMBEDDED_FORWARDER_LOCK_KEY = "123589403042849";
 
+/** A session-level advisory lock this process took, which it may lose with its connection and take back. */
+export interface HeldLock {
+  /** Whether this process holds it now: false from the moment its connection broke until it is taken back. */
+  readonly held: boolean;
+  /** `listener` hears every change of `held`. */
+  onChange(listener: (held: boolean) => void): void;
+  /** Gives it up (ending its session) and stops taking it back. */
+  release(): Promise<void>;
+}
+
+/** How often a held lock's connection is asked whether it is alive, and how long its answer may take. */
+export const LOCK_CHECK_MS = 2_000;
+
 /**
  * Takes the session-level advisory lock `key` on a connection of its own, held until `release` (or this process's
  * death: the server releases a dead session's locks). Undefined, at once, when another session holds it.
+ *
+ * The lock lives as long as its session (D-336): a restart of PostgreSQL, or a connection cut, ends it — and then
+ * another process may take it. So the connection is watched: its error or end, or a check (`SELECT 1` every
+ * `checkMs`) that fails or goes unanswered for `checkMs` (a partition), makes `held` false at once, and the lock is
+ * taken back on a new connection as soon as the server answers again and nobody else took it meanwhile.
  */
 export async function tryHoldLock(
   database: Pick<GatewayPostgres, "lockConnection">,
   key: string,
-): Promise<{ release(): Promise<void> } | undefined> {
-  const client = await lockClient(database);
-  try {
-    const taken = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
-    if (taken.rows[0]?.taken !== true) {
-      await client.end().catch(() => undefined);
-      return undefined;
+  options: { checkMs?: number } = {},
+): Promise<HeldLock | undefined> {
+  const checkMs = options.checkMs ?? LOCK_CHECK_MS;
+  const config: pg.ClientConfig = { ...database.lockConnection, query_timeout: checkMs, keepAlive: true };
+  const first = await lockSession(config, key);
+  if (!first) return undefined;
+  let client: pg.Client | undefined = first;
+  let held = true;
+  let released = false;
+  let timer: NodeJS.Timeout | undefined;
+  let retakeMs = 100;
+  const listeners: ((held: boolean) => void)[] = [];
+  const change = (now: boolean) => {
+    if (held === now) return;
+    held = now;
+    for (const listener of listeners) listener(now);
+  };
+  const schedule = (ms: number, step: () => Promise<void>) => {
+    clearTimeout(timer);
+    if (released) return;
+    timer = setTimeout(() => void step(), ms);
+    timer.unref();
+  };
+  const lost = (session: pg.Client) => {
+    if (released || session !== client) return;
+    client = undefined;
+    change(false);
+    // Not awaited: on a silent connection the goodbye itself would wait.
+    session.end().catch(() => undefined);
+    retakeMs = 100;
+    schedule(retakeMs, retake);
+  };
+  const watch = (session: pg.Client) => {
+    session.on("error", () => lost(session));
+    session.on("end", () => lost(session));
+  };
+  const check = async () => {
+    const session = client;
+    if (!session) return;
+    try {
+      await session.query("SELECT 1");
+      schedule(checkMs, check);
+    } catch {
+      lost(session);
     }
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw error;
-  }
-  let released: Promise<void> | undefined;
+  };
+  const retake = async () => {
+    try {
+      const session = await lockSession(config, key);
+      if (released) {
+        await session?.end().catch(() => undefined);
+        return;
+      }
+      if (session) {
+        client = session;
+        watch(session);
+        change(true);
+        schedule(checkMs, check);
+        return;
+      }
+    } catch {
+      // The server is still away: tried again after a longer wait.
+    }
+    retakeMs = Math.min(retakeMs * 2, checkMs);
+    schedule(retakeMs, retake);
+  };
+  watch(first);
+  schedule(checkMs, check);
+  let releasing: Promise<void> | undefined;
   return {
+    get held() {
+      return held;
+    },
+    onChange(listener) {
+      listeners.push(listener);
+    },
     // Ending the session releases its locks.
     release: () => {
-      released ??= client.end().catch(() => undefined);
-      return released;
+      releasing ??= (async () => {
+        released = true;
+        clearTimeout(timer);
+        const session = client;
+        client = undefined;
+        await session?.end().catch(() => undefined);
+      })();
+      return releasing;
     },
   };
 }
@@ -137,6 +239,22 @@ async function lockClient(database: Pick<GatewayPostgres, "lockConnection">): Pr
   client.on("error", () => undefined);
   await client.connect();
   return client;
+}
+
+/** A new session holding `key`, or undefined (the session ended) when another holds it. */
+async function lockSession(config: pg.ClientConfig, key: string): Promise<pg.Client | undefined> {
+  const client = new pg.Client(config);
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const taken = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
+    if (taken.rows[0]?.taken === true) return client;
+  } catch (error) {
+    client.end().catch(() => undefined);
+    throw error;
+  }
+  await client.end().catch(() => undefined);
+  return undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import { consoleRoutes } from "./console/routes.js";
 import type { GatewayContext } from "./context.js";
 import { DOCS_HEADERS, DOCS_PAGE } from "./docs/docs-page.js";
 import { intakeRoutes } from "./intake/routes.js";
+import { outageCause } from "./outage/index.js";
 import { ownerApi } from "./owner/routes/index.js";
 import { platformReceiverRoute } from "./webhooks/index.js";
 
@@ -58,15 +59,45 @@ export function createGatewayApp(
   return Object.assign(app, { closeHooks: () => hooks.close() });
 }
 
-/** What readiness checks: the database answers (and whatever the caller adds). */
+/** How long readiness waits for the database's answer: a load balancer's check must not hang on a partition. */
+export const READINESS_PING_MS = 2_000;
+
+/**
+ * What readiness checks (D-333): the database answers within READINESS_PING_MS (on SQLite: its file can be written,
+ * the disk has room), and no loop of this process is waiting out a database outage (with which loop, since when, why).
+ * Redis's outages show in the details and the metrics but keep a process ready: intake commits to the database alone.
+ */
 export function readinessChecks(
   ctx: GatewayContext,
   extra: Record<string, ReadinessCheck> = {},
 ): Record<string, ReadinessCheck> {
   return {
-    db: () => ctx.ping(),
+    db: () => pingWithin(ctx, READINESS_PING_MS),
+    outages: () => {
+      const waiting = ctx.outages.current.filter((outage) => outage.store === "database");
+      if (waiting.length === 0) return;
+      const since = Math.min(...waiting.map((outage) => outage.since));
+      const loops = waiting.map((outage) => `${outage.loop} (${outage.reason})`).join(", ");
+      throw new Error(`waiting for the database since ${new Date(since).toISOString()}: ${loops}`);
+    },
     ...extra,
   };
+}
+
+async function pingWithin(ctx: GatewayContext, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([ctx.ping(), late]);
+  } catch (error) {
+    // The reason an operator can act on, never the driver's whole error.
+    const cause = outageCause(error);
+    throw cause ? new Error(`${cause.reason}: ${cause.message}`) : error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Logger } from "../log.js";
 import type { TrustedProxy } from "../net/client-address.js";
 import type { PresetCatalogue } from "./connections/catalogue.js";
 import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limits.js";
+import type { StoreOutages } from "./outage/index.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import type { ProfileSuggester } from "./profiles-admin/suggest/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
@@ -58,6 +59,8 @@ export interface GatewayContext {
   settings: GatewaySettings;
   /** Resolves when the database answers (readiness); which database it is stays the storage's (D-255). */
   ping(): Promise<void>;
+  /** The outages of the database and Redis this process's loops are waiting out (readiness, metrics; D-332). */
+  outages: StoreOutages;
   /** One transaction across records' storage modules; its work gets the stores bound to it (storage/transaction.ts). */
   transaction: Transaction;
   /** The submissions record: intake's group-committed accept, forwarding's states, the owner's reads. */

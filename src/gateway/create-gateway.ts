@@ -8,6 +8,7 @@ import { openForwardingQueues } from "./console/queue-dashboard.js";
 import { defaultSettings, type GatewayContext, type GatewaySettings } from "./context.js";
 import { DEFAULT_PREFIX } from "./coordination/index.js";
 import { createForwardingDriver, type ForwardingOptions } from "./forwarding/index.js";
+import { StoreOutages } from "./outage/index.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { ProfileSuggester, type SuggestLimits } from "./profiles-admin/suggest/index.js";
@@ -47,6 +48,8 @@ export interface GatewayOptions {
   alerts?: AlertOptions;
   /** The fetch of notified records: time limit, retry schedule, the minute of `perMinute` (connections/fetcher.ts). */
   fetcher?: FetcherOptions;
+  /** Store outages (D-334): how long after a database outage the leases that expired in it stay their holders'. */
+  outages?: { leaseGraceMs?: number };
   /**
    * `/metrics` and readiness details: behind `token` (a bearer token) when set; with `separate`, only on the
    * operations app (`opsApp`, for its own listener), not on the public one.
@@ -74,6 +77,7 @@ export async function openGatewayContext(
     | "forwarding"
     | "presetsDir"
     | "suggest"
+    | "outages"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -117,12 +121,15 @@ export async function openGatewayContext(
     suggester,
     settings,
     ...stores,
+    outages: new StoreOutages(log, options.outages),
     // The work gets the transaction's stores and the services that touch none (D-275), never the context.
     transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
     now,
   };
+  // While a loop waits for the database, readiness's ping asks it once a second and wakes the loops when it answers.
+  ctx.outages.probeWith(() => ctx.ping());
   let closed: Promise<void> | undefined;
   return {
     ctx,
@@ -130,6 +137,7 @@ export async function openGatewayContext(
     /** Idempotent: the profile engine's workers and the suggester's thread, then the storage (checkpointer, pool). */
     close() {
       closed ??= (async () => {
+        ctx.outages.close();
         await engine.close();
         await suggester.close();
         await storage.close();
@@ -165,7 +173,12 @@ async function startGateway(
   // The embedded driver's queue is this process's: on PostgreSQL one process per database runs it (D-256).
   const embeddedClaim = forwarding && !forwarding.redis ? await storage.claimEmbeddedForwarding() : undefined;
   const forwarder = forwarding
-    ? createForwardingDriver(ctx, { ...forwarding, settlement: settlementRecorder(ctx) })
+    ? createForwardingDriver(ctx, {
+        ...forwarding,
+        settlement: settlementRecorder(ctx),
+        // Lost with its connection (PostgreSQL restarted): nothing is sent until it is taken back (D-336).
+        ...(embeddedClaim ? { ownership: embeddedClaim } : {}),
+      })
     : undefined;
   if (forwarder) {
     ctx.forwarding = forwarder;

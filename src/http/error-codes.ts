@@ -39,6 +39,11 @@ export const ERROR_CODES = {
   internal: { status: 500, meaning: "A fault of the gateway; quote the `requestId` in a support request." },
   bad_gateway: { status: 502, meaning: "The upstream platform answered with a fault." },
   unavailable: { status: 503, meaning: "The gateway is busy (profile evaluators); retry after `retry-after` seconds." },
+  store_unavailable: {
+    status: 503,
+    meaning:
+      "The gateway's database cannot be reached or cannot write now (an outage, a full disk): nothing was accepted; retry after `retry-after` seconds.",
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
 import { HTTPException } from "hono/http-exception";
+import { outageCause } from "../gateway/outage/store-outage.js";
 import { codeOfStatus, type ErrorCode, type ErrorStatus, statusOf } from "./error-codes.js";
 
 /**
@@ -46,7 +47,27 @@ export const notFound = (message = "not found") => new ApiError("not_found", mes
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new ApiError("conflict", message, { details });
 
-/** The answer to an error (§7): an ApiError's own status, body and headers; anything unexpected is a bare 500. */
+/** How long a client is asked to wait when the database is away (D-331): most outages are a restart of seconds. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The error a request meets when the database (or, for a few owner routes, Redis) cannot be reached or cannot write
+ * (D-331): 503 with `retry-after`, never a 500 and never a 202 — intake answers 202 only after its commit.
+ */
+export function storeUnavailable(cause: unknown): ApiError {
+  const reason = outageCause(cause)?.reason ?? "unreachable";
+  const what = reason === "full" ? "is full" : reason === "read_only" ? "is read-only" : "is unavailable";
+  return new ApiError("store_unavailable", `the gateway's database ${what}; retry shortly`, {
+    details: { reason },
+    headers: { "retry-after": String(STORE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
+
+/**
+ * The answer to an error (§7): an ApiError's own status, body and headers; a store outage a 503 with `retry-after`
+ * (storeUnavailable); anything else unexpected is a bare 500.
+ */
 export function errorAnswer(err: unknown): {
   status: number;
   code: ErrorCode;
@@ -54,6 +75,7 @@ export function errorAnswer(err: unknown): {
   headers: Record<string, string>;
 } {
   if (err instanceof ApiError) return { status: err.status, code: err.code, body: err.toBody(), headers: err.headers };
+  if (outageCause(err)) return errorAnswer(storeUnavailable(err));
   if (err instanceof HTTPException) {
     const body = { error: err.message || "request failed" };
     return { status: err.status, code: codeOfStatus(err.status), body, headers: {} };

@@ -1,3 +1,4 @@
+import { outageCause } from "../gateway/outage/store-outage.js";
 import type { Logger } from "../log.js";
 import type { HttpMetrics } from "./metrics.js";
 
@@ -17,7 +18,11 @@ export interface RequestLine {
   failure?: unknown;
 }
 
-/** One line per request, and its metrics; only a 5xx is logged as an error, with the error behind it. */
+/**
+ * One line per request, and its metrics; only a 5xx is logged as an error, with the error behind it — except a store
+ * outage's 503, a warning naming the outage's reason: the outage itself is logged once by the loops that wait for it
+ * (D-332), not with a stack per request.
+ */
 export function logRequest(
   options: { log: Logger; metrics?: HttpMetrics; maskPath?: (path: string) => string },
   request: RequestLine,
@@ -27,7 +32,9 @@ export function logRequest(
   const ms = Math.round((performance.now() - request.started) * 100) / 100;
   options.metrics?.observe(method, route, status, ms / 1000);
   const line = { method, path, route, status, ms, key };
-  if (status >= 500) options.log.error({ requestId, ...line, err: failure }, "request failed");
+  const outage = status === 503 ? outageCause(failure) : undefined;
+  if (outage) options.log.warn({ requestId, ...line, outage: outage.reason }, "request failed: store unavailable");
+  else if (status >= 500) options.log.error({ requestId, ...line, err: failure }, "request failed");
   else unredacted(options.log).info({ requestId, ...line }, "request");
 }
 

@@ -42,7 +42,7 @@ describe("operational endpoints: open by default (the positive control)", () => 
   it("serves /metrics and readiness details to anyone", async () => {
     const { app } = await open();
     expect((await get(app, "/metrics")).status).toBe(200);
-    expect((await get(app, "/health/ready")).json()).toEqual({ status: "ok", checks: { db: "ok" } });
+    expect((await get(app, "/health/ready")).json()).toEqual({ status: "ok", checks: { db: "ok", outages: "ok" } });
   });
 });
 
@@ -57,7 +57,10 @@ describe("operational endpoints behind a token (OPS_TOKEN)", () => {
     expect(scraped.status).toBe(200);
     expect(scraped.text).toContain("http_requests_total");
     expect((await get(app, "/health/ready")).json()).toEqual({ status: "ok" });
-    expect((await get(app, "/health/ready", TOKEN)).json()).toEqual({ status: "ok", checks: { db: "ok" } });
+    expect((await get(app, "/health/ready", TOKEN)).json()).toEqual({
+      status: "ok",
+      checks: { db: "ok", outages: "ok" },
+    });
     expect((await get(app, "/health/live")).status).toBe(200);
     expect((await get(app, "/version")).status).toBe(200);
   });
@@ -72,7 +75,7 @@ describe("operational endpoints on a listener of their own (OPS_PORT)", () => {
     expect(ops).toBeDefined();
     if (!ops) return;
     expect((await get(ops, "/metrics")).status).toBe(200);
-    expect((await get(ops, "/health/ready")).json()).toEqual({ status: "ok", checks: { db: "ok" } });
+    expect((await get(ops, "/health/ready")).json()).toEqual({ status: "ok", checks: { db: "ok", outages: "ok" } });
     // Nothing but the operational endpoints on it.
     expect((await get(ops, "/openapi.json")).status).toBe(404);
     expect((await get(ops, "/owner/v1/me")).status).toBe(404);

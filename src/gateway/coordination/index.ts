@@ -1,3 +1,4 @@
+export { databaseEligibility } from "./database-eligibility.js";
 export { coordinationKeys, DEFAULT_PREFIX, parseWebhookDue, webhookDueMessage } from "./keys.js";
 export { LeaderLock } from "./leader-lock.js";
 export { Leadership, type LeadershipRole } from "./leadership.js";

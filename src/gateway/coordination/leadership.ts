@@ -17,6 +17,12 @@ export interface LeadershipRole {
   beforeStep?(): Promise<void>;
   /** Whether the loop's timer alone keeps the process alive (a worker process has nothing else to wait for). */
   holdsProcess?: boolean;
+  /**
+   * Whether this process can do the role's work now — it reaches the database (D-335). Asked at each step: a process
+   * that cannot does not take the lock, and a holder that has not been able to for half the lock's time to live
+   * steps down and releases it, so that a process that can takes over. Must answer quickly (a ping with a timeout).
+   */
+  eligible?(): Promise<boolean>;
 }
 
 /**
@@ -32,6 +38,8 @@ export class Leadership {
   #leading = false;
   #renewedAt = 0;
   #stepping = false;
+  /** When this process last found itself able to do the role's work (eligible). */
+  #ableAt = Date.now();
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
 
@@ -68,6 +76,15 @@ export class Leadership {
     const sentAt = Date.now();
     try {
       await this.#role.beforeStep?.();
+      const able = this.#role.eligible ? await this.#role.eligible() : true;
+      if (able) this.#ableAt = Date.now();
+      if (this.#leading && !able && Date.now() - this.#ableAt > this.#lock.ttlMs / 2) {
+        // It cannot reach the database: its loops move to a process that can (D-335).
+        await this.#stepDown("database unreachable");
+        await this.#lock.release().catch(() => undefined);
+        return;
+      }
+      if (!this.#leading && !able) return;
       if (this.#leading) {
         const state = await this.#lock.renew();
         if (state === "lost") return await this.#stepDown("lock taken by another process");

@@ -1,19 +1,28 @@
 import { Redis } from "ioredis";
 import type { Logger } from "../../log.js";
 
+/** How long a producer connection's command may go unanswered (a partition) before it fails (D-335). */
+export const PRODUCER_COMMAND_TIMEOUT_MS = 2_000;
+
 /**
  * How each Redis connection is made, as BullMQ asks for production ("Going to production"): reconnect forever with
- * backoff between 1 s and 20 s; `worker` connections (BullMQ workers, queue events, subscribers) wait through an
+ * backoff between 1 s and 5 s; `worker` connections (BullMQ workers, queue events, subscribers) wait through an
  * outage (`maxRetriesPerRequest: null`, offline queue on), while `producer` connections (intake's notices, the
  * dispatcher's adds, the leader lock) fail fast so nobody hangs on a command while Redis is away — the database
- * outbox and the reconciler catch up afterwards.
+ * outbox and the reconciler catch up afterwards. A producer's command also fails when Redis does not answer it
+ * within PRODUCER_COMMAND_TIMEOUT_MS: through a partition, a leader's renewal would otherwise wait for ever and it
+ * would never step down (D-335). TCP keep-alive notices a peer that vanished.
  */
 export function redisConnection(url: string, purpose: "worker" | "producer", log: Logger): Redis {
   const redis = new Redis(url, {
     connectionName: `partner-gateway:${purpose}`,
     maxRetriesPerRequest: purpose === "worker" ? null : 1,
     enableOfflineQueue: purpose === "worker",
-    retryStrategy: (times) => Math.max(Math.min(Math.exp(times), 20_000), 1_000),
+    ...(purpose === "producer" ? { commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS } : {}),
+    keepAlive: 10_000,
+    // BullMQ's example waits up to 20 s between tries; 5 s at most, so that the work resumes within seconds of Redis
+    // coming back (D-335), at one connection try per 5 s while it is away.
+    retryStrategy: (times) => Math.max(Math.min(Math.exp(times), 5_000), 1_000),
   });
   let reported = false;
   // One line per outage, not one per reconnection attempt; the URL may carry a password and is never logged.

@@ -1,9 +1,11 @@
 import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
+import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 import type { TransactionContext, TransactionScope } from "../storage/transaction.js";
 import type { SettlementRecorder } from "../submissions/settlement-recorder.js";
+import { type Claim, claimThroughOutage, holds } from "./claim.js";
 import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
 import { upstreamRequest } from "./upstream-request.js";
@@ -22,7 +24,12 @@ export type Verdict =
   /** 401/403: the credential is paused, its submissions wait until it is rotated. */
   | { kind: "credential_paused" }
   /** Nothing was sent: the submission is no longer queued, waits, or another holder has it. */
-  | { kind: "skipped" };
+  | { kind: "skipped" }
+  /**
+   * Ask the database (D-334): nothing was sent because the send came too late to its limiter slot (the claim waited
+   * out an outage), or the outcome is there already (a commit whose answer was lost). The dispatcher reads the row.
+   */
+  | { kind: "reread" };
 
 /** A verdict, and the submission if it settled (its hooks run once the outcome is committed). */
 interface Handled {
@@ -63,6 +70,9 @@ export class SubmissionAttempt {
   /** 429 pauses this process received, by credential: until when (ms). */
   readonly #paused = new Map<string, number>();
   readonly timeoutMs: number;
+  /** Every read and write of an attempt waits out an outage of the database (D-330): it is never dropped. */
+  readonly #outage: OutageRetry;
+  readonly #closed = new AbortController();
 
   constructor(
     ctx: GatewayContext,
@@ -73,6 +83,21 @@ export class SubmissionAttempt {
     this.#retry = options.retry ?? DEFAULT_SEND_RETRY;
     this.#random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.#outage = ctx.outages.retry({ name: "forwarding attempts", signal: this.#closed.signal });
+  }
+
+  /** How long a claim holds its submission: the call's timeout, and 5 s for its outcome to commit. */
+  get leaseMs(): number {
+    return this.timeoutMs + 5_000;
+  }
+
+  /**
+   * Stops waiting for the database: attempts waiting for it reject (OutageRetryClosedError) and their submissions are
+   * left as the database has them, for the next start (a claim's lease runs out; an answer not committed is sent
+   * again then, as after a crash).
+   */
+  close(): void {
+    this.#closed.abort();
   }
 
   /**
@@ -84,42 +109,56 @@ export class SubmissionAttempt {
   async run(
     submissionId: string,
     onAnswered?: (answeredAt: number) => void,
+    sendBy?: number,
   ): Promise<{ verdict: Verdict; answeredAt: number }> {
     const answer: { at?: number } = {};
-    const verdict = await this.#run(submissionId, answer, onAnswered);
+    const verdict = await this.#run(submissionId, answer, onAnswered, sendBy);
     return { verdict, answeredAt: answer.at ?? Date.now() };
   }
 
+  /**
+   * `sendBy`: the latest time the request may leave, or it is not sent (`reread`): its limiter slot closes at the
+   * send's bound, and a claim that waited out an outage of the database must not send outside it (D-334).
+   */
   async #run(
     submissionId: string,
     answer: { at?: number },
     onAnswered: ((answeredAt: number) => void) | undefined,
+    sendBy: number | undefined,
   ): Promise<Verdict> {
     const now = Date.now();
-    const row = await this.#store.get(submissionId);
+    const wait = <T>(step: () => Promise<T>) => this.#outage.run(step);
+    const row = await wait(() => this.#store.get(submissionId));
     if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
-    const request = await upstreamRequest(this.#store, row);
+    const request = await wait(() => upstreamRequest(this.#store, row));
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
       return this.#announce(
-        await this.#ctx.transaction((tx) => this.#finish(tx, row, failed, now), "immediate", outcomeScope(row)),
+        await this.#commitOnce(row, undefined, (tx) => this.#finish(tx, row, failed, Date.now()), now),
       );
     }
-    const key = await this.#apiKey(row.credentialId);
+    const key = await wait(() => this.#apiKey(row.credentialId));
     if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
-      await this.#store.settle(row.id, now, { status: "waiting", waitingReason: `credential paused: ${key.paused}` });
+      const waiting = { status: "waiting" as const, waitingReason: `credential paused: ${key.paused}` };
+      await wait(() => this.#store.settle(row.id, now, waiting));
       return { kind: "skipped" };
     }
-    if (!(await this.#store.claim(row.id, now, this.timeoutMs + 5_000))) return { kind: "skipped" };
+    const claim = await claimThroughOutage(this.#outage, this.#store, row.id, this.leaseMs);
+    if (!claim) return { kind: "skipped" };
+    if (sendBy !== undefined && Date.now() > sendBy) {
+      // The claim waited out an outage past the send's slot: given back unsent, and dispatched again.
+      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
+      return { kind: "reread" };
+    }
     // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
     // Read after the claim, whose write may wait for the database, so that as little time as possible separates the
-    // check from the send.
-    const shared = await this.options.pauses?.pausedUntil(row.credentialId);
+    // check from the send. Redis away: the verdict still carries any pause of this send to the dispatcher.
+    const shared = await this.options.pauses?.pausedUntil(row.credentialId).catch(() => undefined);
     // This process's own 429s count at once: another send may have had one while the shared board was being read.
     const pausedUntil = Math.max(shared ?? 0, this.#paused.get(row.credentialId) ?? 0);
     if (pausedUntil > Date.now()) {
-      await this.#store.unclaim(row.id, row.firstSentAt);
+      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
       return { kind: "rate_limited", until: pausedUntil };
     }
     const response = await postUpstream({
@@ -148,10 +187,13 @@ export class SubmissionAttempt {
       });
     }
     // The attempt, its outcome and what a settled submission is owed commit together, the credential's write lock taken
-    // at once (other processes write too; other credentials' outcomes commit beside it, D-273).
+    // at once (other processes write too; other credentials' outcomes commit beside it, D-273). The answer is kept here
+    // until that commit lands: an outage of the database is waited out, never answered by sending again (D-334).
     let handled: Handled;
     try {
-      handled = await this.#ctx.transaction(
+      handled = await this.#commitOnce(
+        row,
+        claim,
         (tx) =>
           this.#handle(tx, row, response, outcome, {
             pauseUntil,
@@ -159,18 +201,62 @@ export class SubmissionAttempt {
             keyVersion: key.version,
             answeredAt: answer.at ?? Date.now(),
           }),
-        "immediate",
-        outcomeScope(row),
+        now,
       );
     } catch (error) {
-      // Nothing of it committed: the submission goes again later, as after a crash (a lead merges, an appointment
-      // replays its idempotency key, §4.2), and its outcome is recorded then.
+      if (error instanceof OutageRetryClosedError) throw error;
+      // The database refused the outcome itself (not an outage): nothing of it committed, and the submission goes again
+      // later, as after a crash (a lead merges, an appointment replays its idempotency key, §4.2).
       this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
-      await this.#store.unclaim(row.id, row.firstSentAt);
+      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
       const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
     return this.#announce(handled);
+  }
+
+  /**
+   * An outcome's transaction, tried until the database takes it (D-334). A try that fails may still have committed
+   * (its connection died after COMMIT went out): every later try first reads the row, and finds its own outcome there
+   * when the claim it held is gone — then nothing is written twice, and the dispatcher reads the row (`reread`). A row
+   * failed before any claim (`claim` undefined) is done when it is no longer queued or being sent.
+   */
+  async #commitOnce(
+    row: SubmissionRow,
+    claim: Claim | undefined,
+    work: (tx: TransactionContext) => Promise<Handled>,
+    now: number,
+  ): Promise<Handled> {
+    let tries = 0;
+    return this.#outage
+      .run(() =>
+        this.#ctx.transaction(
+          async (tx) => {
+            if (tries++ > 0) {
+              const current = await tx.submissions.get(row.id);
+              const ours = claim
+                ? current !== undefined && holds(current, [claim.leaseUntil])
+                : current?.status === "queued" || current?.status === "forwarding";
+              if (!ours) return this.#recordedBefore(current);
+            }
+            return work(tx);
+          },
+          "immediate",
+          outcomeScope(row),
+        ),
+      )
+      .finally(() => {
+        if (tries > 1)
+          this.#ctx.log.debug({ submissionId: row.id, tries, ms: Date.now() - now }, "outcome committed late");
+      });
+  }
+
+  /** The outcome an earlier try committed (its answer lost): what is settled is announced, the rest read again. */
+  #recordedBefore(current: SubmissionRow | undefined): Handled {
+    if (current && (current.status === "forwarded" || current.status === "failed")) {
+      return { verdict: { kind: "reread" }, settled: current };
+    }
+    return { verdict: { kind: "reread" } };
   }
 
   /** After the commit: what the settlement recorder left to do, then the settled hook (sync answers). */

@@ -1,4 +1,5 @@
 import type { GatewayContext } from "../context.js";
+import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
 import type { UpstreamCredentialStore } from "../storage/credentials/index.js";
 import type { Admissible, SubmissionStore } from "../storage/submissions/index.js";
 import type { CompanyRow, TenantStore } from "../storage/tenants/index.js";
@@ -100,11 +101,23 @@ export class Dispatcher {
   readonly #companyLimits = new Map<string, CompanyRow["limits"] | null>();
   /** Reads of a company's limits under way: admissions meanwhile share one. */
   readonly #limitsReads = new Map<string, Promise<void>>();
+  /**
+   * Admission, re-admission and the reconciler's reads wait out an outage of the database (D-330): a submission being
+   * admitted is never dropped from memory, and the outage is logged once, not once per row.
+   */
+  readonly #outage: OutageRetry;
+  readonly #closed = new AbortController();
+  readonly #outages: GatewayContext["outages"];
+  readonly #forgetRecovery: () => void;
 
   constructor(
     ctx: GatewayContext,
     private readonly options: DispatcherOptions,
   ) {
+    this.#outages = ctx.outages;
+    this.#outage = ctx.outages.retry({ name: "forwarding dispatcher", signal: this.#closed.signal });
+    // The sends held back while the database was away go as soon as it is back.
+    this.#forgetRecovery = ctx.outages.onRecovered(() => this.#pump());
     this.#store = ctx.submissions;
     this.#credentials = ctx.credentials;
     this.#transaction = ctx.transaction;
@@ -136,22 +149,30 @@ export class Dispatcher {
     // Most passes find no paused credential: then no transaction, whose database-wide lock on PostgreSQL would wait for
     // every outcome committing and hold the next ones (D-273). One paused after this read is parked by its own outcome
     // (the pause commits with its submissions waiting), its verdict's pass, or the next reconcile.
-    if ((await this.#credentials.inactive(credentialId)).length === 0) return;
-    await this.#transaction(async (tx) => {
-      for (const paused of await tx.credentials.inactive(credentialId)) {
-        await tx.submissions.parkOnCredential(paused.id, paused.reason, now);
-      }
-    }, "immediate");
+    if ((await this.#wait(() => this.#credentials.inactive(credentialId))).length === 0) return;
+    await this.#wait(() =>
+      this.#transaction(async (tx) => {
+        for (const paused of await tx.credentials.inactive(credentialId)) {
+          await tx.submissions.parkOnCredential(paused.id, paused.reason, now);
+        }
+      }, "immediate"),
+    );
+  }
+
+  /** One step on the database, waiting out its outages (rejects with OutageRetryClosedError once closed). */
+  #wait<T>(step: () => Promise<T>): Promise<T> {
+    return this.#outage.run(step);
   }
 
   /** Admits every queued submission of the database not yet known (start, takeover, a lost notice). */
   async reconcile(now = Date.now()): Promise<void> {
     if (this.#closing) return;
-    await this.#store.releaseOrphanedDependents(now);
+    await this.#wait(() => this.#store.releaseOrphanedDependents(now));
     await this.#parkOnPausedCredentials(now);
     // One read of a company's limits for the whole pass, not one per row: its nodes are built after it (#pump).
     const limitsRead = new Set<string>();
-    for (const row of await this.#store.loadQueued(await this.#credentials.activeIds())) {
+    const active = await this.#wait(() => this.#credentials.activeIds());
+    for (const row of await this.#wait(() => this.#store.loadQueued(active))) {
       await this.#admit(row, now, limitsRead);
     }
     this.#pump();
@@ -163,23 +184,26 @@ export class Dispatcher {
     this.#admit(row, Date.now()).then(
       () => this.#pump(),
       (error: unknown) => {
-        // Not admitted: the next reconcile finds it queued.
+        // Not admitted (a refused statement, or closing): the next reconcile finds it queued.
         this.#known.delete(row.id);
-        this.#log.error({ err: error, submissionId: row.id }, "submission not admitted");
+        if (!(error instanceof OutageRetryClosedError)) {
+          this.#log.error({ err: error, submissionId: row.id }, "submission not admitted");
+        }
       },
     );
   }
 
-  /** notifyId for a verdict: a failed read leaves the submission to the next reconcile. */
+  /** notifyId for a verdict: its read waits out an outage; a refused one leaves the submission to the next reconcile. */
   #notifyLater(submissionId: string): void {
     this.notifyId(submissionId).catch((error: unknown) => {
+      if (error instanceof OutageRetryClosedError) return;
       this.#log.error({ err: error, submissionId }, "submission not re-admitted");
     });
   }
 
   /** A submission named by a notice from another process: admitted if the database says it is queued. */
   async notifyId(submissionId: string): Promise<void> {
-    const row = await this.#store.get(submissionId);
+    const row = await this.#wait(() => this.#store.get(submissionId));
     if (row?.status === "queued") this.notify(row);
   }
 
@@ -191,6 +215,8 @@ export class Dispatcher {
   /** No new sends; resolves when in-flight sends are answered or the deadline passes, with those still in flight. */
   async close(deadlineMs: number): Promise<string[]> {
     this.#closing = true;
+    this.#closed.abort();
+    this.#forgetRecovery();
     clearTimeout(this.#timer);
     const pending = [...this.#inFlight.values()];
     await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
@@ -204,7 +230,7 @@ export class Dispatcher {
     this.#known.add(row.id);
     // An appointment naming a lead submission waits until that lead is settled (appointment chaining, docs/forwarding.md).
     const leadId = chainedLead(row);
-    if (leadId && (await this.#store.holdForLead(row.id, leadId, now))) {
+    if (leadId && (await this.#wait(() => this.#store.holdForLead(row.id, leadId, now)))) {
       this.#known.delete(row.id);
       return;
     }
@@ -223,8 +249,7 @@ export class Dispatcher {
   async #readLimits(companyId: string): Promise<void> {
     let read = this.#limitsReads.get(companyId);
     if (!read) {
-      read = this.#tenants
-        .companyLimits(companyId)
+      read = this.#wait(() => this.#tenants.companyLimits(companyId))
         .then((limits) => {
           this.#companyLimits.set(companyId, limits);
         })
@@ -245,8 +270,16 @@ export class Dispatcher {
     this.#pump();
   }
 
+  /**
+   * Whether sends may be reserved now: the driver's fence, and no outage of the database or Redis here — a send
+   * reserved then would hold its limiter slots while its claim or its job waits (D-330); the recovery pumps again.
+   */
+  #mayDispatch(): boolean {
+    return this.options.mayDispatch?.() !== false && !this.#outages.down();
+  }
+
   #pump(): void {
-    if (this.#closing || this.options.mayDispatch?.() === false) return;
+    if (this.#closing || !this.#mayDispatch()) return;
     const now = Date.now();
     while (this.#delayed.length > 0 && (this.#delayed[0]?.at ?? Number.POSITIVE_INFINITY) <= now) {
       const due = this.#delayed.shift();
@@ -321,7 +354,9 @@ export class Dispatcher {
         queueMicrotask(() => this.#pump());
       })
       .catch((error: unknown): SendResult => {
-        this.#log.error({ err: error, submissionId: ready.submissionId }, "forwarding send failed");
+        if (!(error instanceof OutageRetryClosedError)) {
+          this.#log.error({ err: error, submissionId: ready.submissionId }, "forwarding send failed");
+        }
         return { verdict: null, answeredAt: send.bound };
       });
     close(result.answeredAt);
@@ -333,8 +368,10 @@ export class Dispatcher {
     if (this.#closing) return;
     switch (verdict?.kind) {
       case undefined:
+      case "reread":
         // No answer came: the database knows whether it was sent; queued again it goes again (a lead merges and an
-        // appointment replays, §4.2), held by a live lease it is found by the next reconcile.
+        // appointment replays, §4.2), held by a live lease it is found by the next reconcile. Or the attempt did not
+        // send (its claim waited out an outage past its slot), or found its outcome committed already (D-334).
         this.#known.delete(submissionId);
         this.#notifyLater(submissionId);
         return;
@@ -356,6 +393,7 @@ export class Dispatcher {
         // Accepted and admitted after the pause was committed (the verdict travelled from a worker meanwhile).
         this.#parkOnPausedCredentials(Date.now(), credentialId).catch((error: unknown) => {
           // The next reconcile parks them.
+          if (error instanceof OutageRetryClosedError) return;
           this.#log.error({ err: error, credentialId }, "submissions not parked on the paused credential");
         });
         return;

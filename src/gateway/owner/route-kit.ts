@@ -47,12 +47,13 @@ type Responses<S extends ZodType, St extends 200 | 201> = {
 };
 
 /**
- * The errors a route gives (docs/owner-api.md, "Errors"): every route 400 (a malformed request), 413 (its body limit)
- * and 500; a route behind a session 401; a route that changes something 403 (the CSRF token, the role); a path id
+ * The errors a route gives (docs/owner-api.md, "Errors"): every route 400 (a malformed request), 413 (its body limit),
+ * 500 and 503 (store_unavailable); a route behind a session 401; a route that changes something 403 (the CSRF token, the role); a path id
  * 404 (another company's too); a JSON body 415; plus the route's own.
  */
 function errorCodes(method: string, path: string, role: RequiredRole, hasBody: boolean, own: readonly ErrorCode[]) {
-  const codes = new Set<ErrorCode>(["bad_request", "payload_too_large", "internal", ...own]);
+  // Every route reads the database: its outage is a 503 with retry-after (D-331).
+  const codes = new Set<ErrorCode>(["bad_request", "payload_too_large", "internal", "store_unavailable", ...own]);
   if (role !== "public") codes.add("unauthorized");
   if (role === "admin") codes.add("forbidden");
   if (role !== "public" && method !== "get") codes.add("csrf_failed");

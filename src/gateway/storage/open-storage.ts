@@ -4,11 +4,13 @@ import { type GatewayDatabase, openGatewayDb } from "../../db/client.js";
 import {
   EMBEDDED_FORWARDER_LOCK_KEY,
   type GatewayPostgres,
+  type HeldLock,
   openPostgres,
   type PostgresOptions,
   tryHoldLock,
   withStartupLock,
 } from "../../db/postgres.js";
+import { checkSqliteRoom } from "../../db/sqlite-room.js";
 import type { Logger } from "../../log.js";
 import { postgresStorage } from "./postgres.js";
 import { type Stores, type StoreTransaction, sqliteStorage } from "./transaction.js";
@@ -34,7 +36,10 @@ export type StorageHandles =
  */
 export interface OpenedStorage extends Stores {
   transaction: StoreTransaction;
-  /** Resolves when the database answers a trivial statement (readiness); rejects otherwise. */
+  /**
+   * Resolves when the database answers a trivial statement and, on SQLite, its file can take writes (readiness,
+   * D-333); rejects otherwise.
+   */
   ping(): Promise<void>;
   /**
    * Runs `fn` while no other gateway process on this database runs its own `exclusively` work or migrations: the
@@ -47,11 +52,24 @@ export interface OpenedStorage extends Stores {
    * PostgreSQL, where processes of several machines may share the database, a second embedded forwarder is refused
    * (a ConfigError naming REDIS_URL) until the first releases — or dies (D-256). On SQLite it always succeeds.
    */
-  claimEmbeddedForwarding(): Promise<{ release(): Promise<void> }>;
+  claimEmbeddedForwarding(): Promise<EmbeddedForwardingClaim>;
   readonly handles: StorageHandles;
   /** Stops the checkpointer or the caches' timers, then closes the database (the pool ends). */
   close(): Promise<void>;
 }
+
+/**
+ * The embedded forwarder's claim: `held` false while it is lost (PostgreSQL restarted, its connection cut: D-336) —
+ * the forwarder then sends nothing until it is taken back, since another process may have taken it meanwhile.
+ */
+export type EmbeddedForwardingClaim = HeldLock;
+
+/** SQLite's claim: one file, one process that forwards; never lost. */
+const ALWAYS_HELD: EmbeddedForwardingClaim = {
+  held: true,
+  onChange: () => undefined,
+  release: async () => undefined,
+};
 
 /** Opens (and migrates) the gateway's database: PostgreSQL when `databaseUrl` is set, else the SQLite file. */
 export async function openStorage(location: StorageLocation, log: Logger): Promise<OpenedStorage> {
@@ -89,9 +107,11 @@ export async function openStorage(location: StorageLocation, log: Logger): Promi
     handles: { dialect: "sqlite", database },
     async ping() {
       database.sqlite.prepare("select 1").get();
+      // A full disk or a read-only file answers reads: readiness looks at whether a write could go (D-333).
+      checkSqliteRoom(location.databasePath);
     },
     exclusively: (fn) => fn(),
-    claimEmbeddedForwarding: async () => ({ release: async () => undefined }),
+    claimEmbeddedForwarding: async () => ALWAYS_HELD,
     async close() {
       await checkpointer?.close();
       database.close();

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
+import { outageCause } from "../outage/store-outage.js";
 import { VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
@@ -109,6 +110,11 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
         committed(tx);
         return result;
       } catch (error) {
+        // The connection is gone or silent (D-335): a ROLLBACK would only wait behind what it never answered.
+        if (connectionGone(error)) {
+          broken = true;
+          throw error;
+        }
         // A failed COMMIT has ended the transaction already: ROLLBACK then only warns.
         await client.query("ROLLBACK").catch(() => {
           broken = true;
@@ -128,6 +134,12 @@ export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTra
       shared.connections.close();
     },
   };
+}
+
+/** An error after which the transaction's connection cannot be used: lost, refused, or silent past the timeout. */
+function connectionGone(error: unknown): boolean {
+  const reason = outageCause(error)?.reason;
+  return reason === "unreachable" || reason === "connection_lost" || reason === "restarting";
 }
 
 /**

@@ -1,12 +1,14 @@
 import type { GatewayContext } from "../context.js";
 import {
   coordinationKeys,
+  databaseEligibility,
   LeaderLock,
   Leadership,
   parseWebhookDue,
   redisConnection,
   webhookDueMessage,
 } from "../coordination/index.js";
+import { OutageRetryClosedError } from "../outage/index.js";
 import { WebhookDispatcher, webhookPolicy } from "./delivery/dispatcher.js";
 import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
 import type { RunningWebhooks, WebhookOptions } from "./start-webhooks.js";
@@ -24,6 +26,10 @@ export interface WebhookLeadership {
  * processes, tell it about deliveries they enqueued on a Redis channel; its 5 s re-read of the backlog catches a lost
  * message. A leader that dies is replaced once its lock expires; deliveries it had in flight are still pending and
  * are sent again by the next (at least once, §6.6: the stable event id lets a receiver recognise a repeat).
+ *
+ * The fence (D-335): the dispatcher launches a delivery only while the lock was renewed within half its time to live,
+ * so a leader cut off from Redis stops sending before another can start; and a leader that cannot reach the database
+ * steps down, so that one that can takes over.
  */
 export function startLedWebhooks(
   ctx: GatewayContext,
@@ -34,6 +40,7 @@ export function startLedWebhooks(
   const connection = redisConnection(leadership.url, "producer", ctx.log);
   const subscriber = redisConnection(leadership.url, "worker", ctx.log);
   const lock = new LeaderLock(connection, keys.webhooksLeader, leadership.lockTtlMs ?? 6_000);
+  const closed = new AbortController();
   let dispatcher: WebhookDispatcher | undefined;
 
   const publish = (subscriptionId: string, dueAt: number) =>
@@ -61,14 +68,29 @@ export function startLedWebhooks(
     lock,
     {
       name: "webhook dispatcher",
+      eligible: databaseEligibility(ctx, "webhook dispatcher election", closed.signal),
       elected: async () => {
-        dispatcher = new WebhookDispatcher(ctx, options);
-        await dispatcher.start();
+        // Elected during or just after an outage of the database: the last leader's answered deliveries commit first
+        // (D-334).
+        const afterOutage = ctx.outages.settledFrom() > Date.now();
+        const elected = new WebhookDispatcher(ctx, {
+          ...options,
+          mayDispatch: () => election.fenceOpen(),
+          ...(afterOutage ? { sendFrom: () => ctx.outages.settledFrom() } : {}),
+        });
+        dispatcher = elected;
+        // Not awaited: its first reads may wait for the database, and the term's renewals must go on meanwhile.
+        elected.start().catch((error: unknown) => {
+          if (!(error instanceof OutageRetryClosedError))
+            ctx.log.error({ err: error }, "webhook dispatcher did not start");
+        });
       },
-      stepDown: async () => {
+      stepDown: async (reason) => {
         const leaving = dispatcher;
         dispatcher = undefined;
-        await leaving?.close();
+        if (reason === "closing") return leaving?.close();
+        // The process lives on: the outcomes it has answered keep committing once the database is back (D-334).
+        void leaving?.close({ keepOutcomes: true });
       },
     },
     ctx.log,
@@ -81,6 +103,7 @@ export function startLedWebhooks(
     },
     async close() {
       detachRuntime(ctx, runtime);
+      closed.abort();
       await election.close();
       subscriber.disconnect();
       connection.disconnect();

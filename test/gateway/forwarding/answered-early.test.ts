@@ -10,6 +10,7 @@ import {
 } from "../../../src/gateway/forwarding/dispatcher.js";
 import type { ForwardingLimits } from "../../../src/gateway/forwarding/limits.js";
 import { SendQueueProducer, startSendWorker } from "../../../src/gateway/forwarding/redis/send-queue.js";
+import { StoreOutages } from "../../../src/gateway/outage/index.js";
 import type { Admissible } from "../../../src/gateway/storage/submissions/index.js";
 import { createLogger } from "../../../src/log.js";
 import { dropPrefix, redisForTests, SHARED_REDIS_URL, uniquePrefix } from "../../helpers/redis.js";
@@ -27,6 +28,7 @@ const ctx = {
   transaction: () => Promise.reject(new Error("no transaction in this test")),
   log: { error: () => undefined, warn: () => undefined },
   tenants: { companyLimits: async () => null },
+  outages: new StoreOutages(createLogger({ level: "silent" })),
 } as unknown as GatewayContext;
 
 const row = (id: string, credentialId = "cred_1"): Admissible => ({

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GatewayContext } from "../../../src/gateway/context.js";
 import { Dispatcher } from "../../../src/gateway/forwarding/dispatcher.js";
 import type { ForwardingLimits } from "../../../src/gateway/forwarding/limits.js";
+import { StoreOutages } from "../../../src/gateway/outage/index.js";
 import type { Admissible } from "../../../src/gateway/storage/submissions/index.js";
+import { createLogger } from "../../../src/log.js";
 
 const W = 60_000;
 const limits: ForwardingLimits = {
@@ -33,6 +35,7 @@ describe("§8 company limits in the forwarding dispatcher", () => {
       transaction: () => Promise.reject(new Error("no transaction in this test")),
       log: { error: () => undefined, warn: () => undefined },
       tenants: { companyLimits: reads },
+      outages: new StoreOutages(createLogger({ level: "silent" })),
     } as unknown as GatewayContext;
     const sent: string[] = [];
     dispatcher = new Dispatcher(ctx, {

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { GatewayContext } from "../../../src/gateway/context.js";
 import { Dispatcher } from "../../../src/gateway/forwarding/dispatcher.js";
+import { StoreOutages } from "../../../src/gateway/outage/index.js";
+import { createLogger } from "../../../src/log.js";
 
 /** A context whose credentials are `paused`, counting the immediate transactions the dispatcher opens. */
 function contextWith(paused: { id: string; reason: string }[]) {
@@ -22,6 +24,7 @@ function contextWith(paused: { id: string; reason: string }[]) {
     transaction,
     log: { error: () => undefined, warn: () => undefined },
     tenants: { companyLimits: async () => null },
+    outages: new StoreOutages(createLogger({ level: "silent" })),
   } as unknown as GatewayContext;
   return { ctx, transaction, parked };
 }

@@ -184,6 +184,19 @@ function contractCases(harness: () => Harness) {
     expect((await store().get(c.id))?.status).toBe("forwarding");
   });
 
+  it("D-334: keeps the expired leases of the submissions it is told are still being sent", async () => {
+    const [sending, orphan] = [row(), row()];
+    for (const r of [sending, orphan]) await store().insert(r);
+    await store().claim(sending.id, T0, 1_000);
+    await store().claim(orphan.id, T0, 1_000);
+    expect(await store().releaseExpiredLeases(T0 + 1_000, T0 + 2_000, [sending.id])).toBe(1);
+    expect((await store().get(sending.id))?.status).toBe("forwarding");
+    // Positive control: the same lease, not excepted, is released.
+    expect((await store().get(orphan.id))?.status).toBe("queued");
+    expect(await store().releaseExpiredLeases(Number.POSITIVE_INFINITY, T0 + 3_000, [])).toBe(1);
+    expect((await store().get(sending.id))?.status).toBe("queued");
+  });
+
   it("loads the queued rows of active credentials, oldest first, with what a dispatcher needs", async () => {
     const first = row({ nextAttemptAt: T0 + 5 }, T0);
     const second = row({}, T0 + 10);

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { GatewayContext } from "../../context.js";
-import { LeaderLock, Leadership, ready, redisConnection, redisPauseBoard } from "../../coordination/index.js";
+import {
+  databaseEligibility,
+  LeaderLock,
+  Leadership,
+  ready,
+  redisConnection,
+  redisPauseBoard,
+} from "../../coordination/index.js";
+import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js";
 import type { SubmissionRow, SubmissionStore } from "../../storage/submissions/index.js";
 import { SubmissionAttempt } from "../attempt.js";
 import { Dispatcher } from "../dispatcher.js";
@@ -88,6 +96,11 @@ export class BullmqForwarding implements ForwardingDriver {
   started: Promise<void> = Promise.resolve();
   #lastHistory: LimiterHistory | undefined;
   #closing = false;
+  readonly #closed = new AbortController();
+  /** The reconciler's reads and writes wait out an outage of the database (D-330). */
+  readonly #sweeps: OutageRetry;
+  #reconciling = false;
+  #reconcileAgain = false;
 
   constructor(
     ctx: GatewayContext,
@@ -113,6 +126,11 @@ export class BullmqForwarding implements ForwardingDriver {
     });
     // The latest a send can reach the upstream: picked up in time, then the call's timeout, and a second of slack.
     this.#sendBoundMs = this.#pickupMs + this.#attempt.timeoutMs + 1_000;
+    this.#sweeps = ctx.outages.retry({ name: "forwarding reconciler", signal: this.#closed.signal });
+    // Back from an outage of the database: the dispatcher reads it again for what is queued and due.
+    ctx.outages.onRecovered((store) => {
+      if (store === "database" && this.#term) this.#reconcileSoon();
+    });
   }
 
   get backlog(): number {
@@ -136,7 +154,9 @@ export class BullmqForwarding implements ForwardingDriver {
     this.#subscriber.on("message", (channel: string, message: string) => {
       this.#message(channel, message).catch((error: unknown) => {
         // A lost notice: the reconciler finds the submission in the database.
-        this.#ctx.log.error({ err: error, channel }, "redis notice not handled");
+        if (!(error instanceof OutageRetryClosedError)) {
+          this.#ctx.log.error({ err: error, channel }, "redis notice not handled");
+        }
       });
     });
     // API processes hear of settled submissions (sync answers); workers of accepted ones and rotations (dispatch).
@@ -150,7 +170,14 @@ export class BullmqForwarding implements ForwardingDriver {
     const events = redisConnection(redis.url, "worker", this.#ctx.log);
     const name = this.#keys.sendQueue;
     const transport = new SendQueueProducer(
-      { producer: this.#producer, events, prefix: this.#prefix, name },
+      {
+        producer: this.#producer,
+        events,
+        prefix: this.#prefix,
+        name,
+        // A send waits out an outage of Redis instead of coming back at once to be dispatched again (D-330).
+        outage: this.#ctx.outages.retry({ name: "forwarding send queue", store: "redis", signal: this.#closed.signal }),
+      },
       this.#ctx.log,
     );
     const consumer = startSendWorker({
@@ -174,6 +201,8 @@ export class BullmqForwarding implements ForwardingDriver {
         name: "forwarding dispatcher",
         logFields: { instanceId: this.instanceId },
         holdsProcess: true,
+        // A worker that cannot reach the database neither takes nor keeps the dispatcher (D-335).
+        eligible: databaseEligibility(this.#ctx, "forwarding dispatcher election", this.#closed.signal),
         beforeStep: () => this.#present(worker),
         elected: () => this.#takeOver(worker),
         renewed: async (state) => {
@@ -182,7 +211,7 @@ export class BullmqForwarding implements ForwardingDriver {
           if (state === "reclaimed") {
             // Redis lost its data (a flush, a restart without persistence): put our history back, re-read the database.
             await mirror.rewrite(term.dispatcher.history());
-            await this.#reconcile();
+            this.#reconcileSoon();
           }
           term.dispatcher.wake();
         },
@@ -223,6 +252,7 @@ export class BullmqForwarding implements ForwardingDriver {
    */
   async close(deadlineMs = 5_000): Promise<void> {
     this.#closing = true;
+    this.#closed.abort();
     // Redis may never have answered: do not wait for the start forever.
     await Promise.race([this.started, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     const worker = this.#worker;
@@ -239,6 +269,8 @@ export class BullmqForwarding implements ForwardingDriver {
       ]);
       clearTimeout(timer);
       if (!finished) await worker.consumer.close(true);
+      // Attempts still waiting for the database give up: their claims' leases run out for the reconciler.
+      this.#attempt.close();
       await worker.transport.close();
       worker.connection.disconnect();
       worker.events.disconnect();
@@ -268,24 +300,31 @@ export class BullmqForwarding implements ForwardingDriver {
       const accepted = parseAccepted(message);
       if (typeof accepted === "string") await this.#term.dispatcher.notifyId(accepted);
       else this.#term.dispatcher.notify(accepted);
-    } else if (channel === this.#keys.rotated) await this.#reconcile();
+    } else if (channel === this.#keys.rotated) this.#reconcileSoon();
   }
 
   /**
    * Announces this worker, and lets the dispatcher send only when no other worker is alive: its event loop then
-   * serves dispatch alone (sends, with their database writes, run elsewhere), which keeps its timing exact.
+   * serves dispatch alone (sends, with their database writes, run elsewhere), which keeps its timing exact. A worker
+   * waiting for the database takes no jobs meanwhile.
    */
   async #present(worker: WorkerSide): Promise<void> {
     const now = Date.now();
-    const [, , alive] = ((await this.#producer
-      .multi()
-      .zadd(this.#keys.workers, now + worker.leadership.lock.ttlMs, this.instanceId)
+    // A worker that cannot reach the database takes no send jobs (their claims would wait for it while the workers
+    // that can would have sent them), and is not counted among those that take them: a dispatcher left alone with it
+    // sends itself (D-335).
+    const away = this.#ctx.outages.databaseDown();
+    const transaction = this.#producer.multi();
+    if (away) transaction.zrem(this.#keys.workers, this.instanceId);
+    else transaction.zadd(this.#keys.workers, now + worker.leadership.lock.ttlMs, this.instanceId);
+    const [, , alive] = ((await transaction
       .zremrangebyscore(this.#keys.workers, "-inf", now)
       .zcard(this.#keys.workers)
       .exec()) ?? []) as [unknown, unknown, [Error | null, number] | undefined];
     const others = this.#term !== undefined && (alive?.[1] ?? 0) > 1;
-    if (others && !worker.consumer.isPaused()) void worker.consumer.pause(true);
-    else if (!others && worker.consumer.isPaused()) void worker.consumer.resume(); // its failure shows in the next step
+    const hold = others || away;
+    if (hold && !worker.consumer.isPaused()) void worker.consumer.pause(true);
+    else if (!hold && worker.consumer.isPaused()) void worker.consumer.resume(); // its failure shows in the next step
   }
 
   async #takeOver(worker: WorkerSide): Promise<void> {
@@ -306,7 +345,8 @@ export class BullmqForwarding implements ForwardingDriver {
       reconcile: setInterval(() => this.#reconcileSoon(), this.options.redis.reconcileMs ?? 5_000),
     };
     this.#term = term;
-    await this.#reconcile();
+    // Not awaited: it may wait for the database, and the term's renewals must go on meanwhile.
+    this.#reconcileSoon();
   }
 
   #stepDown(): void {
@@ -320,20 +360,40 @@ export class BullmqForwarding implements ForwardingDriver {
     if (this.#worker?.consumer.isPaused() && !this.#closing) void this.#worker.consumer.resume(); // as in #present
   }
 
-  /** The outbox: what is committed and unfinished is (re-)admitted; leases of dead workers are released first. */
+  /**
+   * The outbox: what is committed and unfinished is (re-)admitted; leases of dead workers are released first — but
+   * not those that ran out during a recent outage of the database, whose holders may be committing their answers now
+   * (D-334).
+   */
   async #reconcile(): Promise<void> {
     const term = this.#term;
     if (!term) return;
     const now = Date.now();
-    await this.#store.releaseExpiredLeases(now, now);
+    const cutoff = this.#ctx.outages.leaseCutoff(now);
+    await this.#sweeps.run(() => this.#store.releaseExpiredLeases(cutoff, now));
+    if (this.#term !== term) return;
     await term.dispatcher.reconcile(now);
   }
 
-  /** #reconcile from an event: a failure is logged, and the next interval's reconcile tries again. */
+  /** #reconcile from an event: one at a time (it may wait out an outage); a refusal is logged, the next one tries again. */
   #reconcileSoon(): void {
-    this.#reconcile().catch((error: unknown) => {
-      this.#ctx.log.error({ err: error }, "forwarding reconcile failed");
-    });
+    if (this.#reconciling) {
+      this.#reconcileAgain = true;
+      return;
+    }
+    this.#reconciling = true;
+    this.#reconcile()
+      .catch((error: unknown) => {
+        if (!(error instanceof OutageRetryClosedError))
+          this.#ctx.log.error({ err: error }, "forwarding reconcile failed");
+      })
+      .finally(() => {
+        this.#reconciling = false;
+        if (this.#reconcileAgain) {
+          this.#reconcileAgain = false;
+          this.#reconcileSoon();
+        }
+      });
   }
 
   #publish(channel: string, message: string): void {

@@ -2,6 +2,7 @@ import { type Job, Queue, QueueEvents, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { Logger } from "../../../log.js";
+import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js";
 import type { SubmissionAttempt } from "../attempt.js";
 import { type ReservedSend, type SendResult, type SendTransport, UNSETTLED_PER_IN_FLIGHT } from "../dispatcher.js";
 
@@ -31,10 +32,14 @@ export class SendQueueProducer implements SendTransport {
   /** Sends queued and not yet finished, by send id: where their answer time and their result go. */
   readonly #pending = new Map<string, { answered: (at: number) => void; finish: (result: SendResult) => void }>();
 
+  readonly #outage: OutageRetry | undefined;
+
+  /** `outage`: a send whose job cannot be added while Redis is away waits for it (D-330), instead of failing at once. */
   constructor(
-    options: { producer: Redis; events: Redis; prefix: string; name: string },
+    options: { producer: Redis; events: Redis; prefix: string; name: string; outage?: OutageRetry },
     private readonly log: Logger,
   ) {
+    this.#outage = options.outage;
     this.#queue = new Queue(options.name, { connection: options.producer, prefix: options.prefix });
     this.#events = new QueueEvents(options.name, { connection: options.events, prefix: options.prefix });
     this.#queue.on("error", (error) => log.debug({ error: error.message }, "send queue error"));
@@ -69,13 +74,18 @@ export class SendQueueProducer implements SendTransport {
       );
       this.#pending.set(send.sendId, { answered, finish });
       const job: SendJob = { submissionId: send.ready.submissionId };
-      this.#queue
-        .add("send", job, { ...SEND_JOB_OPTIONS, jobId: send.sendId, timestamp: send.reservedAt })
-        .catch((error: Error) => {
-          // Not queued (Redis away): nothing was sent.
+      const add = () =>
+        this.#queue.add("send", job, { ...SEND_JOB_OPTIONS, jobId: send.sendId, timestamp: send.reservedAt });
+      // Through an outage of Redis the add waits (one try at a time); a job added late is too late for its pick-up,
+      // and comes back without a verdict to be dispatched again. Added twice (a try whose answer was lost), it is one
+      // job: its id is the send's.
+      (this.#outage ? this.#outage.run(add) : add()).catch((error: Error) => {
+        // Not queued: nothing was sent.
+        if (!(error instanceof OutageRetryClosedError)) {
           this.log.debug({ error: error.message, submissionId: job.submissionId }, "send not queued");
-          finish({ verdict: null, answeredAt: Date.now() });
-        });
+        }
+        finish({ verdict: null, answeredAt: Date.now() });
+      });
     });
   }
 
@@ -104,11 +114,17 @@ export function startSendWorker(options: {
     options.name,
     async (job: Job<SendJob, SendResult>) => {
       const { submissionId } = sendJobSchema.parse(job.data);
-      if (Date.now() > job.timestamp + options.pickupMs) return { verdict: null, answeredAt: Date.now() };
-      return options.attempt.run(submissionId, (answeredAt) => {
-        // Lost, the dispatcher hears the time with the verdict, as it did before.
-        job.updateProgress({ answeredAt }).catch(() => undefined);
-      });
+      const sendBy = job.timestamp + options.pickupMs;
+      if (Date.now() > sendBy) return { verdict: null, answeredAt: Date.now() };
+      // The same bound after the claim, which may wait out an outage of the database (D-334).
+      return options.attempt.run(
+        submissionId,
+        (answeredAt) => {
+          // Lost, the dispatcher hears the time with the verdict, as it did before.
+          job.updateProgress({ answeredAt }).catch(() => undefined);
+        },
+        sendBy,
+      );
     },
     // As many jobs as the dispatcher hands out at most: sends at the upstream, and those answered whose outcome is
     // still committing (UNSETTLED_PER_IN_FLIGHT, dispatcher.ts).

@@ -15,9 +15,23 @@ const NUMBERS: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
 };
 
+/**
+ * Clients whose statement went unanswered past the pool's query timeout (a partition, D-335): the statement may still
+ * be on its way, and node-postgres would queue the next one behind it, so the client is dropped when released.
+ */
+const unanswered = new WeakSet<pg.ClientBase>();
+
+/** What node-postgres rejects a statement with when its `query_timeout` runs out. */
+const QUERY_TIMEOUT = "Query read timeout";
+
 /** One statement on `client`: its parameters as PostgreSQL stores them, its int8 values as numbers. */
-function run(client: pg.PoolClient, sqlText: string, parameters: readonly unknown[]) {
-  return client.query({ text: sqlText, values: parameters.map(toPostgresParameter), types: NUMBERS });
+async function run(client: pg.PoolClient, sqlText: string, parameters: readonly unknown[]) {
+  try {
+    return await client.query({ text: sqlText, values: parameters.map(toPostgresParameter), types: NUMBERS });
+  } catch (error) {
+    if ((error as Error).message === QUERY_TIMEOUT) unanswered.add(client);
+    throw error;
+  }
 }
 
 /**
@@ -36,7 +50,7 @@ export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
   return Object.assign(client, {
     release: (destroy?: boolean | Error) => {
       client.off("error", onError);
-      release(broken || destroy === true || destroy instanceof Error);
+      release(broken || unanswered.has(client) || destroy === true || destroy instanceof Error);
     },
   });
 }

@@ -56,9 +56,14 @@ export async function unclaim(store: StoreSql, id: string, firstSentAt: number |
 /**
  * After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. The
  * embedded driver's start releases every lease (`expiredBy` = Infinity), which needs no comparison (PostgreSQL's
- * bigint has no infinity).
+ * bigint has no infinity). `except`: submissions whose sender is alive and committing their outcome (D-334).
  */
-export async function releaseExpiredLeases(store: StoreSql, expiredBy: number, now: number): Promise<number> {
+export async function releaseExpiredLeases(
+  store: StoreSql,
+  expiredBy: number,
+  now: number,
+  except: readonly string[] = [],
+): Promise<number> {
   const result = await store.db
     .updateTable("submissions")
     .set({ status: "queued", leaseUntil: null, updatedAt: iso(now) })
@@ -66,6 +71,7 @@ export async function releaseExpiredLeases(store: StoreSql, expiredBy: number, n
     .$if(Number.isFinite(expiredBy), (q) =>
       q.where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", expiredBy)])),
     )
+    .$if(except.length > 0, (q) => q.where("id", "not in", except))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { isStoreOutage } from "../../outage/store-outage.js";
 import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { pgTypeOf } from "../sql/values.js";
@@ -42,7 +43,10 @@ export async function insertNow(target: On, row: NewSubmission): Promise<void> {
  * A batch on SQLite: its rows one by one in one transaction (BEGIN … COMMIT at the gate, D-222), so the commit is paid
  * once. A row that fails (a unique idempotency key taken by another process) fails alone — SQLite undoes the statement,
  * not the transaction — and the others commit. One `INSERT … SELECT … FROM json_each(?)` for the whole batch measured
- * half as much CPU again per row (docs/decisions.md, D-275). Settles every caller itself; never rejects.
+ * half as much CPU again per row (docs/decisions.md, D-275). A row failing for want of the database itself (a full
+ * disk, a read-only file: SQLite may then have rolled the transaction back on its own, and the rows after it would
+ * commit one by one) fails the whole batch, rolled back: nobody is told "committed" of a row that was not, and no row
+ * commits whose caller was refused (D-331). Settles every caller itself; never rejects.
  */
 export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<void> {
   let failures: Map<Pending, unknown>;
@@ -54,6 +58,7 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
         try {
           await INSERT_ONE.run(target, pending.row);
         } catch (error) {
+          if (isStoreOutage(error)) throw error;
           failed.set(pending, error);
         }
       }

@@ -177,7 +177,11 @@ export interface SubmissionStore {
   replaceHeld(id: string, change: Partial<SubmissionRow>): Promise<boolean>;
   markSettlementRecorded(id: string, nowMs: number): Promise<void>;
   settlementsOwed(limit: number): Promise<SubmissionRow[]>;
-  releaseExpiredLeases(expiredBy: number, now: number): Promise<number>;
+  /**
+   * Queues again what is being sent under a lease that ran out by `expiredBy`, except the submissions in `except`
+   * (those this process is sending: their outcome is on its way, D-334).
+   */
+  releaseExpiredLeases(expiredBy: number, now: number, except?: readonly string[]): Promise<number>;
   releaseLeases(ids: string[]): Promise<void>;
   loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]>;
   claim(id: string, now: number, leaseMs: number): Promise<boolean>;

@@ -1,4 +1,5 @@
 import type { GatewayContext } from "../../context.js";
+import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js";
 import type { ChangeCursor, SubmissionRow } from "../../storage/submissions/index.js";
 import type { StreamLimits } from "./limits.js";
 
@@ -31,12 +32,18 @@ export class CompanyPoller {
 
   readonly #ctx: GatewayContext;
   readonly #limits: StreamLimits;
+  readonly #outage: OutageRetry | undefined;
   readonly companyId: string;
 
-  constructor(ctx: GatewayContext, companyId: string, limits: StreamLimits) {
+  /**
+   * `outage`: the hub's, shared by every company's poller — through an outage of the database a poll waits (one try
+   * at a time for all of them, logged once: D-330) and the streams stay open; they catch up from their cursors after.
+   */
+  constructor(ctx: GatewayContext, companyId: string, limits: StreamLimits, outage?: OutageRetry) {
     this.#ctx = ctx;
     this.companyId = companyId;
     this.#limits = limits;
+    this.#outage = outage;
     this.#cursor = { updatedAt: iso(Date.now()), id: "" };
   }
 
@@ -72,7 +79,8 @@ export class CompanyPoller {
         : { updatedAt: iso(Date.parse(this.#cursor.updatedAt) - lookbackMs), id: "" };
       for (let page = 1; ; page++) {
         // Awaited: the storage layer's reads may answer with promises.
-        const rows = await this.#ctx.submissions.changedSince(this.companyId, from, batch);
+        const read = () => this.#ctx.submissions.changedSince(this.companyId, from, batch);
+        const rows = await (this.#outage ? this.#outage.run(read) : read());
         for (const row of rows) this.#consider(row);
         const last = rows.at(-1);
         if (last) from = { updatedAt: last.updatedAt, id: last.id };
@@ -82,7 +90,9 @@ export class CompanyPoller {
       }
       this.#forgetBefore(iso(Date.parse(this.#cursor.updatedAt) - lookbackMs));
     } catch (error) {
-      this.#ctx.log.error({ err: error, companyId: this.companyId }, "submission stream poll failed");
+      if (!(error instanceof OutageRetryClosedError)) {
+        this.#ctx.log.error({ err: error, companyId: this.companyId }, "submission stream poll failed");
+      }
     } finally {
       this.#polling = false;
     }

@@ -1,5 +1,6 @@
 import { ApiError } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
+import type { OutageRetry } from "../../outage/index.js";
 import { CompanyPoller, type StreamSubscriber } from "./company-poller.js";
 import { STREAM_LIMITS, type StreamLimits } from "./limits.js";
 
@@ -13,10 +14,13 @@ export class SubmissionStreamHub {
   readonly #pollers = new Map<string, CompanyPoller>();
   readonly #perSession = new Map<string, number>();
   #open = 0;
+  /** Every company's polls wait out an outage of the database together: one try at a time, logged once (D-330). */
+  readonly #outage: OutageRetry;
 
   constructor(ctx: GatewayContext, limits: Partial<StreamLimits> = {}) {
     this.#ctx = ctx;
     this.limits = { ...STREAM_LIMITS, ...limits };
+    this.#outage = ctx.outages.retry({ name: "live log poller" });
   }
 
   /** Streams open now, and companies polled now. */
@@ -43,7 +47,7 @@ export class SubmissionStreamHub {
     this.#open++;
     let poller = this.#pollers.get(companyId);
     if (!poller) {
-      poller = new CompanyPoller(this.#ctx, companyId, this.limits);
+      poller = new CompanyPoller(this.#ctx, companyId, this.limits, this.#outage);
       this.#pollers.set(companyId, poller);
     }
     poller.add(subscriber);

@@ -2,6 +2,7 @@ import { newDeliveryId, signWebhook, unixSeconds } from "../../../contract/signi
 import { type GuardedFetch, OutboundError } from "../../../net/index.js";
 import { parseRetryAfter } from "../../../net/retry-after.js";
 import type { GatewayContext } from "../../context.js";
+import { isStoreOutage, type OutageRetry } from "../../outage/index.js";
 import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { openRing } from "../secrets.js";
 
@@ -28,18 +29,21 @@ const EXCERPT_BYTES = 1024;
 /**
  * One attempt: the body (the envelope, or the outbound profile's mapping of it, made once and then re-sent as it is,
  * §6.3.4), signed like the platform signs (§6.2–§6.3) with a new delivery id, sent through the SSRF guard with the
- * §6.4.1 10 s limit. Never throws.
+ * §6.4.1 10 s limit. The body's reads wait out an outage of the database (`outage`): an outage is not the endpoint's
+ * failure nor the profile's, and is never recorded as an attempt (D-330). Throws only OutageRetryClosedError (the
+ * dispatcher closed while it waited: the delivery stays pending).
  */
 export async function attemptDelivery(
   ctx: GatewayContext,
   fetcher: GuardedFetch,
   subscription: WebhookSubscriptionRow,
   row: DeliveryToSend,
+  outage: OutageRetry,
 ): Promise<AttemptResult> {
+  const made = await outage.run(() => bodyFor(ctx, subscription, row));
   const startedMs = Date.now();
   const deliveryId = newDeliveryId();
   const base = { deliveryId, startedAt: new Date(startedMs).toISOString(), retryAfterMs: undefined, excerpt: null };
-  const made = await bodyFor(ctx, subscription, row);
   if (!made.ok) {
     return {
       ...base,
@@ -128,6 +132,8 @@ async function bodyFor(
     const permanent = outcome.kind === "mapping" || outcome.kind === "validation";
     return { ok: false, error: `outbound profile ${versionId}: ${outcome.message}`, permanent };
   } catch (error) {
+    // The database is away: waited out by the caller, never an attempt.
+    if (isStoreOutage(error)) throw error;
     // The engine is overloaded or restarting: not the endpoint's fault, and worth another try.
     return {
       ok: false,

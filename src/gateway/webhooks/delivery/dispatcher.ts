@@ -1,8 +1,9 @@
 import { unixSeconds } from "../../../contract/signing.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
+import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js";
 import type { TransactionContext } from "../../storage/transaction.js";
-import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
+import type { DeliveryToSend, WebhookDeliveryRow, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
 import { type AttemptResult, attemptDelivery } from "./attempt.js";
 import {
   DEFAULT_JITTER,
@@ -33,6 +34,13 @@ export interface DispatcherOptions {
   /** Safety net: how often the backlog is re-read from the database. */
   pollMs?: number;
   random?: () => number;
+  /** Whether it may send now (the elected dispatcher's fence: its lock renewed lately, D-335). */
+  mayDispatch?: () => boolean;
+  /**
+   * Sends nothing before the time it gives (epoch ms, asked at each pump): a dispatcher elected during or just after an
+   * outage of the database leaves its predecessor's answered deliveries time to commit their outcomes (D-334).
+   */
+  sendFrom?: () => number;
 }
 
 interface Lane {
@@ -55,6 +63,11 @@ interface Lane {
  * its outcome is committed (in-flight ones are held in memory), so a crash loses nothing: the next start sends
  * whatever is pending — at least once; the stable event id lets the vendor recognise a repeat (§6.6). One dispatcher
  * per database, like the embedded queue.
+ *
+ * Through an outage of the database (D-330): its reads, the bodies' and the outcomes' commits wait it out
+ * (OutageRetry: one try at a time, logged once), nothing new is sent meanwhile, and a delivery sent whose outcome
+ * could not commit keeps its result in memory until it does — it is never sent again for that (D-334). Once the
+ * database is back, the backlog is read again.
  */
 export class WebhookDispatcher {
   readonly #ctx: GatewayContext;
@@ -87,9 +100,23 @@ export class WebhookDispatcher {
   #completed: Array<{ lane: Lane; row: DeliveryToSend; result: AttemptResult; at: number }> = [];
   #flushQueued = false;
   readonly policy: OutboundPolicy;
+  /** The reads' retry, and the outcomes' (kept by a dispatcher that stepped down until they commit, D-334). */
+  readonly #outage: OutageRetry;
+  readonly #outcomes: OutageRetry;
+  readonly #aborted = new AbortController();
+  readonly #outcomesAborted = new AbortController();
+  readonly #mayDispatch: () => boolean;
+  readonly #sendFrom: () => number;
+  #maintaining = false;
+  #forgetRecovery: (() => void) | undefined;
 
   constructor(ctx: GatewayContext, options: DispatcherOptions = {}) {
     this.#ctx = ctx;
+    this.#outage = ctx.outages.retry({ name: "webhook dispatcher", signal: this.#aborted.signal });
+    this.#outcomes = ctx.outages.retry({ name: "webhook outcomes", signal: this.#outcomesAborted.signal });
+    this.#sendFrom = options.sendFrom ?? (() => 0);
+    const fence = options.mayDispatch;
+    this.#mayDispatch = () => (fence ? fence() : true) && !ctx.outages.databaseDown();
     this.policy = webhookPolicy(ctx, options);
     this.#fetch = createGuardedFetch({
       policy: this.policy,
@@ -112,10 +139,20 @@ export class WebhookDispatcher {
   /** Resumes what a previous process left (crash included) and starts sending. */
   async start(): Promise<void> {
     // `delivering` is not written by this dispatcher; a row in that state is taken as pending.
-    await this.#ctx.webhooks.deliveries.resumeDelivering();
+    await this.#wait(() => this.#ctx.webhooks.deliveries.resumeDelivering());
     await this.#reloadBacklog();
+    if (this.#closed) return;
     this.#poll = setInterval(() => void this.#maintain(), this.#pollMs); // never rejects
     this.#poll.unref();
+    // The backlog as the database has it once it is back: what was due meanwhile is sent at once.
+    this.#forgetRecovery = this.#ctx.outages.onRecovered((store) => {
+      if (store === "database") void this.#maintain();
+    });
+  }
+
+  /** One step on the database, waiting out its outages (rejects with OutageRetryClosedError once closed). */
+  #wait<T>(step: () => Promise<T>): Promise<T> {
+    return this.#outage.run(step);
   }
 
   /** A subscription has (or may have) work due at `dueAt`. */
@@ -132,9 +169,18 @@ export class WebhookDispatcher {
    * reading the queues is waited for (it launches nothing once closed), and so is a group commit under way: the
    * database may close right after, and a request sent then would have no outcome recorded (a second delivery at
    * the next start; D-267).
+   *
+   * `keepOutcomes` (a dispatcher stepping down while the process lives on, D-334): the outcomes answered and not yet
+   * committed keep waiting for the database until they commit — the next dispatcher, elected after the outage, waits
+   * for them (`sendFrom`) instead of sending those deliveries again; the promise settles once they are in.
    */
-  async close(): Promise<void> {
+  async close(options: { keepOutcomes?: boolean } = {}): Promise<void> {
     this.#closed = true;
+    // What waits for the database gives up: a delivery sent whose outcome was not committed is sent again at the next
+    // start (at least once, §6.6), as after a crash.
+    this.#aborted.abort();
+    if (!options.keepOutcomes) this.#outcomesAborted.abort();
+    this.#forgetRecovery?.();
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
     this.#fetch.close();
@@ -157,19 +203,25 @@ export class WebhookDispatcher {
     return lane;
   }
 
+  /** The backlog re-read and the replay store purged; one at a time, waiting out an outage (logged once). */
   async #maintain(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || this.#maintaining) return;
+    this.#maintaining = true;
     try {
       await this.#reloadBacklog();
-      await this.#ctx.webhooks.purgePlatformDeliveries(unixSeconds(Date.now()));
+      await this.#wait(() => this.#ctx.webhooks.purgePlatformDeliveries(unixSeconds(Date.now())));
     } catch (error) {
-      this.#ctx.log.error({ err: error }, "webhook dispatcher maintenance failed");
+      if (!(error instanceof OutageRetryClosedError)) {
+        this.#ctx.log.error({ err: error }, "webhook dispatcher maintenance failed");
+      }
+    } finally {
+      this.#maintaining = false;
     }
   }
 
   /** The earliest due time of every subscription with pending work (start, and the periodic safety net). */
   async #reloadBacklog(): Promise<void> {
-    const rows = await this.#ctx.webhooks.deliveries.backlog();
+    const rows = await this.#wait(() => this.#ctx.webhooks.deliveries.backlog());
     for (const row of rows) if (row.due !== null) this.notify(row.subscriptionId, row.due);
   }
 
@@ -196,7 +248,8 @@ export class WebhookDispatcher {
           await this.#pump();
         } while (this.#pumpAgain && !this.#closed);
       } catch (error) {
-        this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed");
+        if (!(error instanceof OutageRetryClosedError))
+          this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed");
       } finally {
         this.#pumping = false;
       }
@@ -206,8 +259,15 @@ export class WebhookDispatcher {
   }
 
   async #pump(): Promise<void> {
-    if (this.#closed) return;
+    // Not the elected sender any more, or the database is away: nothing new goes (the recovery pumps again).
+    if (this.#closed || !this.#mayDispatch()) return;
     const now = Date.now();
+    const sendFrom = this.#sendFrom();
+    if (now < sendFrom) {
+      // Still waiting for the outage's end (Infinity): the recovery pumps again.
+      if (Number.isFinite(sendFrom)) this.#arm(sendFrom, now);
+      return;
+    }
     let wake = Number.POSITIVE_INFINITY;
     const entries = [...this.#lanes.entries()];
     const offset = entries.length === 0 ? 0 : this.#rotation++ % entries.length;
@@ -237,7 +297,7 @@ export class WebhookDispatcher {
     if (lane.inFlight >= this.#perEndpoint) return undefined;
     const healthy = this.#healthy.has(subscriptionId);
     if ((!healthy || lane.subscription?.consecutiveFailures) && lane.inFlight >= 1) return undefined;
-    lane.subscription ??= await this.#ctx.webhooks.subscription(subscriptionId);
+    lane.subscription ??= await this.#wait(() => this.#ctx.webhooks.subscription(subscriptionId));
     const subscription = lane.subscription;
     if (subscription?.status !== "active") {
       // Disabled or deleted: its deliveries wait (or went with it); re-enabling notifies again.
@@ -254,16 +314,17 @@ export class WebhookDispatcher {
       : Math.min(this.#perEndpoint - lane.inFlight, this.#maxInFlight - this.#inFlight);
     if (free <= 0) return undefined; // a completion pumps again
     // The head of the queue, past the deliveries already in flight; one more row tells when the lane is due next.
-    const head = (await this.#ctx.webhooks.queueHead(subscriptionId, free + lane.busy.size + 1)).filter(
-      (row) => !lane.busy.has(row.id),
-    );
+    const head = (
+      await this.#wait(() => this.#ctx.webhooks.queueHead(subscriptionId, free + lane.busy.size + 1))
+    ).filter((row) => !lane.busy.has(row.id));
     const picked = head.filter((row) => row.nextAttemptAt <= now).slice(0, free);
     const rest = head[picked.length];
     lane.nextDue = rest?.nextAttemptAt;
     for (const { id } of picked) {
-      const row = await this.#ctx.webhooks.delivery(id);
-      // Closed while reading: nothing more is sent (close waits for this pump, then the database may close).
-      if (this.#closed) break;
+      const row = await this.#wait(() => this.#ctx.webhooks.delivery(id));
+      // Closed while reading, or the fence closed: nothing more is sent (close waits for this pump, then the database
+      // may close).
+      if (this.#closed || !this.#mayDispatch()) break;
       if (row?.status === "pending") this.#launch(subscription, lane, row, probe);
     }
     return lane.nextDue !== undefined && lane.nextDue > now ? lane.nextDue : undefined;
@@ -274,7 +335,7 @@ export class WebhookDispatcher {
     lane.busy.add(row.id);
     if (probe) this.#probesInFlight++;
     else this.#inFlight++;
-    const run = attemptDelivery(this.#ctx, this.#fetch, subscription, row)
+    const run = attemptDelivery(this.#ctx, this.#fetch, subscription, row, this.#outage)
       .then((result) => {
         if (this.#closed) return;
         // Known at once, before the commit: the next pump already gives a recovered endpoint its full share.
@@ -282,6 +343,10 @@ export class WebhookDispatcher {
           this.#healthy.add(row.subscriptionId);
         else if (result.sent) this.#healthy.delete(row.subscriptionId);
         this.#complete({ lane, row, result, at: Date.now() });
+      })
+      .catch(() => {
+        // Closed while its body waited for the database (OutageRetryClosedError): it stays pending, nothing was sent.
+        lane.busy.delete(row.id);
       })
       .finally(() => {
         lane.inFlight--;
@@ -311,24 +376,48 @@ export class WebhookDispatcher {
     const batch = this.#completed.splice(0);
     if (batch.length === 0) return;
     const policy = { retry: this.#retry, disable: this.#disable };
-    const apply = (tx: TransactionContext, d: (typeof batch)[number]) =>
-      applyAttempt(tx, policy, d.row, d.result, d.at);
+    // A try after a failed one first looks whether the failed one committed after all (its connection died after its
+    // COMMIT went out, D-334): an outcome already there is read back, never written twice.
+    const apply = async (tx: TransactionContext, d: (typeof batch)[number], retried: boolean) => {
+      if (retried) {
+        const current = await tx.webhooks.delivery(d.row.id);
+        if (!current || current.attempts > d.row.attempts) return recordedBefore(current);
+      }
+      return applyAttempt(tx, policy, d.row, d.result, d.at);
+    };
     let outcomes: Array<RecordedOutcome | undefined>;
     try {
-      outcomes = await this.#ctx.transaction(async (tx) => {
-        const applied: RecordedOutcome[] = [];
-        for (const d of batch) applied.push(await apply(tx, d));
-        return applied;
+      let tries = 0;
+      outcomes = await this.#outcomes.run(() => {
+        const retried = tries++ > 0;
+        return this.#ctx.transaction(async (tx) => {
+          const applied: Array<RecordedOutcome | undefined> = [];
+          for (const d of batch) applied.push(await apply(tx, d, retried));
+          return applied;
+        });
       });
-    } catch {
+    } catch (error) {
+      if (error instanceof OutageRetryClosedError) {
+        // Closing while the database is away: these stay pending, sent again at the next start (§6.6).
+        for (const d of batch) d.lane.busy.delete(d.row.id);
+        return;
+      }
       // One outcome the database refuses must not hold back the others: each on its own. One still refused stays
       // pending and is sent again (at least once; the event id lets the vendor see the repeat).
       outcomes = [];
       for (const d of batch) {
+        let tries = 0;
         try {
-          outcomes.push(await this.#ctx.transaction((tx) => apply(tx, d)));
+          outcomes.push(
+            await this.#outcomes.run(() => {
+              const retried = tries++ > 0;
+              return this.#ctx.transaction((tx) => apply(tx, d, retried));
+            }),
+          );
         } catch (error) {
-          this.#ctx.log.error({ err: error, deliveryRowId: d.row.id }, "webhook outcome could not be recorded");
+          if (!(error instanceof OutageRetryClosedError)) {
+            this.#ctx.log.error({ err: error, deliveryRowId: d.row.id }, "webhook outcome could not be recorded");
+          }
           outcomes.push(undefined);
         }
       }
@@ -374,6 +463,14 @@ export class WebhookDispatcher {
     );
     this.#timer.unref();
   }
+}
+
+/** What a delivery's committed state says of the outcome an earlier, unheard commit recorded for it. */
+function recordedBefore(current: WebhookDeliveryRow | undefined): RecordedOutcome | undefined {
+  if (!current) return undefined;
+  if (current.status === "delivered") return { kind: "delivered" };
+  if (current.status === "pending") return { kind: "retry", at: current.nextAttemptAt };
+  return { kind: "dead" };
 }
 
 /** Where a context's deliveries may go (SSRF): the mode's rules and the configured allow-list. */

@@ -1,0 +1,27 @@
+import { accessSync, constants, statfsSync } from "node:fs";
+import { dirname } from "node:path";
+
+/** Below this much free space the database's next commits may fail (its WAL grows by pages): readiness says full. */
+export const SQLITE_MIN_FREE_BYTES = 256 * 1024;
+
+/**
+ * Whether a SQLite file can take writes now (readiness, D-333): `select 1` answers on a full disk and on a read-only
+ * file alike, so the file's write permission and its file system's free space are looked at. Throws an error with
+ * SQLite's own code (SQLITE_READONLY, SQLITE_FULL) — what a write would meet — so it is classified as the outage it
+ * is. An in-memory database always can.
+ */
+export function checkSqliteRoom(path: string, minFreeBytes = SQLITE_MIN_FREE_BYTES): void {
+  if (path === ":memory:" || path === "") return;
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "EACCES";
+    throw Object.assign(new Error(`the database file cannot be written (${code})`), { code: "SQLITE_READONLY" });
+  }
+  const fs = statfsSync(dirname(path));
+  const free = fs.bavail * fs.bsize;
+  if (free < minFreeBytes) {
+    throw Object.assign(new Error(`the database's file system is full (${free} bytes free)`), { code: "SQLITE_FULL" });
+  }
+}
