@@ -17,6 +17,7 @@ import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { type OpenedStorage, openStorage } from "./storage/open-storage.js";
+import { IN_TRANSACTION } from "./storage/transaction.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -124,7 +125,8 @@ export async function openGatewayContext(
     ...stores,
     outages: new StoreOutages(log, options.outages),
     // The work gets the transaction's stores and the services that touch none (D-275), never the context.
-    transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
+    transaction: (work, mode, scope) =>
+      stores.transaction((tx) => work({ ...tx, log, now, [IN_TRANSACTION]: true }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
     running: new Running({ mode: settings.mode, loopbackPorts: settings.webhookLoopbackPorts }),
