@@ -9,8 +9,24 @@ import { ROOT, SRC, sourceFiles } from "./table-touches.js";
  * stores: the compiler holds that (test/types/transaction-boundary.ts). Work written inline, `ctx.transaction(async
  * (tx) => …)`, still sees the `ctx` around it, whose stores would wait for the transaction itself (the SQLite gate, a
  * connection it holds on PostgreSQL) and whose running parts would hear of rows before their commit: this finds every
- * such work in the gateway and asserts it names no `ctx` (nor the `this.#ctx` of a class).
+ * such work in the gateway and asserts it names no `ctx` (nor the `this.#ctx` of a class). A function or method that
+ * takes a TransactionContext may still be a class's, holding its context: it may use the context's log or settings,
+ * never its stores, `running` or `transaction`.
  */
+
+/** What of the context work inside a transaction must not reach: the pool-level stores, what runs, a transaction. */
+const POOL_LEVEL = new Set([
+  "submissions",
+  "vendorKeys",
+  "tenants",
+  "credentials",
+  "profiles",
+  "webhooks",
+  "connections",
+  "alerts",
+  "running",
+  "transaction",
+]);
 
 interface Work {
   file: string;
@@ -19,11 +35,31 @@ interface Work {
   reaches: string[];
 }
 
-/** Every function passed as the work of a `….transaction(…)` call in `source`, with what it reaches of the context. */
+/**
+ * Every function passed as the work of a `….transaction(…)` call in `source`, with what it reaches of the context; and
+ * every function taking a TransactionContext, with the pool-level parts of a context it reaches.
+ */
 function transactionWorks(file: string, source: string): Work[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const works: Work[] = [];
   const visit = (node: ts.Node) => {
+    if (
+      ts.isFunctionLike(node) &&
+      "body" in node &&
+      node.body &&
+      node.parameters.some((p) => p.type?.getText(sf) === "TransactionContext")
+    ) {
+      const reaches: string[] = [];
+      const inner = (n: ts.Node) => {
+        if (ts.isPropertyAccessExpression(n) && POOL_LEVEL.has(n.name.getText(sf))) {
+          const owner = n.expression.getText(sf);
+          if (owner === "ctx" || owner === "this.#ctx") reaches.push(`${owner}.${n.name.getText(sf)}`);
+        }
+        ts.forEachChild(n, inner);
+      };
+      inner(node.body);
+      works.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, reaches });
+    }
     if (
       ts.isCallExpression(node) &&
       ts.isPropertyAccessExpression(node.expression) &&
@@ -56,12 +92,13 @@ describe("D-371: work inside a transaction reaches only the transaction's contex
       "export const a = (ctx) => ctx.transaction(async (tx) => { await ctx.submissions.get('s'); });",
       "export class B { m() { return this.#ctx.transaction((tx) => this.#ctx.webhooks.get('w')); } }",
       "export const c = (ctx) => ctx.transaction((tx) => tx.submissions.get('s'));",
+      "export class D { async m(tx: TransactionContext) { this.#ctx.log.info({}, 'x'); await this.#ctx.credentials.get('c'); } }",
     ].join("\n");
     const works = transactionWorks("fixture.ts", source);
-    expect(works.map((w) => w.reaches)).toEqual([["ctx"], ["this.#ctx"], []]);
+    expect(works.map((w) => w.reaches)).toEqual([["ctx"], ["this.#ctx"], [], ["this.#ctx.credentials"]]);
   });
 
-  it("no work given to a transaction in the gateway names `ctx` or `this.#ctx`", () => {
+  it("no work given to a transaction names `ctx` or `this.#ctx`; none taking a TransactionContext reaches the pool", () => {
     const works = FILES.flatMap((file) => transactionWorks(file, readFileSync(join(ROOT, file), "utf8")));
     // The scan sees the gateway's transactions (outcomes, deliveries, platform events, hooks, erasure…).
     expect(works.length).toBeGreaterThanOrEqual(10);
