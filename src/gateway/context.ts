@@ -16,6 +16,7 @@ import type { TenantStore } from "./storage/tenants/index.js";
 import type { Transaction } from "./storage/transaction.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import type { WebhookStore } from "./storage/webhooks/index.js";
+import type { Tracing } from "./tracing/index.js";
 import type { WebhookRuntime } from "./webhooks/registry.js";
 
 export interface GatewaySettings {
@@ -87,6 +88,8 @@ export interface GatewayContext {
   webhookRuntime?: WebhookRuntime | undefined;
   /** Forwarding, when this process forwards (absent in tests of intake alone). */
   forwarding?: ForwardingPort;
+  /** One trace per lead across processes (docs/tracing.md); NO_TRACING unless the OTEL_* settings turn it on. */
+  tracing: Tracing;
   /** The fetcher of notified records (connections/fetcher.ts), once the gateway started it. */
   fetcher?: FetcherPort;
   now: () => Date;

@@ -16,6 +16,7 @@ import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { type OpenedStorage, openStorage } from "./storage/open-storage.js";
+import { NO_TRACING, type Tracing } from "./tracing/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -55,6 +56,8 @@ export interface GatewayOptions {
    * operations app (`opsApp`, for its own listener), not on the public one.
    */
   ops?: { token?: string | undefined; separate?: boolean };
+  /** Spans of each lead's trace (docs/tracing.md); none when unset. The caller shuts it down after `close`. */
+  tracing?: Tracing;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function openGatewayContext(
     | "presetsDir"
     | "suggest"
     | "outages"
+    | "tracing"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -126,6 +130,7 @@ export async function openGatewayContext(
     transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
+    tracing: options.tracing ?? NO_TRACING,
     now,
   };
   // While a loop waits for the database, readiness's ping asks it once a second and wakes the loops when it answers.
