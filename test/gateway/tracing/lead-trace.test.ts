@@ -1,9 +1,17 @@
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SpanKind } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { createVendorKey } from "../../../src/gateway/keys/vendor-keys.js";
+import { loadProfileDir } from "../../../src/gateway/profiles/index.js";
+import {
+  createProfile,
+  publishProfileVersion,
+  saveProfileVersion,
+} from "../../../src/gateway/profiles-admin/profiles.js";
 import { type Tracing, tracingOver } from "../../../src/gateway/tracing/index.js";
 import { createSubscription } from "../../../src/gateway/webhooks/subscriptions/create-subscription.js";
 import { lead, type Rig, startRig, until } from "../../helpers/forwarding.js";
@@ -210,6 +218,67 @@ describe.skipIf(!hasRedis)("docs/tracing.md: one trace per lead on the BullMQ dr
       ]),
     );
     expect(spans).toHaveLength(6);
+  }, 60_000);
+
+  it("a hook URL's request is the root of its lead's trace, named by its route, never by its token", async () => {
+    const { ctx } = traced.gateway;
+    const company = await traced.addCompany("Hooked lead", 1);
+    const loaded = await loadProfileDir("profiles/homequote-marketplace");
+    const profile = await createProfile({
+      ctx,
+      companyId: company.gatewayCompanyId,
+      input: { name: loaded.name, kind: loaded.kind },
+    });
+    const saved = await saveProfileVersion({
+      ctx,
+      companyId: company.gatewayCompanyId,
+      profileId: profile.id,
+      input: { expression: loaded.expression, samples: loaded.samples },
+    });
+    const version = await publishProfileVersion({
+      ctx,
+      companyId: company.gatewayCompanyId,
+      versionId: saved.version.id,
+    });
+    const connection = await createConnection({
+      ctx,
+      companyId: company.gatewayCompanyId,
+      input: {
+        name: "marketplace hook",
+        secrets: {},
+        credentialId: company.credentials[0]?.id ?? "",
+        profileVersionId: version.id,
+        settings: { bodyType: "json", proof: { type: "none" } },
+      },
+    });
+    const token = new URL(connection.hookUrl).pathname.slice("/hooks/".length);
+    const sample = JSON.parse(readFileSync("profiles/homequote-marketplace/samples/01-complete-lead.json", "utf8")) as {
+      payload: unknown;
+    };
+    const vendorTrace = "0af7651916cd43dd8448eb211c80319c";
+    const answer = await fetch(connection.hookUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: `00-${vendorTrace}-b7ad6b7169203331-01` },
+      body: JSON.stringify(sample.payload),
+    });
+    expect(answer.status).toBe(200);
+
+    const spans = await until(() => {
+      const mine = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === vendorTrace);
+      return mine.some((s) => s.name === "settle submission") && mine;
+    }, 30_000);
+    const hook = spans.find((s) => s.kind === SpanKind.SERVER);
+    expect(hook?.name).toBe("POST /hooks/{token}");
+    expect(parentOf(hook as ReadableSpan)).toBe("b7ad6b7169203331");
+    expect(hook?.attributes).toMatchObject({
+      "gateway.connection.id": connection.id,
+      "http.response.status_code": 200,
+    });
+    const attempt = spans.find((s) => s.kind === SpanKind.CLIENT);
+    expect(parentOf(attempt as ReadableSpan)).toBe(hook?.spanContext().spanId);
+    expect(spans.filter((s) => s.name === "map payload" || s.name === "commit submission")).toHaveLength(2);
+    // The token is a credential: in no span's name or attribute.
+    expect(JSON.stringify(spans.map((s) => [s.name, s.attributes]))).not.toContain(token.slice(0, 16));
   }, 60_000);
 
   it("off by default: a gateway given no tracing records no span, stores no trace and sends no traceparent", async () => {
