@@ -173,7 +173,6 @@ export class SubmissionAttempt {
         "http.request.method": "POST",
         "url.path": path,
         "gateway.submission.id": row.id,
-        "gateway.submission.kind": row.kind,
         "gateway.attempt": row.attempts + 1,
       },
     });

@@ -135,7 +135,6 @@ export async function acceptSubmission({
     if (replay) return replay;
     throw error;
   }
-  commit.setAttribute("gateway.submission.id", row.id);
   commit.end();
   ctx.forwarding?.notify(row);
   return { replay: false, submission: submissionStatusView(row) };

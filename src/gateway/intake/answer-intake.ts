@@ -48,7 +48,7 @@ async function tracedIntake(args: {
   const span = args.ctx.tracing.start(`POST ${path}`, {
     parent: args.request.header("traceparent"),
     kind: SpanKind.SERVER,
-    attributes: { "http.request.method": "POST", "http.route": path, "gateway.submission.kind": args.request.kind },
+    attributes: { "http.request.method": "POST", "http.route": path },
   });
   const onKey = args.request.onKey;
   const request: IntakeRequest = {
