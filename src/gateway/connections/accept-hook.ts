@@ -41,7 +41,7 @@ export async function acceptHookPayload(
   );
   await inSpanOf(childSpan(ctx.tracing, "commit submission", span), () => storeRows(ctx, key, planned));
   // The notified records are due now: the fetcher need not wait for its next look.
-  if (planned.some((entry) => entry.row.status === "fetching")) ctx.fetcher?.notify(now.getTime());
+  if (planned.some((entry) => entry.row.status === "fetching")) ctx.running.fetcher?.notify(now.getTime());
 }
 
 /**

@@ -136,7 +136,7 @@ export async function acceptSubmission({
     throw error;
   }
   commit.end();
-  ctx.forwarding?.notify(row);
+  ctx.running.forwarding?.notify(row);
   return { replay: false, submission: submissionStatusView(row) };
 }
 
