@@ -1,4 +1,4 @@
-import type { ExportResult } from "@opentelemetry/core";
+import { type ExportResult, ExportResultCode } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
   AlwaysOffSampler,
@@ -92,7 +92,7 @@ class LoggedExporter implements SpanExporter {
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.inner.export(spans, (result) => {
-      if (result.code !== 0 && Date.now() - this.#lastLogged > 60_000) {
+      if (result.code !== ExportResultCode.SUCCESS && Date.now() - this.#lastLogged > 60_000) {
         this.#lastLogged = Date.now();
         this.log.warn({ err: result.error?.message, spans: spans.length }, "trace export failed");
       }
