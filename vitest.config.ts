@@ -32,6 +32,8 @@ const ON_BOTH_STORES = [
   "test/gateway/intake.test.ts",
   "test/gateway/intake-profiles.test.ts",
   "test/gateway/intake-lead-text.test.ts",
+  "test/gateway/intake-answers.test.ts",
+  "test/gateway/posting-docs.test.ts",
   "test/gateway/webhooks/settlement.test.ts",
   "test/gateway/webhooks/storage.test.ts",
   "test/gateway/webhooks/platform-receiver.test.ts",

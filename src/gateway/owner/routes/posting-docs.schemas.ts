@@ -65,3 +65,6 @@ export const postingDocs = z
     }),
   })
   .openapi("PostingDocs");
+
+/** The same, as the page the owner sends to the vendor. */
+export const postingPage = z.string().openapi("PostingPage");

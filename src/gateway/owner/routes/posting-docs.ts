@@ -1,4 +1,3 @@
-import { z } from "@hono/zod-openapi";
 import type { GatewayApp } from "../../app-env.js";
 import type { GatewayContext } from "../../context.js";
 import { postingDocs } from "../../posting-docs/posting-docs.js";
@@ -29,12 +28,12 @@ export function postingDocsRoutes(app: GatewayApp, ctx: GatewayContext): void {
   const page = route("get", "/keys/{keyId}/posting-docs/page", {
     summary: "The posting docs as one self-contained HTML page, to send to the vendor",
     role: "viewer",
-    ok: z.string(),
+    ok: s.postingPage,
     errors: ["conflict"],
   });
   const html = {
     description: "the page (text/html; no script, nothing fetched)",
-    content: { "text/html": { schema: z.string() } },
+    content: { "text/html": { schema: s.postingPage } },
   };
   app.openapi({ ...page, responses: { ...page.responses, 200: html } }, async (c) => {
     const docs = await postingDocs({ ctx, companyId: c.get("owner").companyId, keyId: param(c, "keyId") });
