@@ -504,6 +504,12 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await viewer.getByRole("heading", { name: "Keys" }).waitFor();
     await viewer.locator("tr", { hasText: "LeadMarket vendor" }).waitFor();
     expect(await viewer.getByRole("button", { name: /^(Rotate|Edit bindings)/ }).count()).toBe(0);
+    // A viewer may read a key's posting docs (D-325): the page the link opens names where the vendor posts.
+    const docsLink = viewer.getByRole("link", { name: "Posting docs of LeadMarket vendor" });
+    const docsHref = String(await docsLink.getAttribute("href"));
+    const docsPage = await viewer.evaluate(async (href) => (await fetch(href)).text(), docsHref);
+    expect(docsPage).toContain("/api/inbound/leads");
+    expect(docsPage).toContain("x-api-key");
     await viewer.getByRole("link", { name: "Submissions" }).click();
     await viewer.locator('.live-status[data-live="live"]').waitFor();
 
