@@ -505,7 +505,7 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await viewer.locator("tr", { hasText: "LeadMarket vendor" }).waitFor();
     expect(await viewer.getByRole("button", { name: /^(Rotate|Edit bindings)/ }).count()).toBe(0);
     // A viewer may read a key's posting docs (D-325): the page the link opens names where the vendor posts.
-    const docsLink = viewer.getByRole("link", { name: "Posting docs of LeadMarket vendor" });
+    const docsLink = viewer.getByRole("link", { name: "Posting docs of LeadMarket vendor", exact: true });
     const docsHref = String(await docsLink.getAttribute("href"));
     const docsPage = await viewer.evaluate(async (href) => (await fetch(href)).text(), docsHref);
     expect(docsPage).toContain("/api/inbound/leads");
