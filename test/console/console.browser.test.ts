@@ -503,8 +503,8 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     expect(await page.locator('[data-severity="warning"] input[name="route.warning.email"]').isChecked()).toBe(false);
     await count.fill("4");
     await page.locator('[data-severity="warning"] input[name="route.warning.email"]').check();
-    await page.getByLabel("Webhook URL").fill(`${rig.url}/ops-alerts`);
-    await page.getByLabel("Webhook signing secret").fill("s".repeat(40));
+    await page.getByLabel("Webhook URL", { exact: true }).fill(`${rig.url}/ops-alerts`);
+    await page.getByLabel("Webhook signing secret", { exact: true }).fill("s".repeat(40));
     await page.getByRole("button", { name: "Save alert settings" }).click();
     await page.getByText("Alert settings saved.").waitFor();
     await capture(page, "alert-settings");
