@@ -1,7 +1,6 @@
 import { createGuardedFetch, type GuardedFetch } from "../../net/index.js";
 import type { GatewayContext } from "../context.js";
 import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
-import { outboundPolicy } from "../webhooks/registry.js";
 import { AlertMailer, type SmtpSettings } from "./channels/email.js";
 import { NoticeSender } from "./channels/notice-sender.js";
 import { sendDueNotices } from "./due-notices.js";
@@ -52,7 +51,7 @@ export class AlertEvaluator {
     this.#outage = ctx.outages.retry({ name: "alert evaluator", signal: this.#closedSignal.signal });
     this.#outcomes = ctx.outages.retry({ name: "alert notice outcomes", signal: this.#closedSignal.signal });
     // The webhooks' SSRF policy, their allow-list included: started after them (create-gateway.ts).
-    this.#fetch = createGuardedFetch({ policy: outboundPolicy(ctx) });
+    this.#fetch = createGuardedFetch({ policy: ctx.running.outboundPolicy });
     this.#mailer = options.smtp ? new AlertMailer(options.smtp) : undefined;
     this.#sender = new NoticeSender({
       fetch: this.#fetch,
