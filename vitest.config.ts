@@ -45,6 +45,7 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/bullmq-faults.test.ts",
   "test/gateway/forwarding/bullmq-fault-matrix.test.ts",
   "test/gateway/forwarding/attempt-backoff.test.ts",
+  "test/gateway/tracing/lead-trace.test.ts",
   "test/console/console.browser.test.ts",
   "test/gateway/alerts/alerts.test.ts",
   "test/gateway/alerts/notice-restart.test.ts",

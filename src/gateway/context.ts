@@ -17,6 +17,7 @@ import type { TenantStore } from "./storage/tenants/index.js";
 import type { Transaction } from "./storage/transaction.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import type { WebhookStore } from "./storage/webhooks/index.js";
+import type { Tracing } from "./tracing/index.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -83,6 +84,8 @@ export interface GatewayContext {
   alerts: AlertStore;
   /** The presets this gateway offers (presets/, loaded at start). */
   presets: PresetCatalogue;
+  /** One trace per lead across processes (docs/tracing.md); NO_TRACING unless the OTEL_* settings turn it on. */
+  tracing: Tracing;
   /**
    * What runs once started — forwarding, the webhook machinery, the fetcher (D-370): created empty with the context,
    * each part put in by its start. Not in a transaction's context: parts are told after the commit.

@@ -18,6 +18,7 @@ import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { type OpenedStorage, openStorage } from "./storage/open-storage.js";
 import { IN_TRANSACTION } from "./storage/transaction.js";
+import { NO_TRACING, type Tracing } from "./tracing/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -57,6 +58,8 @@ export interface GatewayOptions {
    * operations app (`opsApp`, for its own listener), not on the public one.
    */
   ops?: { token?: string | undefined; separate?: boolean };
+  /** Spans of each lead's trace (docs/tracing.md); none when unset. The caller shuts it down after `close`. */
+  tracing?: Tracing;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function openGatewayContext(
     | "presetsDir"
     | "suggest"
     | "outages"
+    | "tracing"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -129,6 +133,7 @@ export async function openGatewayContext(
       stores.transaction((tx) => work({ ...tx, log, now, [IN_TRANSACTION]: true }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
+    tracing: options.tracing ?? NO_TRACING,
     running: new Running({ mode: settings.mode, loopbackPorts: settings.webhookLoopbackPorts }),
     now,
   };

@@ -3,6 +3,7 @@ import type { GatewaySettings } from "./context.js";
 import { openGatewayContext } from "./create-gateway.js";
 import type { ForwarderOptions } from "./forwarding/forwarder.js";
 import { BullmqForwarding, type RedisForwardingOptions } from "./forwarding/redis/bullmq-forwarding.js";
+import type { Tracing } from "./tracing/index.js";
 import { settlementRecorder } from "./webhooks/index.js";
 
 export interface ForwardingWorkerOptions {
@@ -14,6 +15,8 @@ export interface ForwardingWorkerOptions {
   settings?: Partial<GatewaySettings>;
   masterKey?: string;
   forwarding: ForwarderOptions & { redis: Omit<RedisForwardingOptions, "api" | "worker"> };
+  /** Spans of the attempts and settlements it runs, in their leads' traces (docs/tracing.md). */
+  tracing?: Tracing;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function createForwardingWorker(options: ForwardingWorkerOptions) {
     masterKey: options.masterKey,
     engine: { poolSize: 1 },
     forwarding: { upstreamUrl: forwarding.upstreamUrl, limits: forwarding.limits },
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   const driver = new BullmqForwarding(ctx, {
     ...forwarding,

@@ -78,6 +78,11 @@ export const submissions = sqliteTable(
     test: integer("test", { mode: "boolean" }).notNull().default(false),
     /** A `fetching` submission's notified record: the values its connection's fetch URL is filled with. */
     fetchTarget: text("fetch_target", { mode: "json" }).$type<Record<string, string>>(),
+    /**
+     * The W3C `traceparent` of the request that brought it (docs/tracing.md): its forwarding attempts and settlement,
+     * in whatever process, are spans of that trace. Null with tracing off.
+     */
+    traceParent: text("trace_parent"),
   },
   (t) => [
     // Idempotent intake: one submission per vendor key and idempotency key. Partial: a lead without a key (most of

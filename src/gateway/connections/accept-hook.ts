@@ -1,4 +1,6 @@
+import type { Span } from "@opentelemetry/api";
 import type { GatewayContext } from "../context.js";
+import { childSpan, inSpanOf } from "../tracing/index.js";
 import type { JsonValue } from "./bodies/index.js";
 import { fetchTargets } from "./fetch-targets.js";
 import { mapPayload, vendorKeyOf } from "./hook-mapping.js";
@@ -19,14 +21,25 @@ export async function acceptHookPayload(
   ctx: GatewayContext,
   connection: ResolvedConnection,
   payload: { body: JsonValue },
+  /** The hook request's span (tracing on): mapping and commit are its children, the rows carry its trace. */
+  span?: Span,
 ): Promise<void> {
   const key = await vendorKeyOf(ctx, connection);
   const tree = payload.body;
   const test = await isTestPayload(ctx, connection, tree);
   const now = ctx.now();
-  const base: Base = { key, connectionId: connection.row.id, rawPayload: JSON.stringify(tree), test, now };
-  const planned = await planHookRows(ctx, connection, base, tree);
-  await storeRows(ctx, key, planned);
+  const base: Base = {
+    key,
+    connectionId: connection.row.id,
+    rawPayload: JSON.stringify(tree),
+    test,
+    now,
+    traceParent: span ? ctx.tracing.traceparent(span) : null,
+  };
+  const planned = await inSpanOf(childSpan(ctx.tracing, "map payload", span), () =>
+    planHookRows(ctx, connection, base, tree),
+  );
+  await inSpanOf(childSpan(ctx.tracing, "commit submission", span), () => storeRows(ctx, key, planned));
   // The notified records are due now: the fetcher need not wait for its next look.
   if (planned.some((entry) => entry.row.status === "fetching")) ctx.running.fetcher?.notify(now.getTime());
 }

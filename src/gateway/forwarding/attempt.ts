@@ -1,3 +1,4 @@
+import { type Span, SpanKind } from "@opentelemetry/api";
 import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
@@ -5,6 +6,7 @@ import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 import type { TransactionContext, TransactionScope } from "../storage/transaction.js";
 import type { SettlementRecorder } from "../submissions/settlement-recorder.js";
+import { childSpan, endFailed } from "../tracing/index.js";
 import { type Claim, claimThroughOutage, holds } from "./claim.js";
 import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
@@ -134,7 +136,7 @@ export class SubmissionAttempt {
     if ("fail" in request) {
       const failed = { status: "failed" as const, lastError: request.fail };
       return this.#announce(
-        await this.#commitOnce(row, undefined, (tx) => this.#finish(tx, row, failed, Date.now()), now),
+        await this.#commitOnce(row, undefined, (tx) => this.#finish(tx, row, failed, Date.now(), undefined), now),
       );
     }
     const key = await wait(() => this.#apiKey(row.credentialId));
@@ -161,16 +163,32 @@ export class SubmissionAttempt {
       await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
       return { kind: "rate_limited", until: pausedUntil };
     }
+    const path = row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
+    // One span per send, in the lead's trace whatever process accepted it (its row carries the trace, D-351); the
+    // platform gets it as the request's parent (W3C traceparent).
+    const span = this.#ctx.tracing.start(`POST ${path}`, {
+      parent: row.traceParent,
+      kind: SpanKind.CLIENT,
+      attributes: {
+        "http.request.method": "POST",
+        "url.path": path,
+        "gateway.submission.id": row.id,
+        "gateway.attempt": row.attempts + 1,
+      },
+    });
     const response = await postUpstream({
       baseUrl: this.options.upstreamUrl,
-      path: row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments",
+      path,
       apiKey: key.value,
       body: request.body,
       timeoutMs: this.timeoutMs,
       requestId: row.id,
+      traceparent: this.#ctx.tracing.traceparent(span),
     });
     answer.at = Date.now();
     const outcome = classify(response.status, response.retryAfter);
+    if (response.status !== null) span.setAttribute("http.response.status_code", response.status);
+    span.setAttribute("gateway.outcome", outcome.kind);
     // The upstream is done with it: its slots may close before the outcome commits, which may wait for the database
     // (docs/forwarding.md, "Answered before committed"). Not for a 429 or a refused key, whose verdict changes the
     // limiter itself (a pause, a probe) and must reach it first.
@@ -200,10 +218,12 @@ export class SubmissionAttempt {
             idempotencyKey: request.idempotencyKey,
             keyVersion: key.version,
             answeredAt: answer.at ?? Date.now(),
+            span,
           }),
         now,
       );
     } catch (error) {
+      endFailed(span, error);
       if (error instanceof OutageRetryClosedError) throw error;
       // The database refused the outcome itself (not an outage): nothing of it committed, and the submission goes again
       // later, as after a crash (a lead merges, an appointment replays its idempotency key, §4.2).
@@ -212,6 +232,9 @@ export class SubmissionAttempt {
       const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
+    if (outcome.kind !== "success")
+      span.setAttribute("error.type", response.status === null ? "network" : outcome.kind);
+    span.end();
     return this.#announce(handled);
   }
 
@@ -303,7 +326,13 @@ export class SubmissionAttempt {
     row: SubmissionRow,
     response: UpstreamResponse,
     outcome: Outcome,
-    sent: { pauseUntil: number | undefined; idempotencyKey: string | null; keyVersion: number; answeredAt: number },
+    sent: {
+      pauseUntil: number | undefined;
+      idempotencyKey: string | null;
+      keyVersion: number;
+      answeredAt: number;
+      span: Span;
+    },
   ): Promise<Handled> {
     const now = Date.now();
     await tx.submissions.recordAttempt(
@@ -328,6 +357,7 @@ export class SubmissionAttempt {
             forwardedAt: new Date(now).toISOString(),
           },
           now,
+          sent.span,
         );
       case "rate_limited": {
         // A 429 that still arrives: the credential pauses (see run); no attempt consumed.
@@ -362,6 +392,7 @@ export class SubmissionAttempt {
             row,
             { status: "failed", attempts, upstreamStatus: response.status, lastError: response.error },
             now,
+            sent.span,
           );
         }
         await tx.submissions.settle(row.id, now, {
@@ -379,21 +410,45 @@ export class SubmissionAttempt {
           row,
           { status: "failed", attempts: row.attempts + 1, upstreamStatus: response.status, lastError: response.error },
           now,
+          sent.span,
         );
     }
   }
 
-  /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
-  async #finish(tx: TransactionContext, row: SubmissionRow, change: SubmissionChange, now: number): Promise<Handled> {
-    const recorder = this.options.settlement;
-    const { settled, released } = await tx.submissions.settleReleasing(row.id, now, {
-      ...change,
-      nextAttemptAt: null,
-      waitingReason: null,
-      ...(recorder ? { settlementRecordedAt: new Date(now).toISOString() } : {}),
-    });
-    const afterCommit = settled && recorder ? await recorder.record(tx, settled) : undefined;
-    return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
+  /**
+   * Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. Its span is
+   * a child of the send that settled it (`sent`), or of the lead's request when it failed unsent; the webhook events
+   * it writes carry that span's trace to their deliveries (D-351).
+   */
+  async #finish(
+    tx: TransactionContext,
+    row: SubmissionRow,
+    change: SubmissionChange,
+    now: number,
+    sent: Span | undefined,
+  ): Promise<Handled> {
+    const tracing = this.#ctx.tracing;
+    const span = sent
+      ? childSpan(tracing, "settle submission", sent)
+      : tracing.start("settle submission", { parent: row.traceParent });
+    span.setAttribute("gateway.submission.id", row.id);
+    try {
+      const recorder = this.options.settlement;
+      const { settled, released } = await tx.submissions.settleReleasing(row.id, now, {
+        ...change,
+        nextAttemptAt: null,
+        waitingReason: null,
+        ...(recorder ? { settlementRecordedAt: new Date(now).toISOString() } : {}),
+      });
+      if (settled) span.setAttribute("gateway.submission.status", settled.status);
+      const afterCommit =
+        settled && recorder ? await recorder.record(tx, settled, tracing.traceparent(span)) : undefined;
+      span.end();
+      return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
+    } catch (error) {
+      endFailed(span, error);
+      throw error;
+    }
   }
 }
 

@@ -21,6 +21,8 @@ export interface VendorEvent {
   subscriptionId?: string;
   /** Only subscriptions created by then (ISO): the event happened then, and a later subscriber did not ask for it. */
   subscribedBy?: string | undefined;
+  /** The trace its deliveries' spans join (a submission's settlement: docs/tracing.md); none for a platform event. */
+  traceParent?: string | null | undefined;
 }
 
 export interface Enqueued {
@@ -76,6 +78,7 @@ export async function enqueueVendorEvent(
         event: input.event,
         envelope: () => JSON.stringify(envelope),
         createdAt,
+        traceParent: input.traceParent,
       },
       deliveries,
     ),

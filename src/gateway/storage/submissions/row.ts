@@ -50,4 +50,5 @@ export const INSERT_FIELDS = [
   "recordAction",
   "test",
   "fetchTarget",
+  "traceParent",
 ] as const satisfies readonly (keyof NewSubmission)[];
