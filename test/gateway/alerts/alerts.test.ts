@@ -58,6 +58,8 @@ beforeAll(async () => {
     egress: 600,
     windowMs: 60_000,
     retry: { maxAttempts: 2 },
+    // Room for the slow platform of the latency test (2.5 s per answer) within one attempt.
+    timeoutMs: 10_000,
     presetsDir: PRESETS,
     now: () => new Date(Date.now() + offsetMs),
     alerts: { intervalMs: 100, smtp: { url: smtp.url, from: "alerts@gateway.test" }, retrySchedule: [200] },
