@@ -49,6 +49,8 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/attempt-backoff.test.ts",
   "test/gateway/tracing/lead-trace.test.ts",
   "test/console/console.browser.test.ts",
+  "test/gateway/alerts/alerts.test.ts",
+  "test/gateway/alerts/notice-restart.test.ts",
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { getAlertSettings } from "../../src/gateway/alerts/settings-admin.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
@@ -489,6 +490,31 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     const [alert] = (await ctx.alerts.live(company.gatewayCompanyId)).filter((a) => a.resourceId === credential.id);
     expect(alert?.status).toBe("acknowledged");
     expect(Date.parse(alert?.mutedUntil ?? "")).toBeGreaterThan(Date.now());
+  });
+
+  it("shows the alert settings as the owner API has them and saves a threshold, a route and the webhook (docs/alerts.md)", async () => {
+    const { ctx } = rig.gateway;
+    await page.goto(`${rig.url}/console/alerts`);
+    await page.getByRole("link", { name: "alert settings" }).click();
+    await page.getByRole("heading", { name: "Alert settings", level: 1 }).waitFor();
+    // The defaults, as GET /owner/v1/alert-settings answers them.
+    const count = page.getByLabel("Refused proofs on a hook URL: Refusals");
+    expect(await count.inputValue()).toBe("10");
+    expect(await page.locator('[data-severity="warning"] input[name="route.warning.email"]').isChecked()).toBe(false);
+    await count.fill("4");
+    await page.locator('[data-severity="warning"] input[name="route.warning.email"]').check();
+    await page.getByLabel("Webhook URL", { exact: true }).fill(`${rig.url}/ops-alerts`);
+    await page.getByLabel("Webhook signing secret", { exact: true }).fill("s".repeat(40));
+    await page.getByRole("button", { name: "Save alert settings" }).click();
+    await page.getByText("Alert settings saved.").waitFor();
+    await capture(page, "alert-settings");
+    const saved = await getAlertSettings({ ctx, companyId: company.gatewayCompanyId });
+    expect(saved.thresholds.proof_failures.count).toBe(4);
+    expect(saved.routes.warning).toContain("email");
+    expect(saved.channels.webhook).toEqual({ url: `${rig.url}/ops-alerts` });
+    // Shown back as saved; the secret never is.
+    expect(await page.getByLabel("Refused proofs on a hook URL: Refusals").inputValue()).toBe("4");
+    expect(await page.content()).not.toContain("s".repeat(40));
   });
 
   it("shows a viewer the credentials, keys and live log, offers no action, and the API refuses one forced", async () => {
