@@ -32,6 +32,8 @@ const ON_BOTH_STORES = [
   "test/gateway/intake.test.ts",
   "test/gateway/intake-profiles.test.ts",
   "test/gateway/intake-lead-text.test.ts",
+  "test/gateway/intake-answers.test.ts",
+  "test/gateway/posting-docs.test.ts",
   "test/gateway/webhooks/settlement.test.ts",
   "test/gateway/webhooks/storage.test.ts",
   "test/gateway/webhooks/platform-receiver.test.ts",
@@ -47,6 +49,8 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/attempt-backoff.test.ts",
   "test/gateway/tracing/lead-trace.test.ts",
   "test/console/console.browser.test.ts",
+  "test/gateway/alerts/alerts.test.ts",
+  "test/gateway/alerts/notice-restart.test.ts",
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

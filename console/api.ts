@@ -110,9 +110,16 @@ function caller<M extends OwnerMethod>(method: M): Caller<M> {
     call(method, path, args[0] as AnyRequest | undefined) as Promise<OwnerAnswer<M, typeof path>>;
 }
 
-export const api: { get: Caller<"get">; post: Caller<"post">; patch: Caller<"patch">; delete: Caller<"delete"> } = {
+export const api: {
+  get: Caller<"get">;
+  post: Caller<"post">;
+  put: Caller<"put">;
+  patch: Caller<"patch">;
+  delete: Caller<"delete">;
+} = {
   get: caller("get"),
   post: caller("post"),
+  put: caller("put"),
   patch: caller("patch"),
   delete: caller("delete"),
 };
