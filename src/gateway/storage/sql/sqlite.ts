@@ -77,6 +77,18 @@ class GatedConnection implements DatabaseConnection, Driver {
   async destroy(): Promise<void> {}
 }
 
+/** The statements of each `inside` builder: what a write inside the open transaction may run at once (D-363). */
+const insideStatements = new WeakMap<Sql, SqliteStatements>();
+
+/**
+ * The statements a SQLite transaction's own builder runs on, to run a write at once, without the builder's
+ * asynchronous pipeline (several promise turns a statement); undefined for any other builder (the context's, whose
+ * statements wait at the gate, and PostgreSQL's).
+ */
+export function statementsInside(db: Sql): Pick<SqliteStatements, "run"> | undefined {
+  return insideStatements.get(db);
+}
+
 /** The column names are the schema's in snake_case; the rows' JSON values keep their own keys. */
 export const camelCase = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
 
@@ -96,8 +108,7 @@ export function sqliteSql(sqlite: SqliteDatabase, gate: SqliteGate): { outside: 
       },
       plugins: [camelCase()],
     });
-  return {
-    outside: build(new GatedConnection(statements, gate)),
-    inside: build(new GatedConnection(statements, undefined)),
-  };
+  const inside = build(new GatedConnection(statements, undefined));
+  insideStatements.set(inside, statements);
+  return { outside: build(new GatedConnection(statements, gate)), inside };
 }
