@@ -12,10 +12,12 @@ import { StoreOutages } from "./outage/index.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { ProfileSuggester, type SuggestLimits } from "./profiles-admin/suggest/index.js";
+import { Running } from "./running.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { type OpenedStorage, openStorage } from "./storage/open-storage.js";
+import { IN_TRANSACTION } from "./storage/transaction.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -123,9 +125,11 @@ export async function openGatewayContext(
     ...stores,
     outages: new StoreOutages(log, options.outages),
     // The work gets the transaction's stores and the services that touch none (D-275), never the context.
-    transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
+    transaction: (work, mode, scope) =>
+      stores.transaction((tx) => work({ ...tx, log, now, [IN_TRANSACTION]: true }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
+    running: new Running({ mode: settings.mode, loopbackPorts: settings.webhookLoopbackPorts }),
     now,
   };
   // While a loop waits for the database, readiness's ping asks it once a second and wakes the loops when it answers.
@@ -180,11 +184,12 @@ async function startGateway(
         ...(embeddedClaim ? { ownership: embeddedClaim } : {}),
       })
     : undefined;
+  const forwardingStopped = forwarder ? ctx.running.forwardingStarted(forwarder) : undefined;
   if (forwarder) {
-    ctx.forwarding = forwarder;
     try {
       await forwarder.start();
     } catch (error) {
+      forwardingStopped?.();
       await forwarder.close().catch(() => undefined);
       await embeddedClaim?.release();
       throw error;
@@ -209,7 +214,7 @@ async function startGateway(
   // Every API process fetches notified records: each claims a row before it fetches (D-321). After the webhooks, whose
   // SSRF policy it shares.
   const fetcher = new Fetcher(ctx, options.fetcher);
-  ctx.fetcher = fetcher;
+  const fetcherStopped = ctx.running.fetcherStarted(fetcher);
   fetcher.start();
   // After the webhooks too: alert notices go out under their SSRF policy. Every API process evaluates (D-342).
   const alerts = options.alerts?.enabled === false ? undefined : new AlertEvaluator(ctx, options.alerts);
@@ -237,8 +242,9 @@ async function startGateway(
       await alerts?.close();
       // Before forwarding: a record it stores is handed to forwarding.
       await fetcher.close();
-      ctx.fetcher = undefined;
+      fetcherStopped();
       await forwarder?.close(deadlineMs);
+      forwardingStopped?.();
       await embeddedClaim?.release();
       await webhooks.close();
       await queues?.close();

@@ -1,6 +1,5 @@
 import { createGuardedFetch, type GuardedFetch } from "../../net/index.js";
 import type { GatewayContext } from "../context.js";
-import { outboundPolicy } from "../webhooks/registry.js";
 import { AlertMailer, type SmtpSettings } from "./channels/email.js";
 import { NoticeSender } from "./channels/notice-sender.js";
 import { evaluateCompany } from "./evaluate-company.js";
@@ -44,7 +43,7 @@ export class AlertEvaluator {
     this.#ctx = ctx;
     this.#intervalMs = options.intervalMs ?? DEFAULT_ALERT_INTERVAL_MS;
     // The webhooks' SSRF policy, their allow-list included: started after them (create-gateway.ts).
-    this.#fetch = createGuardedFetch({ policy: outboundPolicy(ctx) });
+    this.#fetch = createGuardedFetch({ policy: ctx.running.outboundPolicy });
     this.#mailer = options.smtp ? new AlertMailer(options.smtp) : undefined;
     this.#sender = new NoticeSender({
       fetch: this.#fetch,

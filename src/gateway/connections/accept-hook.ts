@@ -28,7 +28,7 @@ export async function acceptHookPayload(
   const planned = await planHookRows(ctx, connection, base, tree);
   await storeRows(ctx, key, planned);
   // The notified records are due now: the fetcher need not wait for its next look.
-  if (planned.some((entry) => entry.row.status === "fetching")) ctx.fetcher?.notify(now.getTime());
+  if (planned.some((entry) => entry.row.status === "fetching")) ctx.running.fetcher?.notify(now.getTime());
 }
 
 /**

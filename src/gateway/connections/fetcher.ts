@@ -1,9 +1,9 @@
 import { MAX_BODY_BYTES } from "../../http/json-body.js";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "../../net/index.js";
-import type { FetcherPort, GatewayContext } from "../context.js";
+import type { GatewayContext } from "../context.js";
 import { DEFAULT_SEND_RETRY, type SendRetryPolicy } from "../forwarding/send-retry.js";
+import type { FetcherPort } from "../running.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
-import { outboundPolicy } from "../webhooks/registry.js";
 import { attemptFetch, type FetchAttemptDeps, failFetch, retryFetch } from "./fetch-attempt.js";
 import { FetchPace } from "./fetch-pace.js";
 import { ConnectionResolver, type ResolvedConnection } from "./resolved-connection.js";
@@ -65,7 +65,7 @@ export class Fetcher implements FetcherPort {
     // The webhooks' policy: the SSRF rules of the mode (sandbox mode reaches loopback as webhooks may) and its
     // allow-list (docs/webhooks-gateway.md, "URL").
     this.#egress = createGuardedFetch({
-      policy: outboundPolicy(ctx),
+      policy: ctx.running.outboundPolicy,
       timeoutMs,
       // A record is at most what a hook may post (§8's 1 MB).
       maxResponseBytes: MAX_BODY_BYTES,

@@ -56,7 +56,7 @@ export async function remapHeldPayloads({
     for (const row of result.rows) if (row.status === "queued") queued.push(row);
   }
   outcome.redriven = queued.length;
-  for (const row of queued) ctx.forwarding?.notify(row);
+  for (const row of queued) ctx.running.forwarding?.notify(row);
   return outcome;
 }
 

@@ -116,7 +116,7 @@ export async function acceptSubmission({
     if (replay) return replay;
     throw error;
   }
-  ctx.forwarding?.notify(row);
+  ctx.running.forwarding?.notify(row);
   return { replay: false, submission: submissionStatusView(row) };
 }
 

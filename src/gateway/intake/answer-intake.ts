@@ -49,7 +49,8 @@ export async function answerIntake({
   };
   if (result.replay) return { status: 200, body: result.submission, headers };
   const wait = waitSeconds(request.header("prefer"), key.responseMode);
-  const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
+  const settled =
+    wait > 0 && ctx.running.forwarding ? await ctx.running.forwarding.waitFor(submissionId, wait * 1000) : undefined;
   if (!settled) return { status: 202, body: { submissionId, status: "queued" }, headers };
   // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).
   headers["preference-applied"] = `wait=${wait}`;

@@ -2,7 +2,6 @@ import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import type { TransactionContext } from "../storage/transaction.js";
-import { notifyDue } from "./registry.js";
 
 /** One event the gateway tells one vendor (key) about. */
 export interface VendorEvent {
@@ -88,5 +87,5 @@ export async function enqueueVendorEvent(
 
 /** After the enqueueing transaction committed: wake the dispatcher for each subscription that got work. */
 export function notifyEnqueued(ctx: GatewayContext, enqueued: readonly Enqueued[], nowMs: number): void {
-  for (const e of enqueued) notifyDue(ctx, e.subscriptionId, nowMs);
+  for (const e of enqueued) ctx.running.webhookDue(e.subscriptionId, nowMs);
 }
