@@ -128,7 +128,10 @@ export class InlineEvaluator {
     const guardrail = !evaluated.ok && evaluated.kind === "guardrail";
     const paused = cpuMs !== undefined && evaluated.elapsedMs > 2 * cpuMs;
     const slow = guardrail || cpuMs === undefined || (cpuMs >= LIMITS.inlineWallMs / 2 && !paused);
-    if (slow) return this.demote(version);
+    if (slow) {
+      this.demote(version);
+      return;
+    }
     // The inline run itself spent under half the backstop on a CPU (D-364): this thread was preempted, which on a
     // loaded machine happens to every version, and ten such in a demotion period used to move all intake to the
     // evaluators for a minute. No strike.

@@ -58,10 +58,11 @@ export class CompiledOnce<A extends object, R> {
    * (D-363) — intake's group commit writes every row of its batch so; elsewhere as `run`. Kysely's pipeline costs a
    * statement several promise turns, and a batch's rows each paid them while holding SQLite's one writer.
    */
-  write(on: On, args: A): void | Promise<unknown> {
+  write(on: On, args: A): Promise<unknown> | undefined {
     const statements = on.dialect === "sqlite" ? statementsInside(on.db) : undefined;
     if (!statements) return this.run(on, args);
     statements.run(this.#bind(on, args));
+    return undefined;
   }
 
   #bind(on: On, args: A): CompiledQuery<R> {

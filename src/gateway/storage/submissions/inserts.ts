@@ -58,7 +58,7 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
         try {
           // At once inside the batch's transaction (D-363): no promise turn per row while the writer is held.
           const written = INSERT_ONE.write(target, pending.row);
-          if (written) await written;
+          if (written !== undefined) await written;
         } catch (error) {
           if (isStoreOutage(error)) throw error;
           failed.set(pending, error);
