@@ -112,45 +112,61 @@ export class SubmissionAttempt {
     submissionId: string,
     onAnswered?: (answeredAt: number) => void,
     sendBy?: number,
+    credentialId?: string,
   ): Promise<{ verdict: Verdict; answeredAt: number }> {
     const answer: { at?: number } = {};
-    const verdict = await this.#run(submissionId, answer, onAnswered, sendBy);
+    const verdict = await this.#run(submissionId, answer, onAnswered, sendBy, credentialId);
     return { verdict, answeredAt: answer.at ?? Date.now() };
   }
 
   /**
    * `sendBy`: the latest time the request may leave, or it is not sent (`reread`): its limiter slot closes at the
    * send's bound, and a claim that waited out an outage of the database must not send outside it (D-334).
+   * `credentialId`: the submission's credential as the dispatcher knows it, so that its key is read beside the claim.
    */
   async #run(
     submissionId: string,
     answer: { at?: number },
     onAnswered: ((answeredAt: number) => void) | undefined,
     sendBy: number | undefined,
+    credentialId: string | undefined,
   ): Promise<Verdict> {
     const now = Date.now();
     const wait = <T>(step: () => Promise<T>) => this.#outage.run(step);
-    const row = await wait(() => this.#store.get(submissionId));
-    if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
+    // The claim is the send's one read of its submission (it answers with the row), and the credential's key is read
+    // at the same time: one round trip to the database before the send, not four one after another (D-361).
+    const [claim, early] = await Promise.all([
+      claimThroughOutage(this.#outage, this.#store, submissionId, this.leaseMs),
+      credentialId === undefined ? undefined : wait(() => this.#apiKey(credentialId)),
+    ]);
+    if (!claim) return { kind: "skipped" };
+    const { row } = claim;
+    // Nothing sent after all: the claim given back as the row was.
+    const unclaim = () => wait(() => this.#store.unclaim(row.id, claim.firstSentBefore));
     const request = await wait(() => upstreamRequest(this.#store, row));
     if ("fail" in request) {
-      const failed = { status: "failed" as const, lastError: request.fail };
+      const failed = { status: "failed" as const, lastError: request.fail, firstSentAt: claim.firstSentBefore };
       return this.#announce(
-        await this.#commitOnce(row, undefined, (tx) => this.#finish(tx, row, failed, Date.now(), undefined), now),
+        await this.#commitOnce(row, claim, (tx) => this.#finish(tx, row, failed, Date.now(), undefined), now),
       );
     }
-    const key = await wait(() => this.#apiKey(row.credentialId));
+    const key =
+      early !== undefined && credentialId === row.credentialId
+        ? early
+        : await wait(() => this.#apiKey(row.credentialId));
     if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
-      const waiting = { status: "waiting" as const, waitingReason: `credential paused: ${key.paused}` };
+      const waiting = {
+        status: "waiting" as const,
+        waitingReason: `credential paused: ${key.paused}`,
+        firstSentAt: claim.firstSentBefore,
+      };
       await wait(() => this.#store.settle(row.id, now, waiting));
       return { kind: "skipped" };
     }
-    const claim = await claimThroughOutage(this.#outage, this.#store, row.id, this.leaseMs);
-    if (!claim) return { kind: "skipped" };
     if (sendBy !== undefined && Date.now() > sendBy) {
       // The claim waited out an outage past the send's slot: given back unsent, and dispatched again.
-      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
+      await unclaim();
       return { kind: "reread" };
     }
     // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
@@ -160,7 +176,7 @@ export class SubmissionAttempt {
     // This process's own 429s count at once: another send may have had one while the shared board was being read.
     const pausedUntil = Math.max(shared ?? 0, this.#paused.get(row.credentialId) ?? 0);
     if (pausedUntil > Date.now()) {
-      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
+      await unclaim();
       return { kind: "rate_limited", until: pausedUntil };
     }
     const path = row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
@@ -228,8 +244,8 @@ export class SubmissionAttempt {
       // The database refused the outcome itself (not an outage): nothing of it committed, and the submission goes again
       // later, as after a crash (a lead merges, an appointment replays its idempotency key, §4.2).
       this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
-      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
-      const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
+      await unclaim();
+      const at = nextSendAt(this.#retry, row.attempts + 1, claim.firstSentBefore ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
     if (outcome.kind !== "success")
