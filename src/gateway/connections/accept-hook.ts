@@ -20,7 +20,8 @@ import { isTestPayload } from "./test-marker.js";
 export async function acceptHookPayload(
   ctx: GatewayContext,
   connection: ResolvedConnection,
-  payload: { body: JsonValue },
+  /** `text`: the tree as JSON, when the caller has it (a JSON body's own text), stored as the rows' raw payload. */
+  payload: { body: JsonValue; text?: string },
   /** The hook request's span (tracing on): mapping and commit are its children, the rows carry its trace. */
   span?: Span,
 ): Promise<void> {
@@ -31,7 +32,7 @@ export async function acceptHookPayload(
   const base: Base = {
     key,
     connectionId: connection.row.id,
-    rawPayload: JSON.stringify(tree),
+    rawPayload: payload.text ?? JSON.stringify(tree),
     test,
     now,
     traceParent: span ? ctx.tracing.traceparent(span) : null,

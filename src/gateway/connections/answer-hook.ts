@@ -5,7 +5,7 @@ import type { GatewayContext } from "../context.js";
 import type { IntakeLimiter } from "../intake/intake-limiter.js";
 import type { ConnectionRow } from "../storage/connections/index.js";
 import { endFailed } from "../tracing/index.js";
-import { HOOK_BODY_ERRORS, HookBodyError, type JsonValue, parseHookBody } from "./bodies/index.js";
+import { HOOK_BODY_ERRORS, HookBodyError, type JsonValue, parseHookBodyText } from "./bodies/index.js";
 import type { HookAnswer, HookHttpRequest } from "./hook-request.js";
 import { digestHookToken, isHookToken } from "./hook-token.js";
 import type { ProofFailures } from "./proof-failures.js";
@@ -24,8 +24,15 @@ export interface HookServices {
   limiter: IntakeLimiter;
   resolver: ConnectionResolver;
   proofFailures: ProofFailures;
-  /** Stores what the vendor sent, durably, before the vendor is answered (accept-hook.ts). */
-  accept(connection: ResolvedConnection, payload: { raw: Uint8Array; body: JsonValue }, span?: Span): Promise<void>;
+  /**
+   * Stores what the vendor sent, durably, before the vendor is answered (accept-hook.ts): its bytes, its tree, and the
+   * tree as JSON text (a JSON body's own text).
+   */
+  accept(
+    connection: ResolvedConnection,
+    payload: { raw: Uint8Array; body: JsonValue; text: string },
+    span?: Span,
+  ): Promise<void>;
 }
 
 /**
@@ -92,13 +99,13 @@ async function hook(
     throw new ApiError(code, handshake.reason, { details: { reason: handshake.code } });
   }
   if (request.method !== "POST") throw new ApiError("method_not_allowed", "a hook URL takes POST");
-  hookRequest.rawBody = Buffer.from(await request.read(MAX_BODY_BYTES));
+  hookRequest.rawBody = asBuffer(await request.read(MAX_BODY_BYTES));
   const now = ctx.now().getTime();
   const parsedFirst = proofNeedsParsedBody(declarations.proof);
   if (!parsedFirst) checkProof(hooks, row, verifyProof(declarations.proof, hookRequest, secrets, now));
-  const body = await parsed(hookRequest.rawBody, request.header("content-type"));
+  const { tree: body, text } = await parsed(hookRequest.rawBody, request.header("content-type"));
   if (parsedFirst) checkProof(hooks, row, verifyProof(declarations.proof, { ...hookRequest, body }, secrets, now));
-  await hooks.accept(connection, { raw: hookRequest.rawBody, body }, span);
+  await hooks.accept(connection, { raw: hookRequest.rawBody, body, text }, span);
   const answer = renderAnswer(declarations.answer, body);
   return { status: answer.status, contentType: answer.contentType, body: answer.body };
 }
@@ -128,10 +135,15 @@ function checkProof(hooks: HookServices, row: ConnectionRow, result: { ok: true 
   });
 }
 
+/** The bytes read, as a Buffer: Node's reader gives one already (no copy, D-365), Hono's a Uint8Array (a view of it). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** The body as one tree; a refused one answers its code's status (D-284), all of them the vendor's doing. */
-async function parsed(raw: Buffer, contentType: string | undefined): Promise<JsonValue> {
+async function parsed(raw: Buffer, contentType: string | undefined): Promise<{ tree: JsonValue; text: string }> {
   try {
-    return await parseHookBody(raw, contentType);
+    return await parseHookBodyText(raw, contentType);
   } catch (error) {
     if (!(error instanceof HookBodyError)) throw error;
     const status = HOOK_BODY_ERRORS[error.code].status;

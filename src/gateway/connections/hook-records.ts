@@ -24,12 +24,13 @@ export function hookMapping(
 /**
  * The submission idempotency key of a record (D-305): from the vendor's own id where the profile names one — so a
  * vendor's retry never makes a second submission — with the change it is (a reschedule, a cancellation) apart from
- * the booking it changes; without an id, the record's own content.
+ * the booking it changes; without an id, the record's own content: `bodyDigest`, its body's canonicalDigest when the
+ * caller has it already (a row's payloadDigest is the same digest: one walk of the body, not two, D-365).
  */
-export function recordKey(record: MappedRecord): string {
+export function recordKey(record: MappedRecord, bodyDigest?: string): string {
   const action = record.action ?? "create";
   if (record.id !== undefined) return action === "create" ? `hook:${record.id}` : `hook:${action}:${record.id}`;
-  return `hook:body:${canonicalDigest(record.body)}`;
+  return `hook:body:${bodyDigest ?? canonicalDigest(record.body)}`;
 }
 
 /** A held payload's key: its content, so the vendor's retry of the same unmappable payload is held once. */

@@ -97,7 +97,8 @@ export function mappedRows(
       : liveTest
         ? "a vendor's test record: kept, never forwarded to the live platform"
         : null;
-    const idempotencyKey = recordKey(record);
+    const payloadDigest = canonicalDigest(record.body);
+    const idempotencyKey = recordKey(record, payloadDigest);
     const row = rowOf(base, {
       kind: record.kind,
       status: note ? "noted" : "queued",
@@ -108,7 +109,7 @@ export function mappedRows(
       vendorRecordId: record.id ?? null,
       recordAction: change,
       idempotencyKey,
-      payloadDigest: canonicalDigest(record.body),
+      payloadDigest,
       upstreamIdempotencyKey:
         record.kind === "appointment" && typeof body.idempotencyKey === "string"
           ? upstreamKey(base.key.id, body.idempotencyKey)

@@ -27,6 +27,7 @@ export function maskHookPath(path: string): string {
  */
 export function hookRoutes(app: GatewayApp, ctx: GatewayContext): { close(): Promise<void> } {
   const proofFailures = new ProofFailures(ctx);
+  const nodeRequest = nodeRequestOf(ctx);
   const hooks: HookServices = {
     limiter: new IntakeLimiter(ctx.settings.intakeLimit.ratePerSecond, ctx.settings.intakeLimit.burst),
     resolver: new ConnectionResolver(ctx),
@@ -38,7 +39,7 @@ export function hookRoutes(app: GatewayApp, ctx: GatewayContext): { close(): Pro
     path: "/hooks/:token",
     prefix: HOOK_PREFIX,
     handle: async (incoming) => {
-      const answer = await answerHook({ ctx, hooks, request: nodeRequest(ctx, incoming) });
+      const answer = await answerHook({ ctx, hooks, request: nodeRequest(incoming) });
       return {
         status: answer.status,
         text: { body: answer.body, contentType: answer.contentType },
@@ -67,18 +68,48 @@ export function hookRoutes(app: GatewayApp, ctx: GatewayContext): { close(): Pro
   return { close: () => proofFailures.close() };
 }
 
-function nodeRequest(ctx: GatewayContext, incoming: IncomingMessage): HookHttpRequest {
+/** A hook path with no query, dot segment or escape: the URL the vendor called is the public URL's origin and it. */
+const PLAIN_HOOK_PATH = /^\/hooks\/[A-Za-z0-9_-]*$/;
+
+/**
+ * The Node request as answerHook() reads it. What the vendor called is the public URL's scheme and host (a proof may
+ * sign them) and the path and query as sent; a plain hook path (all of them, from a vendor) is joined to the public
+ * URL's origin as `new URL()` would join it, without parsing either per request (D-365), anything else is parsed.
+ * Methods of one object rather than arrow functions: under tsx every closure made per request is also named at run
+ * time (as readIncoming's).
+ */
+function nodeRequestOf(ctx: GatewayContext): (incoming: IncomingMessage) => HookHttpRequest {
   const base = new URL(ctx.settings.publicUrl);
-  const url = new URL(incoming.url ?? "/", base);
-  return {
-    method: incoming.method ?? "GET",
-    token: url.pathname.slice(HOOK_PREFIX.length),
-    // What the vendor called: the public URL's scheme and host (a proof may sign them), the path and query as sent.
-    url: url.toString(),
-    headers: incoming.headers,
-    query: queryOf(url.searchParams),
-    header: (name) => nodeHeader(incoming, name),
-    read: (maxBytes) => readIncoming(incoming, maxBytes),
+  // The origin as new URL() writes it (with any user info of the public URL), without the trailing slash.
+  const origin = new URL("/", base).toString().slice(0, -1);
+  return (incoming) => {
+    const path = incoming.url ?? "/";
+    let url: string;
+    let pathname: string;
+    let query: Record<string, string | string[]>;
+    if (PLAIN_HOOK_PATH.test(path)) {
+      url = `${origin}${path}`;
+      pathname = path;
+      query = {};
+    } else {
+      const parsed = new URL(path, base);
+      url = parsed.toString();
+      pathname = parsed.pathname;
+      query = queryOf(parsed.searchParams);
+    }
+    return {
+      method: incoming.method ?? "GET",
+      token: pathname.slice(HOOK_PREFIX.length),
+      url,
+      headers: incoming.headers,
+      query,
+      header(name) {
+        return nodeHeader(incoming, name);
+      },
+      read(maxBytes) {
+        return readIncoming(incoming, maxBytes);
+      },
+    };
   };
 }
 

@@ -7,4 +7,4 @@ export {
 export type { JsonValue } from "./json-value.js";
 export { HOOK_BODY_LIMITS, type HookBodyLimits } from "./limits.js";
 export { type HookBodyType, hookBodyType } from "./media-type.js";
-export { parseHookBody } from "./parse-hook-body.js";
+export { parseHookBody, parseHookBodyText } from "./parse-hook-body.js";

@@ -3,7 +3,7 @@ import type { JsonValue } from "./json-value.js";
 import { HOOK_BODY_LIMITS, type HookBodyLimits } from "./limits.js";
 import { hookBodyType } from "./media-type.js";
 import { parseForm } from "./parse-form.js";
-import { parseJson } from "./parse-json.js";
+import { parseJsonText } from "./parse-json.js";
 import { parseMultipart } from "./parse-multipart.js";
 import { parseXml } from "./parse-xml.js";
 
@@ -17,6 +17,18 @@ export async function parseHookBody(
   contentType: string | undefined,
   limits: Partial<HookBodyLimits> = {},
 ): Promise<JsonValue> {
+  return (await parseHookBodyText(raw, contentType, limits)).tree;
+}
+
+/**
+ * parseHookBody(), with the tree as JSON text: a JSON body's own text as received (it parses to the tree, so it need
+ * not be written again, D-365), any other body's tree written as JSON.
+ */
+export async function parseHookBodyText(
+  raw: Uint8Array,
+  contentType: string | undefined,
+  limits: Partial<HookBodyLimits> = {},
+): Promise<{ tree: JsonValue; text: string }> {
   const bounds: HookBodyLimits = { ...HOOK_BODY_LIMITS, ...limits };
   // §8 before anything else, as at intake (a 413 before a 415).
   if (raw.byteLength > bounds.maxBytes) {
@@ -27,13 +39,17 @@ export async function parseHookBody(
   const type = hookBodyType(contentType);
   switch (type) {
     case "json":
-      return parseJson(raw, bounds);
+      return parseJsonText(raw, bounds);
     case "form":
-      return parseForm(raw, bounds);
+      return written(parseForm(raw, bounds));
     case "multipart":
       // hookBodyType() has matched a content type, so there is one.
-      return parseMultipart(raw, contentType ?? "", bounds);
+      return written(await parseMultipart(raw, contentType ?? "", bounds));
     case "xml":
-      return parseXml(raw, bounds);
+      return written(parseXml(raw, bounds));
   }
+}
+
+function written(tree: JsonValue): { tree: JsonValue; text: string } {
+  return { tree, text: JSON.stringify(tree) };
 }

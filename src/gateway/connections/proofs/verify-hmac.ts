@@ -35,14 +35,35 @@ function expectedDigest(
   stamp: string,
 ): Buffer {
   const hmac = createHmac(proof.algorithm, secret);
-  const { path, query } = urlParts(request.url);
-  const fields = { timestamp: stamp, method: request.method, url: request.url, path, query };
+  // The URL's parts only when the template signs one of them (most sign the body alone, D-365).
+  let url: { path: string; query: string } | undefined;
   for (const part of parts) {
     if ("literal" in part) hmac.update(part.literal, "utf8");
     else if (part.field === "body") hmac.update(request.rawBody);
-    else hmac.update(fields[part.field], "utf8");
+    else if (part.field === "timestamp") hmac.update(stamp, "utf8");
+    else if (part.field === "method") hmac.update(request.method, "utf8");
+    else if (part.field === "url") hmac.update(request.url, "utf8");
+    else {
+      url ??= urlParts(request.url);
+      hmac.update(url[part.field], "utf8");
+    }
   }
   return hmac.digest();
+}
+
+/**
+ * Templates parsed once per declaration (D-365): a connection's declarations are kept with its opened secrets
+ * (resolved-connection.ts), so its proof is the same object request after request. Weakly held: a connection's new
+ * row (rotated, revoked, other settings) makes new declarations, and the old ones go with it.
+ */
+const templates = new WeakMap<HmacProof, { signed: string; parts: SignedPart[] | undefined }>();
+
+function signedParts(proof: HmacProof): SignedPart[] | undefined {
+  const known = templates.get(proof);
+  if (known?.signed === proof.signed) return known.parts;
+  const parts = parseSignedTemplate(proof.signed);
+  templates.set(proof, { signed: proof.signed, parts });
+  return parts;
 }
 
 /**
@@ -57,7 +78,7 @@ export function verifyHmac(
 ): ProofResult {
   const secret = secrets.get(proof.secret);
   if (!secret) return refuse("proof_unconfigured", `the secret ${proof.secret} is not set`);
-  const parts = parseSignedTemplate(proof.signed);
+  const parts = signedParts(proof);
   if (parts === undefined) return refuse("proof_unconfigured", "the signed template is not valid");
 
   const header = readHeader(request.headers, proof.signature.header)?.trim();
