@@ -79,10 +79,17 @@ const PLAIN_HOOK_PATH = /^\/hooks\/[A-Za-z0-9_-]*$/;
  * time (as readIncoming's).
  */
 function nodeRequestOf(ctx: GatewayContext): (incoming: IncomingMessage) => HookHttpRequest {
-  const base = new URL(ctx.settings.publicUrl);
-  // The origin as new URL() writes it (with any user info of the public URL), without the trailing slash.
-  const origin = new URL("/", base).toString().slice(0, -1);
+  // The public URL parsed once, again only when the setting changes (a test gateway learns its port after its routes).
+  let publicUrl = "";
+  let base = new URL("http://localhost");
+  let origin = "";
   return (incoming) => {
+    if (ctx.settings.publicUrl !== publicUrl) {
+      publicUrl = ctx.settings.publicUrl;
+      base = new URL(publicUrl);
+      // The origin as new URL() writes it (with any user info of the public URL), without the trailing slash.
+      origin = new URL("/", base).toString().slice(0, -1);
+    }
     const path = incoming.url ?? "/";
     let url: string;
     let pathname: string;
