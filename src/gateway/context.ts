@@ -8,6 +8,7 @@ import type { ProfileSuggester } from "./profiles-admin/suggest/index.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 import type { AlertStore } from "./storage/alerts/index.js";
+import type { CaptureStore } from "./storage/captures/index.js";
 import type { ConnectionStore } from "./storage/connections/index.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { ProfileStore } from "./storage/profiles/index.js";
@@ -81,6 +82,8 @@ export interface GatewayContext {
   connections: ConnectionStore;
   /** The alerts record: alerts and the companies' alert settings (docs/alerts.md). */
   alerts: AlertStore;
+  /** The captured payloads record: what keys and connections in capture mode received (D-315). */
+  captures: CaptureStore;
   /** The presets this gateway offers (presets/, loaded at start). */
   presets: PresetCatalogue;
   /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */

@@ -1,3 +1,4 @@
+import { capturePayload, isCapturing } from "../captures/capture-payload.js";
 import type { GatewayContext } from "../context.js";
 import type { JsonValue } from "./bodies/index.js";
 import { fetchTargets } from "./fetch-targets.js";
@@ -13,15 +14,25 @@ import { isTestPayload } from "./test-marker.js";
  * notified record to fetch (fetcher.ts then reads it from the vendor's API), or the payload held for the owner with
  * the reason when the profile cannot map it or it lacks what the platform requires. A vendor's retry makes no second
  * submission (the records' own ids, D-305); a change the Inbound API cannot express (a reschedule, a cancellation, a
- * booking changed under the same id) is stored as `noted`, never sent as a second appointment.
+ * booking changed under the same id) is stored as `noted`, never sent as a second appointment. A connection in
+ * capture mode (D-315) stores the payload as its one JSON tree instead, and nothing more: no mapping, no fetch.
  */
 export async function acceptHookPayload(
   ctx: GatewayContext,
   connection: ResolvedConnection,
-  payload: { body: JsonValue },
+  payload: { raw: Uint8Array; body: JsonValue },
 ): Promise<void> {
   const key = await vendorKeyOf(ctx, connection);
   const tree = payload.body;
+  if (isCapturing(key)) {
+    const captured = {
+      kind: connection.row.profileKind,
+      connectionId: connection.row.id,
+      bytes: payload.raw.byteLength,
+    };
+    await capturePayload(ctx, key, { ...captured, payload: JSON.stringify(tree) });
+    return;
+  }
   const test = await isTestPayload(ctx, connection, tree);
   const now = ctx.now();
   const base: Base = { key, connectionId: connection.row.id, rawPayload: JSON.stringify(tree), test, now };
