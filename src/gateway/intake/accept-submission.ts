@@ -77,7 +77,7 @@ export async function acceptSubmission({
 
   // Mapped inline (most requests of a proven version) or without a profile, the body is here without an await.
   const mapped = mapPayload(ctx, key, input);
-  const { body: canonical, profileVersionId } = "then" in mapped ? await mapped : mapped;
+  const { body: canonical, extras, profileVersionId } = "then" in mapped ? await mapped : mapped;
   const body = input.kind === "lead" ? checkLeadText(canonical) : canonical;
 
   const idempotencyKey =
@@ -106,6 +106,7 @@ export async function acceptSubmission({
     payloadDigest: idempotencyKey ? payloadDigest() : null,
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     ...contactOf(input.kind, body),
+    extras: extras ?? null,
     createdAt: now.toISOString(),
   });
   try {
@@ -137,6 +138,8 @@ async function findReplay(
 
 interface Mapped {
   body: Record<string, unknown>;
+  /** The vendor's other details the profile kept apart (D-320): stored with the submission, never sent upstream. */
+  extras?: Record<string, unknown> | undefined;
   profileVersionId: string | null;
 }
 
@@ -192,7 +195,9 @@ function mappedBody(
     // The owner bound a connection's profile to a key: recorded for the owner like a guardrail, not blamed on the vendor.
     return refused(ctx, key, input, versionId, RECORDS_ON_A_KEY);
   }
-  if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
+  if (outcome.ok) {
+    return { body: outcome.body as Record<string, unknown>, extras: outcome.extras, profileVersionId: versionId };
+  }
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
     if (outcome.sourcePath) details.sourcePath = outcome.sourcePath;

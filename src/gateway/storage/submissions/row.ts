@@ -50,4 +50,6 @@ export const INSERT_FIELDS = [
   "recordAction",
   "test",
   "fetchTarget",
+  // D-320: the vendor's other details a profile kept apart.
+  "extras",
 ] as const satisfies readonly (keyof NewSubmission)[];
