@@ -46,6 +46,7 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/bullmq-fault-matrix.test.ts",
   "test/gateway/forwarding/attempt-backoff.test.ts",
   "test/console/console.browser.test.ts",
+  "test/gateway/onboarding/*.test.ts",
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");

@@ -44,6 +44,8 @@ export interface RigOptions {
   alerts?: GatewayOptions["alerts"];
   webhooks?: GatewayOptions["webhooks"];
   now?: GatewayOptions["now"];
+  /** Where the gateway sends upstream instead of the sandbox itself: a spy in front of it (given the sandbox's URL). */
+  upstream?: (sandboxUrl: string) => Promise<string>;
 }
 
 export interface RigCompany {
@@ -84,7 +86,7 @@ export async function startRig(options: RigOptions) {
     (driver === "bullmq" ? join(mkdtempSync(join(tmpdir(), "pg-rig-")), "gateway.db") : ":memory:");
   const redis = { url: options.redisUrl ?? SHARED_REDIS_URL, prefix: uniquePrefix("rig"), reconcileMs: 1_000 };
   const forwarding = {
-    upstreamUrl: sandbox.url,
+    upstreamUrl: options.upstream ? await options.upstream(sandbox.url) : sandbox.url,
     limits,
     retry: { baseMs: 50, capMs: 200, maxAttempts: 4, horizonMs: 60_000, ...options.retry },
     timeoutMs: options.timeoutMs ?? 2_000,
