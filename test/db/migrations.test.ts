@@ -105,6 +105,18 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
       )
       .all("vk_1", "lead", "k") as { detail: string }[];
     expect(plan.map((p) => p.detail).join(" ")).toContain("submissions_key_idem_uq");
+    // The log's search by a person (D-319): the equality implies the partial indexes' predicate.
+    for (const [column, index] of [
+      ["contact_email", "submissions_company_email_id_idx"],
+      ["contact_phone", "submissions_company_phone_id_idx"],
+    ]) {
+      const search = sqlite
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM submissions WHERE company_id = ? AND ${column} = ? ORDER BY id DESC LIMIT 51`,
+        )
+        .all("cmp_1", "x") as { detail: string }[];
+      expect(search.map((p) => p.detail).join(" ")).toContain(index);
+    }
     expect(
       sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'submissions_key_idem_uq'").get() as { sql: string },
     ).toMatchObject({ sql: expect.stringContaining("WHERE idempotency_key IS NOT NULL") });
