@@ -110,9 +110,16 @@ function caller<M extends OwnerMethod>(method: M): Caller<M> {
     call(method, path, args[0] as AnyRequest | undefined) as Promise<OwnerAnswer<M, typeof path>>;
 }
 
-export const api: { get: Caller<"get">; post: Caller<"post">; patch: Caller<"patch">; delete: Caller<"delete"> } = {
+export const api: {
+  get: Caller<"get">;
+  post: Caller<"post">;
+  patch: Caller<"patch">;
+  put: Caller<"put">;
+  delete: Caller<"delete">;
+} = {
   get: caller("get"),
   post: caller("post"),
   patch: caller("patch"),
+  put: caller("put"),
   delete: caller("delete"),
 };
