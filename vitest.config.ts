@@ -46,6 +46,7 @@ const ON_BOTH_STORES = [
   "test/gateway/forwarding/bullmq-fault-matrix.test.ts",
   "test/gateway/forwarding/attempt-backoff.test.ts",
   "test/console/console.browser.test.ts",
+  "test/console/onboarding.browser.test.ts",
   "test/gateway/onboarding/*.test.ts",
 ];
 
@@ -77,6 +78,7 @@ const ALONE = [
   "test/cluster/several-machines.test.ts",
   "test/gateway/forwarding/crash/crash.test.ts",
   "test/console/console.browser.test.ts",
+  "test/console/onboarding.browser.test.ts",
 ];
 
 /** Vitest's default (one fewer worker than cores) runs one file at a time on two cores, where most files wait. */
