@@ -162,8 +162,12 @@ describe("a key the canonical body does not have is warned of, per key (D-321, Â
       await writeFile(join(dir, "payload.json"), JSON.stringify(VENDOR_LEAD));
       const out = { stdout: "", stderr: "" };
       const io = {
-        stdout: (text: string) => void (out.stdout += text),
-        stderr: (text: string) => void (out.stderr += text),
+        stdout: (text: string) => {
+          out.stdout += text;
+        },
+        stderr: (text: string) => {
+          out.stderr += text;
+        },
       };
       expect(await profileCommand(["test", dir], io)).toBe(0);
       expect(out.stdout).toContain("âœ“ vendor lead");
