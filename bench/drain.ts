@@ -20,12 +20,16 @@
  * After each driver's drain, the burst case (bench/burst.ts) runs on the same driver: thirty sync requests on an idle
  * credential of 60 a minute, with the others idle and with the egress saturated.
  *
- * All of that runs on a SQLite file (`store=sqlite`). Then the BullMQ driver's drain runs once more with the gateway
- * and its two worker processes on PostgreSQL (`store=postgres`; BENCH_POSTGRES_URL, default the local server; a
- * scratch database made for the run and dropped after it). Without a reachable PostgreSQL (or Redis) the bench
- * says so and skips it. Each case prints a `RESULT` line naming its driver and store; the last line printed is the
- * PostgreSQL drain's (or, without it, the last SQLite case's). `BENCH_STORES=postgres` (or `sqlite`) runs one store's
- * cases only, to repeat one figure.
+ * All of that runs on a SQLite file (`store=sqlite`). Then each driver's drain runs again with the gateway (and the
+ * BullMQ driver's two worker processes) on PostgreSQL (`store=postgres`; BENCH_POSTGRES_URL, default the local server;
+ * a scratch database made for each run and dropped after it), first with the 1 s windows, then with windows of 10 s
+ * (`window_s=10`): the same limits per window, the same companies and backlog shape (BENCH_LONG_SUBMISSIONS, 800:
+ * eight windows of the egress), utilisation over the windows after the first — what is left of the fixed per-window
+ * costs when the window comes closer to the platform's minute. Without a reachable PostgreSQL (or, for BullMQ,
+ * Redis) the bench says so and skips those. Each case prints a `RESULT` line naming its driver, store and window;
+ * the last line printed is the last PostgreSQL case's (or, without it, the last SQLite case's).
+ * `BENCH_STORES=postgres` (or `sqlite`), `BENCH_DRIVERS=embedded` (or `bullmq`) and `BENCH_WINDOWS=10` (or `1`) run
+ * some cases only, to repeat one figure.
  */
 import { burstCase } from "./burst.js";
 import { maxMinShares, windowedFairness } from "./lib/fairness.js";
@@ -33,12 +37,13 @@ import { type Driver, poll, startBenchRig } from "./lib/forwarding-rig.js";
 import { postgresUnreachable, scratchDatabase } from "./lib/postgres.js";
 import { redisReachable } from "./lib/redis.js";
 
-const W = 1_000;
 const PER_CREDENTIAL = 10;
 const PER_COMPANY = 50;
 const BIG_COMPANY = 100;
 const EGRESS = 100;
 const TOTAL = Number(process.env.BENCH_SUBMISSIONS ?? 5_000);
+/** The 10 s windows' case: eight windows of the egress, the first excluded from its utilisation. */
+const LONG_TOTAL = Number(process.env.BENCH_LONG_SUBMISSIONS ?? 800);
 const layout = [16, 2, 2, 2, 2, 1, 2]; // credentials per company: A–E burst, F is idle, the last warms up
 const share = [0.8, 0.05, 0.05, 0.05, 0.05];
 
@@ -46,30 +51,47 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WORKERS = 2;
 
 const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres").split(",");
+const WINDOWS_S = (process.env.BENCH_WINDOWS ?? "1,10").split(",").map(Number);
 
-const drivers: Driver[] = STORES.includes("sqlite") ? ["embedded"] : [];
+const drivers = (process.env.BENCH_DRIVERS ?? "embedded,bullmq").split(",") as Driver[];
 const redis = await redisReachable(REDIS_URL);
-if (redis && STORES.includes("sqlite")) drivers.push("bullmq");
-else if (!redis) console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
-for (const driver of drivers) {
-  await drain(driver);
-  for (const load of ["idle", "saturated"] as const)
-    await burstCase({ driver, load, redisUrl: REDIS_URL, workers: WORKERS });
+if (!redis && drivers.includes("bullmq")) {
+  console.log(`bullmq driver not run: Redis is unreachable at ${REDIS_URL} (set REDIS_URL)`);
+  drivers.splice(drivers.indexOf("bullmq"), 1);
+}
+if (STORES.includes("sqlite") && WINDOWS_S.includes(1)) {
+  for (const driver of drivers) {
+    await drain(driver, { windowMs: 1_000, total: TOTAL });
+    for (const load of ["idle", "saturated"] as const)
+      await burstCase({ driver, load, redisUrl: REDIS_URL, workers: WORKERS });
+  }
 }
 const postgresMissing = await postgresUnreachable();
 if (!STORES.includes("postgres")) console.log("store=postgres not run: BENCH_STORES leaves it out");
-else if (!redis) console.log("driver=bullmq store=postgres not run: it needs Redis");
-else if (postgresMissing) console.log(`driver=bullmq store=postgres not run: ${postgresMissing}`);
+else if (postgresMissing) console.log(`store=postgres not run: ${postgresMissing}`);
 else {
-  const database = await scratchDatabase();
-  try {
-    await drain("bullmq", database.url);
-  } finally {
-    await database.drop();
+  for (const windowS of WINDOWS_S) {
+    for (const driver of drivers) {
+      const database = await scratchDatabase();
+      try {
+        await drain(driver, {
+          windowMs: windowS * 1_000,
+          total: windowS === 1 ? TOTAL : LONG_TOTAL,
+          databaseUrl: database.url,
+        });
+      } finally {
+        await database.drop();
+      }
+    }
   }
 }
 
-async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
+/**
+ * One drain: `windowMs`, the window of every limit (their counts per window as above); `total`, the burst's size;
+ * on PostgreSQL with `databaseUrl`.
+ */
+async function drain(driver: Driver, options: { windowMs: number; total: number; databaseUrl?: string }) {
+  const { windowMs: W, total: TOTAL, databaseUrl } = options;
   const store = databaseUrl ? "postgres" : "sqlite";
   const limits = {
     perCredential: { limit: PER_CREDENTIAL, windowMs: W },
@@ -103,9 +125,11 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
 
   // Warm-up, as benchmarks do: a separate company's submissions warm both processes' code paths and connections; its
   // sends are not measured.
+  // With long windows, one window's worth of its two credentials (20): the warm-up takes one window either way.
   const WARMUP = 6;
-  for (let i = 0; i < 100; i++) await submit(WARMUP, i);
-  await poll(async () => (await rig.settled()) >= 100);
+  const warmups = W > 1_000 ? 2 * PER_CREDENTIAL : 100;
+  for (let i = 0; i < warmups; i++) await submit(WARMUP, i);
+  await poll(async () => (await rig.settled()) >= warmups);
   const warmupCompanyId = companies[WARMUP]?.id;
 
   console.log(
@@ -128,10 +152,11 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
   await Promise.all(accepted);
   const burstAt = Date.now();
 
-  await new Promise((r) => setTimeout(r, 5_000));
+  // Into the paced backlog: five windows in (the drain lasts about ten at 1 s, eight at 10 s).
+  await new Promise((r) => setTimeout(r, 5 * W));
   const small = await submit(5, 0);
 
-  const total = accepted.length + 1 + 100;
+  const total = accepted.length + 1 + warmups;
   await poll(async () => (await rig.settled()) >= total, 250);
 
   const rows = (
@@ -172,7 +197,8 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
   }
   const tMin = Math.max(...[...byNode.values()].map((n) => (n.count * n.windowMs) / n.limit));
   const drainMs = lastAnswer - firstSend;
-  const utilisation = tMin / drainMs;
+  // With long windows, over the windows after the first: the sends from the first's end on, against the time from there.
+  const utilisation = W > 1_000 ? utilisationAfter(firstSend + W) : tMin / drainMs;
 
   // Fairness: 1 s windows in which every one of the 5 bursting companies still had a backlog.
   const bursting = companies.slice(0, 5).map((c) => c.id);
@@ -186,17 +212,34 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
     backloggedUntil: allBackloggedUntil,
   } = windowedFairness({ sends, companies: bursting, shares: fairShare, windowMs: W });
 
+  /** T_min of the sends from `from` on (every node's count × W/N, the largest), over `from` → last answer. */
+  function utilisationAfter(from: number): number {
+    const later = new Map<string, number>();
+    for (const s of sends.filter((send) => send.at >= from)) {
+      const ci = companies.findIndex((c) => c.id === s.company);
+      for (const [node, limit] of [
+        [`credential:${s.credential}`, PER_CREDENTIAL],
+        [`company:${s.company}`, companyNodeLimit(ci)],
+        ["egress", EGRESS],
+      ] as const) {
+        later.set(node, (later.get(node) ?? 0) + W / limit);
+      }
+    }
+    return Math.max(...later.values()) / (lastAnswer - from);
+  }
+
   const smallRow = rows.find((r) => r.id === small.submission.submissionId);
   const smallWait = (smallRow?.firstSentAt ?? Number.NaN) - Date.parse(smallRow?.createdAt ?? "");
+  const smallBound = 2 * (W / EGRESS) + 50;
   const totals = await rig.upstreamTotals();
   const failed = rows.filter((r) => r.status === "failed").length;
   const latencies = attempts.map((a) => a.l).sort((a, b) => a - b);
   const perSecond: number[] = [];
   for (const s of sends) {
-    const i = Math.floor((s.at - firstSend) / 1000);
+    const i = Math.floor((s.at - firstSend) / W);
     perSecond[i] = (perSecond[i] ?? 0) + 1;
   }
-  console.log(`sends per second from the first: ${Array.from(perSecond, (n) => n ?? 0).join(" ")}`);
+  console.log(`sends per window (${W} ms) from the first: ${Array.from(perSecond, (n) => n ?? 0).join(" ")}`);
   const slow = attempts.filter((a) => a.l > 200 && a.c !== warmupCompanyId);
   console.log(
     `slow attempts (>200 ms): ${slow.length}, statuses ${JSON.stringify([...new Set(slow.map((a) => a.st))])}, at +${slow
@@ -212,7 +255,9 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
     .map((s) => s.at);
   if (bigSends.length > 1) {
     const span = (Math.max(...bigSends) - Math.min(...bigSends)) / 1000;
-    console.log(`company A alone: ${(bigSends.length / span).toFixed(1)} req/s (its limit ${BIG_COMPANY}/s)`);
+    console.log(
+      `company A alone: ${((bigSends.length / span) * (W / 1_000)).toFixed(1)} per window (its limit ${BIG_COMPANY})`,
+    );
   }
 
   console.log(
@@ -225,10 +270,10 @@ async function drain(driver: Driver, databaseUrl?: string): Promise<void> {
     `fairness over ${windows} windows (${idleWindows} more with no send at all): mean ${fairness.toFixed(4)}, min ${fairnessMin.toFixed(4)} (fair shares ${fairShare.map((s) => s.toFixed(1)).join("/")} req/s)`,
   );
   console.log(
-    `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${2 * (W / EGRESS) + 50} ms)`,
+    `idle company's submission: commit → send ${smallWait} ms (bound 2 × W/N_egress + 50 = ${smallBound} ms)`,
   );
   console.log(
-    `RESULT driver=${driver} store=${store} utilisation=${utilisation.toFixed(4)} upstream_429=${totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} drain_s=${(drainMs / 1000).toFixed(2)}`,
+    `RESULT driver=${driver} store=${store} window_s=${W / 1_000} utilisation=${utilisation.toFixed(4)} upstream_429=${totals.limited} fairness=${fairness.toFixed(4)} small_first_wait_ms=${smallWait} small_first_bound_ms=${smallBound} drain_s=${(drainMs / 1000).toFixed(2)}`,
   );
   await rig.close();
 }

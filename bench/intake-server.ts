@@ -2,13 +2,15 @@
  * The server side of `npm run bench:intake`, run in its own process so the load generator does not share its event
  * loop: `echo` is a bare Hono route that parses and echoes JSON; `floor` parses and commits the raw body to a file
  * database, nothing else; `gateway` is the real intake on a file database, or on PostgreSQL when a database URL
- * follows the profiles (a scratch database the bench made).
+ * follows the profiles (a scratch database the bench made). The gateway traces as the OTEL_* variables say
+ * (docs/tracing.md): the bench turns them on for its traced gateway only.
  * Prints one JSON line `{url, keys}` when listening.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
+import { parseEnv, tracingConfig } from "../src/config.js";
 import { openSqlite } from "../src/db/sqlite.js";
 import { createConnection } from "../src/gateway/connections/create-connection.js";
 import { createGateway } from "../src/gateway/create-gateway.js";
@@ -17,6 +19,7 @@ import { createVendorKey } from "../src/gateway/keys/vendor-keys.js";
 import { loadProfileDir } from "../src/gateway/profiles/index.js";
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../src/gateway/profiles-admin/profiles.js";
 import { createCompany } from "../src/gateway/tenants/create-company.js";
+import { startTracing } from "../src/gateway/tracing/index.js";
 import { listen } from "../src/http/server.js";
 import { createLogger } from "../src/log.js";
 
@@ -62,10 +65,15 @@ if (mode === "echo") {
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 } else if (mode === "gateway") {
   const dir = mkdtempSync(join(tmpdir(), "pg-bench-"));
+  const log = createLogger({ level: "silent" });
+  // As `serve` reads them: off unless the bench set OTEL_* for this process.
+  const traces = tracingConfig(parseEnv(), "partner-gateway");
+  const tracing = traces ? await startTracing(traces, log) : undefined;
   const gateway = await createGateway({
+    ...(tracing ? { tracing } : {}),
     databasePath: join(dir, "gateway.db"),
     ...(process.argv[5] ? { databaseUrl: process.argv[5] } : {}),
-    log: createLogger({ level: "silent" }),
+    log,
     settings: { intakeLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 } },
     masterKey: "0".repeat(64),
   });

@@ -18,6 +18,10 @@
  * the same profile), each a new lead signed with HMAC-SHA256 over its raw body as Meta signs; `hook_ratio` is its
  * rate over the x-api-key path's (docs/connections.md).
  *
+ * Tracing (docs/tracing.md): on the SQLite store a second gateway traces every request (OTEL_TRACES_SAMPLER=always_on),
+ * exporting over OTLP/HTTP (protobuf) to a receiver this bench runs; its intake runs in the same rounds, and the SQLite
+ * line gives `tracing_off_ratio` (the untraced gateway's rate over echo's) and `tracing_on_ratio` (the traced one's).
+ *
  * Both stores run, one after the other, each against the same echo and floor servers measured again in its own
  * rounds: the gateway on a SQLite file, then on PostgreSQL (BENCH_POSTGRES_URL, default the local server; a scratch
  * database made for the run and dropped after it). Each prints a `RESULT store=…` line, PostgreSQL's last;
@@ -25,6 +29,8 @@
  */
 import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startChild } from "./lib/child.js";
@@ -71,12 +77,32 @@ const runawayPayload = readFileSync(join(RUNAWAY, "payloads", "runaway.json"), "
 type Store = "sqlite" | "postgres";
 type GatewayServer = Awaited<ReturnType<typeof startGatewayServer>>;
 
-const startGatewayServer = (databaseUrl?: string) =>
+const startGatewayServer = (databaseUrl?: string, env: Record<string, string> = {}) =>
   startChild<{
     url: string;
     keys: { normal: string; runaway: string };
     hook: { path: string; secret: string };
-  }>("bench/intake-server.ts", ["gateway", PROFILE, RUNAWAY, ...(databaseUrl ? [databaseUrl] : [])]);
+  }>("bench/intake-server.ts", ["gateway", PROFILE, RUNAWAY, ...(databaseUrl ? [databaseUrl] : [])], [], env);
+
+/** The OTLP/HTTP receiver the traced gateway exports to: it takes every export (200) and counts them. */
+async function startOtlpReceiver() {
+  const seen = { exports: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    req.on("data", (chunk: Buffer) => {
+      seen.bytes += chunk.length;
+    });
+    req.on("end", () => {
+      if (req.url === "/v1/traces") seen.exports++;
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 const echo = await startChild<{ url: string }>("bench/intake-server.ts", ["echo"]);
 const floor = await startChild<{ url: string }>("bench/intake-server.ts", ["floor"]);
@@ -94,11 +120,20 @@ await floorLoad(2);
 const postgresMissing = await postgresUnreachable();
 const results: string[] = [];
 const sqliteGateway = await startGatewayServer();
+const otlp = await startOtlpReceiver();
+const tracedGateway = await startGatewayServer(undefined, {
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+  OTEL_TRACES_SAMPLER: "always_on",
+});
 try {
-  results.push(await measure("sqlite", sqliteGateway));
+  results.push(await measure("sqlite", sqliteGateway, tracedGateway));
 } finally {
   await sqliteGateway.stop();
+  await tracedGateway.stop();
+  await otlp.close();
 }
+console.log(`OTLP receiver: ${otlp.seen.exports} exports to /v1/traces, ${(otlp.seen.bytes / 1e6).toFixed(1)} MB`);
 if (postgresMissing) {
   console.log(`store=postgres not run: ${postgresMissing}`);
 } else {
@@ -118,8 +153,11 @@ await Promise.all([echo.stop(), floor.stop()]);
 // One RESULT line per store, PostgreSQL's last (the last line printed).
 for (const line of results) console.log(line);
 
-/** Both scenarios on one store's gateway, each of its rounds alternating with echo's and floor's; its RESULT line. */
-async function measure(store: Store, gw: GatewayServer): Promise<string> {
+/**
+ * Both scenarios on one store's gateway, each of its rounds alternating with echo's and floor's, and with the traced
+ * gateway's intake when there is one; its RESULT line.
+ */
+async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer): Promise<string> {
   const gwPid = gw.child.pid ?? 0;
   const leads = `${gw.info.url}/api/inbound/leads`;
   const normal = { "x-api-key": gw.info.keys.normal };
@@ -149,9 +187,21 @@ async function measure(store: Store, gw: GatewayServer): Promise<string> {
         return { body, headers: { "x-hub-signature-256": `sha256=${signature}` } };
       },
     });
+  const tracedLoad = (server: GatewayServer, seconds: number) =>
+    load({
+      url: `${server.info.url}/api/inbound/leads`,
+      body: normalPayload,
+      headers: { "x-api-key": server.info.keys.normal },
+      seconds,
+      connections: CONNECTIONS,
+    });
   console.log(`store=${store}`);
   await intakeLoad(2);
   await hookLoad(2);
+  // Warmed as long as the untraced gateway (its intake and hook runs): a cold JIT on a loaded machine can push an
+  // inline mapping past its time bound and demote the version to the evaluators for a minute (profiles/inline.ts).
+  if (traced) await tracedLoad(traced, 4);
+  const tracedRuns: Run[] = [];
   const echoRuns: Run[] = [];
   const floorRuns: Run[] = [];
   const intakeRuns: Run[] = [];
@@ -165,6 +215,10 @@ async function measure(store: Store, gw: GatewayServer): Promise<string> {
     console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)} (${store})`);
     hookRuns.push(await measured(gwPid, () => hookLoad(SECONDS)));
     console.log(`round ${round} hook     ${fmt(hookRuns.at(-1) as Run)} (${store})`);
+    if (traced) {
+      tracedRuns.push(await measured(traced.child.pid ?? 0, () => tracedLoad(traced, SECONDS)));
+      console.log(`round ${round} traced   ${fmt(tracedRuns.at(-1) as Run)} (${store}, every request traced)`);
+    }
   }
   const hookRps = median(hookRuns.map((r) => r.rps));
   const hookRatio = hookRps / median(intakeRuns.map((r) => r.rps));
@@ -214,5 +268,15 @@ async function measure(store: Store, gw: GatewayServer): Promise<string> {
   const withRunawayP99 = median(withRunawayRuns.map((r) => r.p99));
   const runawayRatio = withRunawayP99 / Math.max(1, aloneP99);
   console.log(`medians (${store}): p99 alone ${aloneP99} ms, with runaway ${withRunawayP99} ms`);
-  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)} hook_ratio=${hookRatio.toFixed(3)}`;
+  const tracingRatios = traced
+    ? ` tracing_off_ratio=${ratio.toFixed(3)} tracing_on_ratio=${(median(tracedRuns.map((r) => r.rps)) / echoRps).toFixed(3)}`
+    : "";
+  if (traced) {
+    const tracedRps = median(tracedRuns.map((r) => r.rps));
+    console.log(
+      `tracing (${store}): on ${tracedRps.toFixed(0)} req/s, ${(tracedRps / intakeRps).toFixed(3)} of off's, ` +
+        `${median(tracedRuns.map((r) => r.cpuUsPerRequest)).toFixed(0)} µs CPU/req`,
+    );
+  }
+  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)} hook_ratio=${hookRatio.toFixed(3)}${tracingRatios}`;
 }

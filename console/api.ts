@@ -113,13 +113,13 @@ function caller<M extends OwnerMethod>(method: M): Caller<M> {
 export const api: {
   get: Caller<"get">;
   post: Caller<"post">;
-  patch: Caller<"patch">;
   put: Caller<"put">;
+  patch: Caller<"patch">;
   delete: Caller<"delete">;
 } = {
   get: caller("get"),
   post: caller("post"),
-  patch: caller("patch"),
   put: caller("put"),
+  patch: caller("patch"),
   delete: caller("delete"),
 };

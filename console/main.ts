@@ -1,6 +1,7 @@
 import { whenSignedOut } from "./api.js";
 import { h, mount } from "./dom.js";
 import { leavePage } from "./page-life.js";
+import { alertSettingsPage } from "./pages/alert-settings.js";
 import { alertsPage, openAlertCount } from "./pages/alerts.js";
 import { capturesPage } from "./pages/captures.js";
 import { connectionsPage } from "./pages/connections.js";
@@ -29,6 +30,7 @@ route("/submissions/:submissionId", submissionPage);
 route("/dead-letter", deadLetterPage);
 route("/webhooks", webhooksPage);
 route("/alerts", alertsPage);
+route("/alerts/settings", alertSettingsPage);
 route("/sign-in", signInPage);
 
 const NAV: [string, string][] = [

@@ -11,6 +11,32 @@ const boolish = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** OTLP over HTTP, protobuf or JSON; gRPC is not built in (D-350). */
+const otlpProtocol = z.enum(["http/protobuf", "http/json"], {
+  error: "http/protobuf or http/json (OTLP over gRPC is not built in)",
+});
+
+/** OpenTelemetry's `key=value,key=value` lists (headers, resource attributes), values percent-decoded. */
+const keyValueList = z.string().transform((text, issues) => {
+  const pairs: Record<string, string> = {};
+  for (const entry of text.split(",")) {
+    if (entry.trim() === "") continue;
+    const at = entry.indexOf("=");
+    const name = at > 0 ? entry.slice(0, at).trim() : "";
+    if (name === "") {
+      issues.addIssue({ code: "custom", message: "comma-separated name=value pairs" });
+      return z.NEVER;
+    }
+    try {
+      pairs[name] = decodeURIComponent(entry.slice(at + 1).trim());
+    } catch {
+      issues.addIssue({ code: "custom", message: `the value of ${name} is not percent-encoded correctly` });
+      return z.NEVER;
+    }
+  }
+  return pairs;
+});
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -117,6 +143,51 @@ export const envSchema = z
     /** 32 bytes, base64 or hex: encrypts upstream credentials at rest (AES-256-GCM). */
     MASTER_KEY: z.string().optional(),
     CONFIG_FILE: z.string().optional(),
+    // Tracing (docs/tracing.md): OpenTelemetry's standard variables, read here only (D-350). Off unless asked for.
+    /** `true`: no tracing whatever the other OTEL_* variables say. */
+    OTEL_SDK_DISABLED: boolish.optional(),
+    /** `otlp` turns tracing on, `none` keeps it off; unset: on only when an OTLP endpoint is set (D-350). */
+    OTEL_TRACES_EXPORTER: z
+      .string()
+      .transform((text) =>
+        text
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== ""),
+      )
+      .refine(
+        (names) => names.every((name) => name === "otlp" || name === "none"),
+        "otlp or none (spans go over OTLP/HTTP; other exporters are not built in)",
+      )
+      .optional(),
+    /** The collector's base URL: spans go to its `/v1/traces`. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    /** The traces URL as it is (no path added); wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+    /** `name=value` pairs, comma-separated, values URL-encoded (a collector's API key): sent with every export. */
+    OTEL_EXPORTER_OTLP_HEADERS: keyValueList.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValueList.optional(),
+    /** How long one export may take (ms). */
+    OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().min(1).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: z.coerce.number().int().min(1).optional(),
+    /** The service's name in the tracing backend; unset: partner-gateway (partner-gateway-worker for a worker). */
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    /** More resource attributes (`deployment.environment.name=prod,…`), as OpenTelemetry defines them. */
+    OTEL_RESOURCE_ATTRIBUTES: keyValueList.optional(),
+    OTEL_TRACES_SAMPLER: z
+      .enum([
+        "always_on",
+        "always_off",
+        "traceidratio",
+        "parentbased_always_on",
+        "parentbased_always_off",
+        "parentbased_traceidratio",
+      ])
+      .default("parentbased_always_on"),
+    /** The ratio of the `traceidratio` samplers, 0 to 1 (default 1). */
+    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
     // The embedded sandbox (spec's test environment).
     SANDBOX_HOST: z.string().min(1).default("127.0.0.1"),
     SANDBOX_PORT: port.default(8090),
@@ -146,6 +217,43 @@ export type Env = z.infer<typeof envSchema>;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+/** What tracing needs, read from the OTEL_* variables (docs/tracing.md): absent when tracing is off. */
+export interface TracingConfig {
+  /** Where spans are exported: the full traces URL. */
+  url: string;
+  protocol: "http/protobuf" | "http/json";
+  headers: Record<string, string>;
+  timeoutMs: number;
+  serviceName: string;
+  resourceAttributes: Record<string, string>;
+  sampler: { name: Env["OTEL_TRACES_SAMPLER"]; ratio: number };
+}
+
+/**
+ * Tracing's settings, or undefined when it is off (D-350): OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none, or neither
+ * `otlp` asked for nor an endpoint set. On, spans go to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else to
+ * OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, else to a collector on this machine (http://localhost:4318/v1/traces),
+ * as OpenTelemetry's specification says.
+ */
+export function tracingConfig(env: Env, defaultServiceName: string): TracingConfig | undefined {
+  if (env.OTEL_SDK_DISABLED) return undefined;
+  const exporters = env.OTEL_TRACES_EXPORTER;
+  const endpointSet =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  const on = exporters === undefined || exporters.length === 0 ? endpointSet : exporters.includes("otlp");
+  if (!on) return undefined;
+  const base = (env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318").replace(/\/+$/, "");
+  return {
+    url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${base}/v1/traces`,
+    protocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf",
+    headers: { ...env.OTEL_EXPORTER_OTLP_HEADERS, ...env.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+    timeoutMs: env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000,
+    serviceName: env.OTEL_SERVICE_NAME ?? env.OTEL_RESOURCE_ATTRIBUTES?.["service.name"] ?? defaultServiceName,
+    resourceAttributes: env.OTEL_RESOURCE_ATTRIBUTES ?? {},
+    sampler: { name: env.OTEL_TRACES_SAMPLER, ratio: env.OTEL_TRACES_SAMPLER_ARG ?? 1 },
+  };
 }
 
 /** Parses the environment; throws a ConfigError that names every bad variable. */

@@ -103,7 +103,9 @@ export async function alertsPage(view: HTMLElement, _params: unknown, query: URL
     h(
       "p",
       { class: "muted" },
-      "Trouble the gateway found on your keys, connections, credentials and webhooks. An alert resolves by itself when its condition clears; where its notices go is set in the alert settings (PUT /owner/v1/alert-settings).",
+      "Trouble the gateway found on your keys, connections, credentials and webhooks. An alert resolves by itself when its condition clears; where its notices go is set in the ",
+      link("/alerts/settings", "alert settings"),
+      ".",
     ),
     h("p", null, filter),
     message,

@@ -14,16 +14,38 @@ let rotated: Rotated | null = null;
 let said: string | null = null;
 
 /**
+ * A key's posting docs (D-325): the page the owner sends to the vendor, opened in a tab or downloaded. Every owner may
+ * read them; the page comes from the owner API with the session's cookie.
+ */
+function postingDocsLinks(k: VendorKey): HTMLElement {
+  const href = `/owner/v1/keys/${encodeURIComponent(k.id)}/posting-docs/page`;
+  return h(
+    "div",
+    { class: "actions" },
+    h("a", { href, target: "_blank", rel: "noopener", "aria-label": `Posting docs of ${k.name}` }, "Posting docs"),
+    h(
+      "a",
+      { href, download: `posting-docs-${k.keyPrefix}.html`, "aria-label": `Download the posting docs of ${k.name}` },
+      "Download",
+    ),
+  );
+}
+
+/**
  * Vendor keys: issue one (the secret is shown once), rotate one with an overlap for the old secret, change its
- * bindings (profile versions, credential, answer mode), revoke with confirmation; 24-hour counts.
+ * bindings (profile versions, credential, answer mode), revoke with confirmation; 24-hour counts; each key's posting
+ * docs for its vendor.
  */
 export async function keysPage(view: HTMLElement): Promise<void> {
-  const [{ keys }, { keys: counts }, { profiles }, { credentials }] = await Promise.all([
+  const [{ keys }, { keys: counts }, { profiles }, { credentials }, { connections }] = await Promise.all([
     api.get("/keys"),
     api.get("/insights/key-counts", { query: { hours: 24 } }),
     api.get("/profiles"),
     api.get("/credentials"),
+    api.get("/connections"),
   ]);
+  // A hook connection's own key is reached by its hook URL: it has no posting docs (D-325).
+  const hookKeys = new Set(connections.map((c) => c.vendorKeyId));
   const versions = (
     await Promise.all(
       profiles
@@ -105,6 +127,7 @@ export async function keysPage(view: HTMLElement): Promise<void> {
       h(
         "td",
         null,
+        !k.revokedAt && !hookKeys.has(k.id) ? postingDocsLinks(k) : null,
         isAdmin() && !k.revokedAt
           ? h("div", { class: "actions" }, [
               h(

@@ -1,10 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ConfigError, type Env, parseEnv, secretEnvironment } from "../config.js";
+import { ConfigError, type Env, parseEnv, secretEnvironment, tracingConfig } from "../config.js";
 import { applyConfig } from "../gateway/config/apply-config.js";
 import { checkLiveConfig, type LoadedConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createGateway } from "../gateway/create-gateway.js";
 import { scheduleRetention } from "../gateway/submissions/retention-schedule.js";
+import { startTracing } from "../gateway/tracing/index.js";
 import { loopbackWebhookPorts } from "../gateway/webhooks/loopback-ports.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { listen } from "../http/server.js";
@@ -55,7 +56,11 @@ export async function run(argv: string[]): Promise<void> {
   const limits = configuredLimits(loaded);
   const redis = configuredRedis(env);
   if (values["api-only"] && !redis) throw new ConfigError("--api-only: needs REDIS_URL (workers share the queue)");
+  // Off unless the OTEL_* settings turn it on (docs/tracing.md): then every lead is one trace.
+  const traces = tracingConfig(env, "partner-gateway");
+  const tracing = traces ? await startTracing(traces, log) : undefined;
   const gateway = await createGateway({
+    ...(tracing ? { tracing } : {}),
     databasePath: env.DATABASE_PATH,
     databaseUrl: env.DATABASE_URL,
     postgres: { poolMax: env.PG_POOL_MAX, statementTimeoutMs: env.PG_STATEMENT_TIMEOUT_MS },
@@ -112,6 +117,7 @@ export async function run(argv: string[]): Promise<void> {
     await server.close();
     await opsServer?.close();
     await gateway.close(10_000);
+    await tracing?.shutdown();
     await sandbox?.close();
   });
 }

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
-import { ConfigError, parseEnv } from "../config.js";
+import { ConfigError, parseEnv, tracingConfig } from "../config.js";
 import { checkLiveConfig, loadConfigFile } from "../gateway/config/config-file.js";
 import { createForwardingWorker } from "../gateway/create-worker.js";
+import { startTracing } from "../gateway/tracing/index.js";
 import { configuredLimits, configuredRedis } from "./forwarding-options.js";
 import { onShutdown } from "./shutdown.js";
 import { commandLogger } from "./terminal.js";
@@ -40,7 +41,11 @@ export async function run(argv: string[]): Promise<void> {
   if (mode === "live" && loaded) checkLiveConfig(loaded.config, loaded.source);
   const log = commandLogger(env, "worker");
   const limits = loaded ? configuredLimits(loaded) : undefined;
+  // The attempts and settlements it runs continue the traces their requests began (docs/tracing.md).
+  const traces = tracingConfig(env, "partner-gateway-worker");
+  const tracing = traces ? await startTracing(traces, log) : undefined;
   const worker = await createForwardingWorker({
+    ...(tracing ? { tracing } : {}),
     databasePath: env.DATABASE_PATH,
     databaseUrl: env.DATABASE_URL,
     postgres: { poolMax: env.PG_POOL_MAX, statementTimeoutMs: env.PG_STATEMENT_TIMEOUT_MS },
@@ -53,5 +58,8 @@ export async function run(argv: string[]): Promise<void> {
   log.info({ upstream: upstreamUrl, prefix: redis.prefix }, "forwarding worker running");
 
   // SIGTERM: the dispatcher lock goes to another worker at once; sends running here get 10 s to finish.
-  onShutdown(log, () => worker.close(10_000));
+  onShutdown(log, async () => {
+    await worker.close(10_000);
+    await tracing?.shutdown();
+  });
 }

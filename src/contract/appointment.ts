@@ -13,15 +13,17 @@ export const appointmentSchema = z
     leadId: z.string().min(1, { message: "is required" }),
     projectId: z.string().min(1).optional(),
     startsAt: utcTimestamp,
-    endsAt: utcTimestamp,
+    endsAt: utcTimestamp.meta({ description: "must be after startsAt" }),
     notes: z
       .string()
       .refine((s) => atMostChars(s, 500), { message: "must be at most 500 characters" })
+      .meta({ maxLength: 500 })
       .optional(),
     idempotencyKey: z
       .string()
       .refine((s) => atLeastChars(s, 8), { message: "must be at least 8 characters" })
-      .refine((s) => atMostChars(s, 160), { message: "must be at most 160 characters" }),
+      .refine((s) => atMostChars(s, 160), { message: "must be at most 160 characters" })
+      .meta({ minLength: 8, maxLength: 160 }),
   })
   .superRefine((value, ctx) => {
     if (Date.parse(value.endsAt) <= Date.parse(value.startsAt)) {

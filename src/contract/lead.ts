@@ -14,10 +14,13 @@ export const leadSchema = z
     email: z
       .string()
       .max(254, { message: "must be at most 254 characters" })
-      .pipe(z.email({ message: "must be a valid email address" })),
-    phone: chars(7, 40).refine((s) => PHONE.test(s), {
-      message: "may contain only digits, spaces, +, -, ( and )",
-    }),
+      .pipe(z.email({ message: "must be a valid email address" }))
+      .meta({ format: "email" }),
+    phone: chars(7, 40)
+      .refine((s) => PHONE.test(s), {
+        message: "may contain only digits, spaces, +, -, ( and )",
+      })
+      .meta({ pattern: PHONE.source }),
     address: chars(3, 500),
     smsConsent: z.boolean().optional(),
   })

@@ -117,6 +117,7 @@ function pg(table: SQLiteTable): DerivedTable {
   return derivedTable;
 }
 
+export const alertNotices = pg(sqliteSchema.alertNotices);
 export const alertSettings = pg(sqliteSchema.alertSettings);
 export const alerts = pg(sqliteSchema.alerts);
 export const bookedAppointments = pg(sqliteSchema.bookedAppointments);
@@ -131,6 +132,7 @@ export const platformEvents = pg(sqliteSchema.platformEvents);
 export const platformWebhookSecrets = pg(sqliteSchema.platformWebhookSecrets);
 export const profileVersions = pg(sqliteSchema.profileVersions);
 export const profiles = pg(sqliteSchema.profiles);
+export const proofFailureMinutes = pg(sqliteSchema.proofFailureMinutes);
 export const sourcedLeads = pg(sqliteSchema.sourcedLeads);
 export const submissionAttempts = pg(sqliteSchema.submissionAttempts);
 export const submissions = pg(sqliteSchema.submissions);

@@ -5,6 +5,7 @@ import { type ForwardingLimits, SPEC_FORWARDING_LIMITS } from "./forwarding/limi
 import type { StoreOutages } from "./outage/index.js";
 import type { ProfileEngine } from "./profiles/index.js";
 import type { ProfileSuggester } from "./profiles-admin/suggest/index.js";
+import type { Running } from "./running.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 import type { AlertStore } from "./storage/alerts/index.js";
@@ -12,12 +13,12 @@ import type { CaptureStore } from "./storage/captures/index.js";
 import type { ConnectionStore } from "./storage/connections/index.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { ProfileStore } from "./storage/profiles/index.js";
-import type { SubmissionRow, SubmissionStore } from "./storage/submissions/index.js";
+import type { SubmissionStore } from "./storage/submissions/index.js";
 import type { TenantStore } from "./storage/tenants/index.js";
 import type { Transaction } from "./storage/transaction.js";
 import type { VendorKeyStore } from "./storage/vendor-keys/index.js";
 import type { WebhookStore } from "./storage/webhooks/index.js";
-import type { WebhookRuntime } from "./webhooks/registry.js";
+import type { Tracing } from "./tracing/index.js";
 
 export interface GatewaySettings {
   /** `sandbox`: test keys, loopback allowed; `live`: live keys, https and the SSRF guard. */
@@ -86,28 +87,14 @@ export interface GatewayContext {
   captures: CaptureStore;
   /** The presets this gateway offers (presets/, loaded at start). */
   presets: PresetCatalogue;
-  /** The running webhook machinery (dispatcher or notices to it, the SSRF policy), once started: registry.ts. */
-  webhookRuntime?: WebhookRuntime | undefined;
-  /** Forwarding, when this process forwards (absent in tests of intake alone). */
-  forwarding?: ForwardingPort;
-  /** The fetcher of notified records (connections/fetcher.ts), once the gateway started it. */
-  fetcher?: FetcherPort;
+  /** One trace per lead across processes (docs/tracing.md); NO_TRACING unless the OTEL_* settings turn it on. */
+  tracing: Tracing;
+  /**
+   * What runs once started — forwarding, the webhook machinery, the fetcher (D-370): created empty with the context,
+   * each part put in by its start. Not in a transaction's context: parts are told after the commit.
+   */
+  readonly running: Running;
   now: () => Date;
-}
-
-/** What the rest of the gateway asks of forwarding. */
-export interface ForwardingPort {
-  /** A submission was committed (or queued again): forward it. Repeats are harmless. */
-  notify(row: SubmissionRow): void;
-  /** A credential's value changed: resume what waited on it. */
-  credentialRotated(credentialId: string): Promise<void>;
-  /** The submission once forwarded or failed, or undefined after `timeoutMs`. */
-  waitFor(submissionId: string, timeoutMs: number): Promise<SubmissionRow | undefined>;
-}
-
-/** What a hook asks of the fetcher: notified records were stored, due at `dueAt` (ms). Repeats are harmless. */
-export interface FetcherPort {
-  notify(dueAt: number): void;
 }
 
 export const defaultSettings: GatewaySettings = {

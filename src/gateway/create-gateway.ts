@@ -12,10 +12,13 @@ import { StoreOutages } from "./outage/index.js";
 import { ProfileEngine } from "./profiles/index.js";
 import { registerEngineMetrics } from "./profiles/metrics.js";
 import { ProfileSuggester, type SuggestLimits } from "./profiles-admin/suggest/index.js";
+import { Running } from "./running.js";
 import { resolveMasterKey } from "./security/master-key.js";
 import { PasswordHasher } from "./security/passwords.js";
 import { Sealer } from "./security/sealer.js";
 import { type OpenedStorage, openStorage } from "./storage/open-storage.js";
+import { IN_TRANSACTION } from "./storage/transaction.js";
+import { NO_TRACING, type Tracing } from "./tracing/index.js";
 import { repairSettlements, settlementRecorder, startWebhooks, type WebhookOptions } from "./webhooks/index.js";
 import { startLedWebhooks } from "./webhooks/led-webhooks.js";
 
@@ -55,6 +58,8 @@ export interface GatewayOptions {
    * operations app (`opsApp`, for its own listener), not on the public one.
    */
   ops?: { token?: string | undefined; separate?: boolean };
+  /** Spans of each lead's trace (docs/tracing.md); none when unset. The caller shuts it down after `close`. */
+  tracing?: Tracing;
 }
 
 /**
@@ -78,6 +83,7 @@ export async function openGatewayContext(
     | "presetsDir"
     | "suggest"
     | "outages"
+    | "tracing"
   >,
 ) {
   const limits = options.forwarding?.limits;
@@ -123,9 +129,12 @@ export async function openGatewayContext(
     ...stores,
     outages: new StoreOutages(log, options.outages),
     // The work gets the transaction's stores and the services that touch none (D-275), never the context.
-    transaction: (work, mode, scope) => stores.transaction((tx) => work({ ...tx, log, now }), mode, scope),
+    transaction: (work, mode, scope) =>
+      stores.transaction((tx) => work({ ...tx, log, now, [IN_TRANSACTION]: true }), mode, scope),
     presets,
     passwords: new PasswordHasher(settings.passwordCost),
+    tracing: options.tracing ?? NO_TRACING,
+    running: new Running({ mode: settings.mode, loopbackPorts: settings.webhookLoopbackPorts }),
     now,
   };
   // While a loop waits for the database, readiness's ping asks it once a second and wakes the loops when it answers.
@@ -180,11 +189,12 @@ async function startGateway(
         ...(embeddedClaim ? { ownership: embeddedClaim } : {}),
       })
     : undefined;
+  const forwardingStopped = forwarder ? ctx.running.forwardingStarted(forwarder) : undefined;
   if (forwarder) {
-    ctx.forwarding = forwarder;
     try {
       await forwarder.start();
     } catch (error) {
+      forwardingStopped?.();
       await forwarder.close().catch(() => undefined);
       await embeddedClaim?.release();
       throw error;
@@ -209,7 +219,7 @@ async function startGateway(
   // Every API process fetches notified records: each claims a row before it fetches (D-321). After the webhooks, whose
   // SSRF policy it shares.
   const fetcher = new Fetcher(ctx, options.fetcher);
-  ctx.fetcher = fetcher;
+  const fetcherStopped = ctx.running.fetcherStarted(fetcher);
   fetcher.start();
   // After the webhooks too: alert notices go out under their SSRF policy. Every API process evaluates (D-342).
   const alerts = options.alerts?.enabled === false ? undefined : new AlertEvaluator(ctx, options.alerts);
@@ -237,8 +247,9 @@ async function startGateway(
       await alerts?.close();
       // Before forwarding: a record it stores is handed to forwarding.
       await fetcher.close();
-      ctx.fetcher = undefined;
+      fetcherStopped();
       await forwarder?.close(deadlineMs);
+      forwardingStopped?.();
       await embeddedClaim?.release();
       await webhooks.close();
       await queues?.close();

@@ -3,8 +3,8 @@ import type { GatewaySettings } from "./context.js";
 import { openGatewayContext } from "./create-gateway.js";
 import type { ForwarderOptions } from "./forwarding/forwarder.js";
 import { BullmqForwarding, type RedisForwardingOptions } from "./forwarding/redis/bullmq-forwarding.js";
+import type { Tracing } from "./tracing/index.js";
 import { settlementRecorder } from "./webhooks/index.js";
-import { attachRuntime, detachRuntime, outboundPolicy, type WebhookRuntime } from "./webhooks/registry.js";
 
 export interface ForwardingWorkerOptions {
   databasePath: string;
@@ -15,6 +15,8 @@ export interface ForwardingWorkerOptions {
   settings?: Partial<GatewaySettings>;
   masterKey?: string;
   forwarding: ForwarderOptions & { redis: Omit<RedisForwardingOptions, "api" | "worker"> };
+  /** Spans of the attempts and settlements it runs, in their leads' traces (docs/tracing.md). */
+  tracing?: Tracing;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function createForwardingWorker(options: ForwardingWorkerOptions) {
     masterKey: options.masterKey,
     engine: { poolSize: 1 },
     forwarding: { upstreamUrl: forwarding.upstreamUrl, limits: forwarding.limits },
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   const driver = new BullmqForwarding(ctx, {
     ...forwarding,
@@ -41,13 +44,12 @@ export async function createForwardingWorker(options: ForwardingWorkerOptions) {
     // A settled submission's webhooks are written with its outcome, here; the API processes send them.
     settlement: settlementRecorder(ctx),
   });
-  ctx.forwarding = driver;
+  const forwardingStopped = ctx.running.forwardingStarted(driver);
   // Deliveries enqueued here are sent by the API processes: tell them over Redis (the SSRF policy stays the mode's).
-  const runtime: WebhookRuntime = {
+  const webhooksStopped = ctx.running.webhooksStarted({
     notify: (subscriptionId, dueAt) => driver.publishWebhookDue(subscriptionId, dueAt),
-    policy: outboundPolicy(ctx),
-  };
-  attachRuntime(ctx, runtime);
+    policy: ctx.running.outboundPolicy,
+  });
   void driver.start(); // returns at once and never rejects: connecting is `started`, failures are logged
   return {
     ctx,
@@ -58,8 +60,9 @@ export async function createForwardingWorker(options: ForwardingWorkerOptions) {
     started: driver.started,
     /** Graceful (SIGTERM): the dispatcher lock is released, running sends get `deadlineMs` to finish. */
     async close(deadlineMs?: number) {
-      detachRuntime(ctx, runtime);
+      webhooksStopped();
       await driver.close(deadlineMs);
+      forwardingStopped();
       await close();
     },
   };

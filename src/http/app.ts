@@ -7,7 +7,7 @@ import { ApiError, codedErrorBody, errorAnswer } from "./errors.js";
 import { nodeOutgoing, requestHeader } from "./node-headers.js";
 import { NodeRoutes } from "./node-routes.js";
 import { requestIdFrom } from "./request-id.js";
-import { logRequest } from "./request-line.js";
+import { RequestLog } from "./request-line.js";
 
 /** Variables every app sets on the context; sub-apps add their own. */
 export interface BaseVariables {
@@ -37,6 +37,7 @@ export function validationError(error: ZodError, prefix: (string | number)[] = [
 export type App<V extends object = object> = OpenAPIHono<AppEnv<V>> & { readonly nodeRoutes: NodeRoutes };
 
 export function newApp<V extends object = object>(options: AppOptions): App<V> {
+  const requestLog = new RequestLog(options);
   const app = new OpenAPIHono<AppEnv<V>>({
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.error, result.target === "json" ? [] : [result.target]);
@@ -65,7 +66,7 @@ export function newApp<V extends object = object>(options: AppOptions): App<V> {
       for (const [name, value] of Object.entries(common)) setMissing(c, name, value);
     }
 
-    logRequest(options, {
+    requestLog.write({
       requestId,
       method: c.req.method,
       path: c.req.path,
@@ -93,7 +94,7 @@ export function newApp<V extends object = object>(options: AppOptions): App<V> {
     const coded = requestId && options.codedErrors?.(c.req.path);
     return c.json(coded ? codedErrorBody(answer, requestId) : answer.body, 404);
   });
-  return Object.assign(app, { nodeRoutes: new NodeRoutes(options) });
+  return Object.assign(app, { nodeRoutes: new NodeRoutes(options, requestLog) });
 }
 
 function setMissing(c: Context, name: string, value: string): void {

@@ -3,7 +3,7 @@ import type { AppOptions } from "./app-options.js";
 import { errorAnswer } from "./errors.js";
 import { nodeHeader } from "./node-headers.js";
 import { requestIdFrom } from "./request-id.js";
-import { logRequest } from "./request-line.js";
+import type { RequestLog } from "./request-line.js";
 
 /**
  * A route answered from Node's own request and response, ahead of Hono: for the few paths whose volume makes the
@@ -36,11 +36,13 @@ export interface NodeAnswer {
  */
 export class NodeRoutes {
   readonly #options: AppOptions;
+  readonly #requestLog: RequestLog;
   readonly #routes = new Map<string, NodeRoute>();
   readonly #prefixed: NodeRoute[] = [];
 
-  constructor(options: AppOptions) {
+  constructor(options: AppOptions, requestLog: RequestLog) {
     this.#options = options;
+    this.#requestLog = requestLog;
   }
 
   /** Adds a route; listen() serves it ahead of the app's Hono routes. */
@@ -58,6 +60,7 @@ export class NodeRoutes {
     const routes = this.#routes;
     const prefixed = this.#prefixed;
     const options = this.#options;
+    const requestLog = this.#requestLog;
     return ((serverOptions: object, hono: RequestListener) =>
       createServer(serverOptions, (incoming, outgoing) => {
         const url = incoming.url ?? "/";
@@ -66,7 +69,7 @@ export class NodeRoutes {
         const route =
           routes.get(`${incoming.method} ${path}`) ??
           prefixed.find((r) => path.startsWith(r.prefix ?? "") && (r.method === "*" || r.method === incoming.method));
-        if (route) respond(options, route, path, incoming, outgoing);
+        if (route) respond(options, requestLog, route, path, incoming, outgoing);
         else hono(incoming, outgoing);
       })) as typeof createServer;
   }
@@ -75,6 +78,7 @@ export class NodeRoutes {
 /** What one request's answer and log line need to know of it. */
 interface Exchange {
   options: AppOptions;
+  requestLog: RequestLog;
   route: NodeRoute;
   path: string;
   outgoing: ServerResponse;
@@ -87,6 +91,7 @@ interface Exchange {
 
 function respond(
   options: AppOptions,
+  requestLog: RequestLog,
   route: NodeRoute,
   path: string,
   incoming: IncomingMessage,
@@ -94,7 +99,16 @@ function respond(
 ): void {
   const started = performance.now();
   const requestId = requestIdFrom(nodeHeader(incoming, "x-request-id"));
-  const exchange: Exchange = { options, route, path, outgoing, started, requestId, method: incoming.method };
+  const exchange: Exchange = {
+    options,
+    requestLog,
+    route,
+    path,
+    outgoing,
+    started,
+    requestId,
+    method: incoming.method,
+  };
   route
     .handle(incoming, exchange)
     .then(
@@ -113,7 +127,7 @@ function respond(
 
 /** Writes the answer (JSON, or its own text) with the app's headers, then the request's log line. */
 function send(exchange: Exchange, answer: NodeAnswer, failure?: unknown): void {
-  const { options, route, path, outgoing, started, requestId, key } = exchange;
+  const { options, requestLog, route, path, outgoing, started, requestId, key } = exchange;
   const body = answer.text ? answer.text.body : JSON.stringify(answer.body);
   outgoing.writeHead(answer.status, {
     "x-request-id": requestId,
@@ -123,7 +137,7 @@ function send(exchange: Exchange, answer: NodeAnswer, failure?: unknown): void {
     "content-length": Buffer.byteLength(body),
   });
   outgoing.end(body);
-  logRequest(options, {
+  requestLog.write({
     requestId,
     method: route.method === "*" ? (exchange.method ?? "*") : route.method,
     path,

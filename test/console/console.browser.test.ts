@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { getAlertSettings } from "../../src/gateway/alerts/settings-admin.js";
 import { createUpstreamCredential } from "../../src/gateway/credentials/upstream-credentials.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createOwner } from "../../src/gateway/tenants/create-owner.js";
@@ -491,6 +492,31 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     expect(Date.parse(alert?.mutedUntil ?? "")).toBeGreaterThan(Date.now());
   });
 
+  it("shows the alert settings as the owner API has them and saves a threshold, a route and the webhook (docs/alerts.md)", async () => {
+    const { ctx } = rig.gateway;
+    await page.goto(`${rig.url}/console/alerts`);
+    await page.getByRole("link", { name: "alert settings" }).click();
+    await page.getByRole("heading", { name: "Alert settings", level: 1 }).waitFor();
+    // The defaults, as GET /owner/v1/alert-settings answers them.
+    const count = page.getByLabel("Refused proofs on a hook URL: Refusals");
+    expect(await count.inputValue()).toBe("10");
+    expect(await page.locator('[data-severity="warning"] input[name="route.warning.email"]').isChecked()).toBe(false);
+    await count.fill("4");
+    await page.locator('[data-severity="warning"] input[name="route.warning.email"]').check();
+    await page.getByLabel("Webhook URL", { exact: true }).fill(`${rig.url}/ops-alerts`);
+    await page.getByLabel("Webhook signing secret", { exact: true }).fill("s".repeat(40));
+    await page.getByRole("button", { name: "Save alert settings" }).click();
+    await page.getByText("Alert settings saved.").waitFor();
+    await capture(page, "alert-settings");
+    const saved = await getAlertSettings({ ctx, companyId: company.gatewayCompanyId });
+    expect(saved.thresholds.proof_failures.count).toBe(4);
+    expect(saved.routes.warning).toContain("email");
+    expect(saved.channels.webhook).toEqual({ url: `${rig.url}/ops-alerts` });
+    // Shown back as saved; the secret never is.
+    expect(await page.getByLabel("Refused proofs on a hook URL: Refusals").inputValue()).toBe("4");
+    expect(await page.content()).not.toContain("s".repeat(40));
+  });
+
   it("shows a viewer the credentials, keys and live log, offers no action, and the API refuses one forced", async () => {
     const viewer = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(viewer, viewerEmail);
@@ -504,6 +530,12 @@ describe.skipIf(!availability.available)("owner console in a real browser", () =
     await viewer.getByRole("heading", { name: "Keys" }).waitFor();
     await viewer.locator("tr", { hasText: "LeadMarket vendor" }).waitFor();
     expect(await viewer.getByRole("button", { name: /^(Rotate|Edit bindings)/ }).count()).toBe(0);
+    // A viewer may read a key's posting docs (D-325): the page the link opens names where the vendor posts.
+    const docsLink = viewer.getByRole("link", { name: "Posting docs of LeadMarket vendor", exact: true });
+    const docsHref = String(await docsLink.getAttribute("href"));
+    const docsPage = await viewer.evaluate(async (href) => (await fetch(href)).text(), docsHref);
+    expect(docsPage).toContain("/api/inbound/leads");
+    expect(docsPage).toContain("x-api-key");
     await viewer.getByRole("link", { name: "Submissions" }).click();
     await viewer.locator('.live-status[data-live="live"]').waitFor();
 

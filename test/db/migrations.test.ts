@@ -84,7 +84,7 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
     // retention purge is a range of ids) and makes the idempotency index partial; 0008 adds the partial index of
     // settled rows whose settlement was never recorded (the start-up repair's); 0010 the live log's changes of a
     // company since a cursor (docs/decisions.md D-235); 0012 a hook connection's submissions, per company; 0013 a
-    // vendor key's latest submissions (alerts: a vendor gone quiet, D-344); 0014 a company's submissions by a
+    // vendor key's latest submissions (alerts: a vendor gone quiet, D-344); 0016 a company's submissions by a
     // person's normalised e-mail and phone (the log's search, D-319).
     expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
       "submissions_company_connection_id_idx",

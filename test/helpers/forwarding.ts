@@ -10,6 +10,7 @@ import type { ForwardingLimits } from "../../src/gateway/forwarding/limits.js";
 import type { SendRetryPolicy } from "../../src/gateway/forwarding/send-retry.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createCompany } from "../../src/gateway/tenants/create-company.js";
+import type { Tracing } from "../../src/gateway/tracing/index.js";
 import { loopbackWebhookPorts } from "../../src/gateway/webhooks/loopback-ports.js";
 import { listen, type RunningServer } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";
@@ -44,7 +45,9 @@ export interface RigOptions {
   alerts?: GatewayOptions["alerts"];
   webhooks?: GatewayOptions["webhooks"];
   now?: GatewayOptions["now"];
-  /** Where the gateway sends upstream instead of the sandbox itself: a spy in front of it (given the sandbox's URL). */
+  /** Tracing of the gateway (`api`) and of the BullMQ driver's workers (`worker`); none when unset. */
+  tracing?: { api?: Tracing; worker?: Tracing };
+  /** Where forwarding sends, given the sandbox's URL (a recording proxy in front of it); the sandbox itself if unset. */
   upstream?: (sandboxUrl: string) => Promise<string>;
 }
 
@@ -110,6 +113,7 @@ export async function startRig(options: RigOptions) {
     ...(options.alerts ? { alerts: options.alerts } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.tracing?.api ? { tracing: options.tracing.api } : {}),
   });
   const workers: ForwardingWorker[] = [];
   /** Another forwarding worker on the same database and Redis (BullMQ driver). */
@@ -119,6 +123,7 @@ export async function startRig(options: RigOptions) {
       log: createLogger({ level: "silent" }),
       masterKey,
       forwarding: { ...forwarding, redis },
+      ...(options.tracing?.worker ? { tracing: options.tracing.worker } : {}),
     });
     workers.push(worker);
     await worker.started;

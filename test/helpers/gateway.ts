@@ -30,7 +30,7 @@ export async function startTestGateway(
   options: Partial<
     Pick<
       GatewayOptions,
-      "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir" | "fetcher" | "suggest"
+      "databasePath" | "masterKey" | "engine" | "webhooks" | "now" | "presetsDir" | "fetcher" | "suggest" | "alerts"
     >
   > = {},
 ): Promise<TestGateway> {

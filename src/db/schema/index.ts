@@ -1,3 +1,4 @@
+export { alertNotices } from "./alert-notices.js";
 export { alertSettings } from "./alert-settings.js";
 export { alerts } from "./alerts.js";
 export { bookedAppointments } from "./booked-appointments.js";
@@ -12,6 +13,7 @@ export { platformEvents } from "./platform-events.js";
 export { platformWebhookSecrets } from "./platform-webhook-secrets.js";
 export { profileVersions } from "./profile-versions.js";
 export { profiles } from "./profiles.js";
+export { proofFailureMinutes } from "./proof-failure-minutes.js";
 export { sourcedLeads } from "./sourced-leads.js";
 export { submissionAttempts } from "./submission-attempts.js";
 export { submissions } from "./submissions.js";

@@ -79,6 +79,11 @@ export const submissions = sqliteTable(
     /** A `fetching` submission's notified record: the values its connection's fetch URL is filled with. */
     fetchTarget: text("fetch_target", { mode: "json" }).$type<Record<string, string>>(),
     /**
+     * The W3C `traceparent` of the request that brought it (docs/tracing.md): its forwarding attempts and settlement,
+     * in whatever process, are spans of that trace. Null with tracing off.
+     */
+    traceParent: text("trace_parent"),
+    /**
      * The vendor's other details a profile put in `extras` (D-320): kept with the submission and shown to the owner,
      * never sent upstream (the canonical body has no such field), erased with the submission.
      */

@@ -15,6 +15,8 @@ export const webhookEvents = sqliteTable(
     /** The §6.1 envelope as JSON text. */
     envelope: text("envelope").notNull(),
     createdAt: text("created_at").notNull(),
+    /** The `traceparent` of what produced it (a submission's settlement): its deliveries' spans join that trace. */
+    traceParent: text("trace_parent"),
   },
   (t) => [
     // Retention purge: events older than the cutoff (time-ordered, so new rows append to one page).

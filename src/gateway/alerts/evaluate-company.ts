@@ -1,10 +1,10 @@
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
+import { isStoreOutage } from "../outage/index.js";
 import type { AlertRow } from "../storage/alerts/index.js";
 import { FINDERS } from "./conditions/index.js";
 import { CONDITIONS, type Condition, SEVERITY_OF, type Thresholds } from "./conditions.js";
 import { type Finding, findingKey } from "./finding.js";
-import type { ProofSamples } from "./proof-samples.js";
 import { once, type Scan } from "./scan.js";
 
 /** What one evaluation changed: the alerts it opened and resolved (the notices follow from the rows). */
@@ -17,13 +17,13 @@ export interface Evaluated {
  * One evaluation of one company (D-342): every condition's finder, then the live alerts brought in line — a finding
  * without a live alert opens one (unless another evaluator just did: the unique index), a live alert found again
  * gets its count and message, and a live alert no longer found resolves. A finder that fails leaves its condition's
- * alerts as they are: a database hiccup is not a recovery.
+ * alerts as they are: a database hiccup is not a recovery. An outage of the store ends the evaluation (rethrown), to be
+ * run again whole once the store is back (D-338).
  */
 export async function evaluateCompany(
   ctx: GatewayContext,
   companyId: string,
   thresholds: Thresholds,
-  proofSamples: ProofSamples,
 ): Promise<Evaluated> {
   const nowMs = ctx.now().getTime();
   const at = new Date(nowMs).toISOString();
@@ -36,7 +36,6 @@ export async function evaluateCompany(
     live: (condition) => live.filter((a) => a.condition === condition),
     keys: once(() => ctx.vendorKeys.listOfCompany(companyId)),
     connections: once(() => ctx.connections.listOfCompany(companyId)),
-    proofSamples,
   };
   const found = new Map<string, Finding>();
   const evaluated = new Set<Condition>();
@@ -45,6 +44,8 @@ export async function evaluateCompany(
       for (const finding of await FINDERS[condition](scan)) found.set(findingKey(finding), finding);
       evaluated.add(condition);
     } catch (error) {
+      // An outage of the store is the evaluator's to wait out, for the whole evaluation (D-338).
+      if (isStoreOutage(error)) throw error;
       ctx.log.error({ err: error, companyId, condition }, "alert condition not evaluated");
     }
   }

@@ -24,8 +24,14 @@ const TITLES: Readonly<Record<Condition, string>> = {
   forwarding_latency: "Forwarding slower than your bound",
 };
 
-export function makeNotice(event: Notice["event"], alert: AlertRow, publicUrl: string, reminder = false): Notice {
-  return { event, reminder, alert, url: new URL(alert.link, publicUrl).toString(), eventId: newEventId() };
+export function makeNotice(
+  event: Notice["event"],
+  alert: AlertRow,
+  publicUrl: string,
+  reminder = false,
+  eventId = newEventId(),
+): Notice {
+  return { event, reminder, alert, url: new URL(alert.link, publicUrl).toString(), eventId };
 }
 
 /** One line for a subject or a chat message's heading. */

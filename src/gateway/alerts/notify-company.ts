@@ -1,7 +1,6 @@
 import type { GatewayContext } from "../context.js";
 import type { AlertRow } from "../storage/alerts/index.js";
 import type { NoticeSender } from "./channels/notice-sender.js";
-import { makeNotice } from "./notice.js";
 import type { AlertSettings } from "./settings.js";
 
 /**
@@ -9,7 +8,8 @@ import type { AlertSettings } from "./settings.js";
  * ago than the re-notify interval (an acknowledged one is not reminded: someone is on it); a resolved alert that was
  * notified open, its "resolved" notice. A muted alert sends nothing until its mute ends — its "resolved" notice is
  * dropped, since the owner did not want to hear of it. Each notice is claimed in the database before it is sent, so
- * of two evaluators one sends it (D-342).
+ * of two evaluators one sends it (D-342), and the claim writes what it owes each channel, so a channel that fails is
+ * tried again from the database (D-347).
  */
 export async function notifyCompany(
   ctx: GatewayContext,
@@ -25,19 +25,21 @@ export async function notifyCompany(
     const due =
       alert.notifiedAt === null ||
       (alert.status === "open" && now.getTime() - Date.parse(alert.notifiedAt) >= settings.renotifyMinutes * 60_000);
-    if (!due || !(await ctx.alerts.claimNotice(alert.id, alert.notifiedAt, at))) continue;
-    await sender.send(settings, makeNotice("alert.opened", alert, ctx.settings.publicUrl, alert.notifiedAt !== null));
+    if (!due) continue;
+    const owed = sender.owed(settings, alert, "alert.opened", alert.notifiedAt !== null, Date.now());
+    if (!(await ctx.alerts.claimNotice(alert.id, alert.notifiedAt, at, owed))) continue;
+    await sender.send(settings, alert, owed);
     sent++;
   }
   for (const alert of await ctx.alerts.resolvedNoticesOwed(companyId)) {
-    if (!(await ctx.alerts.claimResolvedNotice(alert.id, at))) continue;
-    if (muted(alert, now)) continue;
-    await sender.send(settings, makeNotice("alert.resolved", alert, ctx.settings.publicUrl));
+    const owed = muted(alert, now) ? [] : sender.owed(settings, alert, "alert.resolved", false, Date.now());
+    if (!(await ctx.alerts.claimResolvedNotice(alert.id, at, owed)) || owed.length === 0) continue;
+    await sender.send(settings, alert, owed);
     sent++;
   }
   return sent;
 }
 
-function muted(alert: AlertRow, now: Date): boolean {
+export function muted(alert: AlertRow, now: Date): boolean {
   return alert.mutedUntil !== null && Date.parse(alert.mutedUntil) > now.getTime();
 }

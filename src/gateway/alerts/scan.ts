@@ -4,7 +4,6 @@ import type { ConnectionRow } from "../storage/connections/index.js";
 import type { VendorKeyRow } from "../storage/vendor-keys/index.js";
 import type { Condition, Thresholds } from "./conditions.js";
 import type { Finding } from "./finding.js";
-import type { ProofSamples } from "./proof-samples.js";
 
 /** What one evaluation of one company gives each condition's finder. */
 export interface Scan {
@@ -17,7 +16,6 @@ export interface Scan {
   /** The company's vendor keys and connections, read once per evaluation. */
   keys(): Promise<VendorKeyRow[]>;
   connections(): Promise<ConnectionRow[]>;
-  proofSamples: ProofSamples;
 }
 
 export type Finder = (scan: Scan) => Promise<Finding[]>;

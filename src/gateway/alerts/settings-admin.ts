@@ -1,7 +1,6 @@
 import { badRequest } from "../../http/errors.js";
 import { validateWebhookUrl } from "../../net/index.js";
 import type { GatewayContext } from "../context.js";
-import { outboundPolicy } from "../webhooks/registry.js";
 import type { Severity } from "./conditions.js";
 import {
   type AlertSecrets,
@@ -93,7 +92,7 @@ export async function updateAlertSettings(input: {
 }
 
 function checkedUrl(ctx: GatewayContext, url: string, field: string): string {
-  const check = validateWebhookUrl(url, outboundPolicy(ctx));
+  const check = validateWebhookUrl(url, ctx.running.outboundPolicy);
   if (!check.ok) throw badRequest(`${field}: ${check.message}`, { field, reason: check.reason });
   return check.url.toString();
 }

@@ -1,5 +1,7 @@
+import type { Span } from "@opentelemetry/api";
 import { capturePayload, isCapturing } from "../captures/capture-payload.js";
 import type { GatewayContext } from "../context.js";
+import { childSpan, inSpanOf } from "../tracing/index.js";
 import type { JsonValue } from "./bodies/index.js";
 import { fetchTargets } from "./fetch-targets.js";
 import { mapPayload, vendorKeyOf } from "./hook-mapping.js";
@@ -21,6 +23,8 @@ export async function acceptHookPayload(
   ctx: GatewayContext,
   connection: ResolvedConnection,
   payload: { raw: Uint8Array; body: JsonValue },
+  /** The hook request's span (tracing on): mapping and commit are its children, the rows carry its trace. */
+  span?: Span,
 ): Promise<void> {
   const key = await vendorKeyOf(ctx, connection);
   const tree = payload.body;
@@ -35,11 +39,20 @@ export async function acceptHookPayload(
   }
   const test = await isTestPayload(ctx, connection, tree);
   const now = ctx.now();
-  const base: Base = { key, connectionId: connection.row.id, rawPayload: JSON.stringify(tree), test, now };
-  const planned = await planHookRows(ctx, connection, base, tree);
-  await storeRows(ctx, key, planned);
+  const base: Base = {
+    key,
+    connectionId: connection.row.id,
+    rawPayload: JSON.stringify(tree),
+    test,
+    now,
+    traceParent: span ? ctx.tracing.traceparent(span) : null,
+  };
+  const planned = await inSpanOf(childSpan(ctx.tracing, "map payload", span), () =>
+    planHookRows(ctx, connection, base, tree),
+  );
+  await inSpanOf(childSpan(ctx.tracing, "commit submission", span), () => storeRows(ctx, key, planned));
   // The notified records are due now: the fetcher need not wait for its next look.
-  if (planned.some((entry) => entry.row.status === "fetching")) ctx.fetcher?.notify(now.getTime());
+  if (planned.some((entry) => entry.row.status === "fetching")) ctx.running.fetcher?.notify(now.getTime());
 }
 
 /**

@@ -1,8 +1,10 @@
+import { type Span, SpanKind } from "@opentelemetry/api";
 import { ApiError, notFound } from "../../http/errors.js";
 import { MAX_BODY_BYTES } from "../../http/json-body.js";
 import type { GatewayContext } from "../context.js";
 import type { IntakeLimiter } from "../intake/intake-limiter.js";
 import type { ConnectionRow } from "../storage/connections/index.js";
+import { endFailed } from "../tracing/index.js";
 import { HOOK_BODY_ERRORS, HookBodyError, type JsonValue, parseHookBody } from "./bodies/index.js";
 import type { HookAnswer, HookHttpRequest } from "./hook-request.js";
 import { digestHookToken, isHookToken } from "./hook-token.js";
@@ -23,7 +25,7 @@ export interface HookServices {
   resolver: ConnectionResolver;
   proofFailures: ProofFailures;
   /** Stores what the vendor sent, durably, before the vendor is answered (accept-hook.ts). */
-  accept(connection: ResolvedConnection, payload: { raw: Uint8Array; body: JsonValue }): Promise<void>;
+  accept(connection: ResolvedConnection, payload: { raw: Uint8Array; body: JsonValue }, span?: Span): Promise<void>;
 }
 
 /**
@@ -33,16 +35,46 @@ export interface HookServices {
  * (store first, map after: a payload the profile cannot map is held for the owner, never refused) → the answer the
  * vendor expects.
  */
-export async function answerHook({
-  ctx,
-  hooks,
-  request,
-}: {
+export function answerHook(args: {
   ctx: GatewayContext;
   hooks: HookServices;
   request: HookHttpRequest;
 }): Promise<HookAnswer> {
+  return args.ctx.tracing.enabled ? tracedHook(args) : hook(args, undefined);
+}
+
+/**
+ * The hook request as the root of its leads' trace, or a child of the vendor's own `traceparent`: named by its route,
+ * never by its token (docs/tracing.md).
+ */
+async function tracedHook(args: {
+  ctx: GatewayContext;
+  hooks: HookServices;
+  request: HookHttpRequest;
+}): Promise<HookAnswer> {
+  const span = args.ctx.tracing.start(`${args.request.method} /hooks/{token}`, {
+    parent: args.request.header("traceparent"),
+    kind: SpanKind.SERVER,
+    attributes: { "http.request.method": args.request.method, "http.route": "/hooks/{token}" },
+  });
+  try {
+    const answer = await hook(args, span);
+    span.setAttribute("http.response.status_code", answer.status);
+    span.end();
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError) span.setAttribute("http.response.status_code", error.status);
+    endFailed(span, error);
+    throw error;
+  }
+}
+
+async function hook(
+  { ctx, hooks, request }: { ctx: GatewayContext; hooks: HookServices; request: HookHttpRequest },
+  span: Span | undefined,
+): Promise<HookAnswer> {
   const row = await connectionOf(ctx, request.token);
+  span?.setAttribute("gateway.connection.id", row.id);
   hooks.limiter.take(row.id);
   const connection = hooks.resolver.resolve(row);
   const { declarations, secrets } = connection;
@@ -66,7 +98,7 @@ export async function answerHook({
   if (!parsedFirst) checkProof(hooks, row, verifyProof(declarations.proof, hookRequest, secrets, now));
   const body = await parsed(hookRequest.rawBody, request.header("content-type"));
   if (parsedFirst) checkProof(hooks, row, verifyProof(declarations.proof, { ...hookRequest, body }, secrets, now));
-  await hooks.accept(connection, { raw: hookRequest.rawBody, body });
+  await hooks.accept(connection, { raw: hookRequest.rawBody, body }, span);
   const answer = renderAnswer(declarations.answer, body);
   return { status: answer.status, contentType: answer.contentType, body: answer.body };
 }

@@ -1,6 +1,7 @@
 import { type GuardedFetch, OutboundError } from "../../net/index.js";
 import type { GatewayContext } from "../context.js";
 import { nextSendAt, type SendRetryPolicy } from "../forwarding/send-retry.js";
+import { OutageRetryClosedError } from "../outage/index.js";
 import type { FetchChange, SubmissionRow } from "../storage/submissions/index.js";
 import { settlementRecorder } from "../webhooks/index.js";
 import { type FetchOutcome, networkOutcome, responseOutcome } from "./fetch-outcome.js";
@@ -16,6 +17,8 @@ export interface FetchAttemptDeps {
   retry: SendRetryPolicy;
   random: () => number;
   closing: () => boolean;
+  /** Runs a step on the database through the fetcher's outage retry: an outcome waits for it, never lost (D-338). */
+  store: <T>(step: () => Promise<T>) => Promise<T>;
 }
 
 /** How an attempt ended, for the fetcher's schedule: when the row is due again, and a 429's pause of the connection. */
@@ -70,7 +73,7 @@ export async function attemptFetch(
     if (!(error instanceof OutboundError)) throw error;
     // Closing: the request was abandoned, not answered; the row is due again at the next start, no attempt spent.
     if (deps.closing()) {
-      await ctx.submissions.endFetch(row.id, leaseUntil, ctx.now().getTime(), {});
+      await deps.store(() => ctx.submissions.endFetch(row.id, leaseUntil, ctx.now().getTime(), {}));
       return {};
     }
     outcome = networkOutcome(error);
@@ -83,14 +86,16 @@ export async function attemptFetch(
     return end(deps, row, leaseUntil, outcome);
   }
   try {
-    await storeFetchedRecord(ctx, connection, row, leaseUntil, outcome.record);
+    const record = outcome.record;
+    await deps.store(() => storeFetchedRecord(ctx, connection, row, leaseUntil, record));
     return {};
   } catch (error) {
+    if (error instanceof OutageRetryClosedError) throw error;
     // The profile engine busy, or a record stored meanwhile by another request: the gateway's to retry, soon, without
     // spending one of the vendor's attempts (the next one finds the stored record).
     ctx.log.warn({ submissionId: row.id, err: error }, "fetched record not stored; fetched again shortly");
     const nextAttemptAt = ctx.now().getTime() + 1_000;
-    await ctx.submissions.endFetch(row.id, leaseUntil, ctx.now().getTime(), { nextAttemptAt });
+    await deps.store(() => ctx.submissions.endFetch(row.id, leaseUntil, ctx.now().getTime(), { nextAttemptAt }));
     return { nextAttemptAt };
   }
 }
@@ -105,7 +110,7 @@ export async function failFetch(
   leaseUntil: number,
   reason: string,
 ): Promise<FetchAttemptResult> {
-  await fail(deps.ctx, row, leaseUntil, deps.ctx.now().getTime(), { lastError: reason });
+  await deps.store(() => fail(deps.ctx, row, leaseUntil, deps.ctx.now().getTime(), { lastError: reason }));
   return {};
 }
 
@@ -139,13 +144,14 @@ async function end(
     const { retryAfterMs } = outcome;
     const nextAttemptAt = backoff === null || retryAfterMs === undefined ? backoff : now + retryAfterMs;
     if (nextAttemptAt !== null && nextAttemptAt - notifiedAt <= deps.retry.horizonMs) {
-      await ctx.submissions.endFetch(row.id, leaseUntil, now, { attempts, nextAttemptAt, lastError: outcome.reason });
+      const change = { attempts, nextAttemptAt, lastError: outcome.reason };
+      await deps.store(() => ctx.submissions.endFetch(row.id, leaseUntil, now, change));
       return { nextAttemptAt, ...(retryAfterMs === undefined ? {} : { pauseMs: retryAfterMs }) };
     }
   }
   const reason =
     outcome.kind === "retry" ? `no record after ${attempts} attempts; the last: ${outcome.reason}` : outcome.reason;
-  await fail(ctx, row, leaseUntil, now, { attempts, lastError: reason });
+  await deps.store(() => fail(ctx, row, leaseUntil, now, { attempts, lastError: reason }));
   return {};
 }
 

@@ -32,6 +32,7 @@ export async function storeFetchedRecord(
     rawPayload: JSON.stringify(record),
     test: fetching.test,
     now,
+    traceParent: fetching.traceParent,
     // Two notified records the API answers alike are two payloads: held apart, each with its own target.
     heldKey: heldKey({ notification: target, record }),
   };

@@ -1,9 +1,10 @@
 import { MAX_BODY_BYTES } from "../../http/json-body.js";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "../../net/index.js";
-import type { FetcherPort, GatewayContext } from "../context.js";
+import type { GatewayContext } from "../context.js";
 import { DEFAULT_SEND_RETRY, type SendRetryPolicy } from "../forwarding/send-retry.js";
+import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
+import type { FetcherPort } from "../running.js";
 import type { SubmissionRow } from "../storage/submissions/index.js";
-import { outboundPolicy } from "../webhooks/registry.js";
 import { attemptFetch, type FetchAttemptDeps, failFetch, retryFetch } from "./fetch-attempt.js";
 import { FetchPace } from "./fetch-pace.js";
 import { ConnectionResolver, type ResolvedConnection } from "./resolved-connection.js";
@@ -37,6 +38,9 @@ const LOOKS = 3;
  * claims a row with a conditional update and a lease before it fetches, and every outcome is written under that lease.
  * Each connection is held to its `fetch.perMinute` (fetch-pace.ts). Woken by a hook that stored rows, by its own
  * timers (a retry, a rate's next slot) and by a poll, which also finds other processes' rows and expired leases.
+ * An outage of the database is waited out (D-338): the pump's reads and claims wait for it and go on, a vendor's answer
+ * is kept until its outcome commits, and the database is read again as soon as it is back, so a fetch due meanwhile
+ * goes then.
  */
 export class Fetcher implements FetcherPort {
   readonly #ctx: GatewayContext;
@@ -58,14 +62,18 @@ export class Fetcher implements FetcherPort {
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  readonly #closedSignal = new AbortController();
+  readonly #outage: OutageRetry;
+  #forgetRecovery: (() => void) | undefined;
 
   constructor(ctx: GatewayContext, options: FetcherOptions = {}) {
     this.#ctx = ctx;
+    this.#outage = ctx.outages.retry({ name: "connections fetcher", signal: this.#closedSignal.signal });
     const timeoutMs = options.timeoutMs ?? 10_000;
     // The webhooks' policy: the SSRF rules of the mode (sandbox mode reaches loopback as webhooks may) and its
     // allow-list (docs/webhooks-gateway.md, "URL").
     this.#egress = createGuardedFetch({
-      policy: outboundPolicy(ctx),
+      policy: ctx.running.outboundPolicy,
       timeoutMs,
       // A record is at most what a hook may post (§8's 1 MB).
       maxResponseBytes: MAX_BODY_BYTES,
@@ -77,6 +85,7 @@ export class Fetcher implements FetcherPort {
       retry: { ...DEFAULT_SEND_RETRY, ...options.retry },
       random: options.random ?? Math.random,
       closing: () => this.#closed,
+      store: (step) => this.#outage.run(step),
     };
     this.#resolver = new ConnectionResolver(ctx);
     this.#pace = new FetchPace(options.minuteMs ?? 60_000);
@@ -90,6 +99,10 @@ export class Fetcher implements FetcherPort {
   start(): void {
     this.#poll = setInterval(() => this.#schedulePump(), this.#pollMs);
     this.#poll.unref();
+    // The rows as the database has them once it is back: what fell due meanwhile is fetched at once.
+    this.#forgetRecovery = this.#ctx.outages.onRecovered((store) => {
+      if (store === "database") this.#schedulePump();
+    });
     this.#schedulePump();
   }
 
@@ -104,6 +117,9 @@ export class Fetcher implements FetcherPort {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    // Steps waiting for the database give up: their rows' leases run out, and they are fetched again.
+    this.#closedSignal.abort();
+    this.#forgetRecovery?.();
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
     await this.#pumpRun;
@@ -151,7 +167,7 @@ export class Fetcher implements FetcherPort {
           await this.#pump();
         } while (this.#pumpAgain && !this.#closed);
       } catch (error) {
-        this.#ctx.log.error({ err: error }, "fetcher pump failed");
+        if (!(error instanceof OutageRetryClosedError)) this.#ctx.log.error({ err: error }, "fetcher pump failed");
       } finally {
         this.#pumping = false;
       }
@@ -167,7 +183,9 @@ export class Fetcher implements FetcherPort {
     let wake = Number.POSITIVE_INFINITY;
     for (let look = 0; look < LOOKS && !this.#closed; look++) {
       if (this.#busy.size >= this.#maxInFlight) return; // a completion pumps again
-      const rows = await this.#ctx.submissions.dueFetches(this.#ctx.now().getTime(), PAGE + this.#busy.size, [...held]);
+      const rows = await this.#outage.run(() =>
+        this.#ctx.submissions.dueFetches(this.#ctx.now().getTime(), PAGE + this.#busy.size, [...held]),
+      );
       let heldMore = false;
       for (const row of rows) {
         if (this.#closed || this.#busy.size >= this.#maxInFlight) return;
@@ -207,7 +225,7 @@ export class Fetcher implements FetcherPort {
     if (id === null) return "the submission came through no connection";
     const seen = known.get(id);
     if (seen !== undefined) return seen;
-    const stored = await this.#ctx.connections.get(id);
+    const stored = await this.#outage.run(() => this.#ctx.connections.get(id));
     let connection: ResolvedConnection | string;
     if (!stored) connection = "the connection is gone";
     else if (stored.revokedAt !== null) connection = "the connection was revoked before its record was fetched";
@@ -229,7 +247,7 @@ export class Fetcher implements FetcherPort {
    */
   async #launch(row: SubmissionRow, connection: ResolvedConnection | string): Promise<void> {
     const now = this.#ctx.now().getTime();
-    if (!(await this.#ctx.submissions.claimFetch(row.id, now, this.#leaseMs))) return;
+    if (!(await this.#outage.run(() => this.#ctx.submissions.claimFetch(row.id, now, this.#leaseMs)))) return;
     const leaseUntil = now + this.#leaseMs;
     this.#busy.add(row.id);
     const fetching = typeof connection === "string" ? undefined : connection;
@@ -244,6 +262,8 @@ export class Fetcher implements FetcherPort {
         if (result.pauseMs !== undefined && fetching) this.#pace.pause(fetching.row.id, Date.now() + result.pauseMs);
         if (result.nextAttemptAt !== undefined) this.notify(result.nextAttemptAt);
       } catch (error) {
+        // Closed while its outcome waited for the database: the lease runs out and the row is fetched again.
+        if (error instanceof OutageRetryClosedError) return;
         this.#ctx.log.error({ submissionId: row.id, err: error }, "notified record fetch failed");
         const reason = `the gateway could not fetch the record: ${error instanceof Error ? error.message : String(error)}`;
         // Written only while the lease is still this one's and the row still fetching; else its lease runs out.

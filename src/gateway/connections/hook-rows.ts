@@ -22,6 +22,8 @@ export interface Base {
    * and its content, so two notified records the vendor's API answers alike are held apart.
    */
   heldKey?: string;
+  /** The trace its rows' forwarding joins (docs/tracing.md): the hook request's, or the row it re-makes. */
+  traceParent?: string | null;
 }
 
 /** A row to write, and how to tell it is already there: its idempotency key and content digest. */
@@ -42,6 +44,7 @@ function rowOf(base: Base, fields: Partial<SubmissionRow> & Pick<SubmissionRow, 
     rawPayload: base.rawPayload,
     connectionId: base.connectionId,
     test: base.test,
+    traceParent: base.traceParent ?? null,
     ...fields,
   });
 }

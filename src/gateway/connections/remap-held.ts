@@ -56,7 +56,7 @@ export async function remapHeldPayloads({
     for (const row of result.rows) if (row.status === "queued") queued.push(row);
   }
   outcome.redriven = queued.length;
-  for (const row of queued) ctx.forwarding?.notify(row);
+  for (const row of queued) ctx.running.forwarding?.notify(row);
   return outcome;
 }
 
@@ -80,7 +80,14 @@ async function remapOne(
   try {
     connection = resolver.resolve(row);
     const key = await vendorKeyOf(ctx, connection);
-    base = { key, connectionId: row.id, rawPayload: held.rawPayload, test: held.test, now: ctx.now() };
+    base = {
+      key,
+      connectionId: row.id,
+      rawPayload: held.rawPayload,
+      test: held.test,
+      now: ctx.now(),
+      traceParent: held.traceParent,
+    };
   } catch (error) {
     // The connection's vendor key revoked on its own; a preset the gateway no longer ships.
     if (error instanceof ApiError && error.code === "not_found") return { skipped: "its vendor key is revoked" };

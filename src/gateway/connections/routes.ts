@@ -31,7 +31,7 @@ export function hookRoutes(app: GatewayApp, ctx: GatewayContext): { close(): Pro
     limiter: new IntakeLimiter(ctx.settings.intakeLimit.ratePerSecond, ctx.settings.intakeLimit.burst),
     resolver: new ConnectionResolver(ctx),
     proofFailures,
-    accept: (connection, payload) => acceptHookPayload(ctx, connection, payload),
+    accept: (connection, payload, span) => acceptHookPayload(ctx, connection, payload, span),
   };
   app.nodeRoutes.add({
     method: "*",

@@ -73,7 +73,7 @@ export async function rowsToWrite(
 
 /** Forwarding hears of what was written queued (repeats are harmless). */
 export function forwardQueued(ctx: GatewayContext, rows: readonly SubmissionRow[]): void {
-  for (const row of rows) if (row.status === "queued") ctx.forwarding?.notify(row);
+  for (const row of rows) if (row.status === "queued") ctx.running.forwarding?.notify(row);
 }
 
 /** The row to write for a planned one (its lead's id filled in), or none when the vendor's retry is already stored. */

@@ -21,6 +21,6 @@ export async function resumeUpstreamCredential({
   if (row.status === "active") throw conflict("the credential is not paused");
   const change = { status: "active" as const, pausedReason: null };
   await ctx.credentials.update(row.id, change);
-  await ctx.forwarding?.credentialRotated(row.id);
+  await ctx.running.forwarding?.credentialRotated(row.id);
   return publicCredential({ ...row, ...change });
 }

@@ -77,7 +77,7 @@ export async function rotateUpstreamCredential({
     rotatedAt: ctx.now().toISOString(),
   };
   await ctx.credentials.update(row.id, updated);
-  await ctx.forwarding?.credentialRotated(row.id);
+  await ctx.running.forwarding?.credentialRotated(row.id);
   return publicCredential({ ...row, ...updated });
 }
 

@@ -1,3 +1,4 @@
+import { type Span, SpanKind } from "@opentelemetry/api";
 import type { GatewayContext } from "../context.js";
 import type { PauseBoard } from "../coordination/index.js";
 import { openUpstreamCredential } from "../credentials/upstream-credentials.js";
@@ -5,6 +6,7 @@ import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
 import type { SubmissionChange, SubmissionRow, SubmissionStore } from "../storage/submissions/index.js";
 import type { TransactionContext, TransactionScope } from "../storage/transaction.js";
 import type { SettlementRecorder } from "../submissions/settlement-recorder.js";
+import { childSpan, endFailed } from "../tracing/index.js";
 import { type Claim, claimThroughOutage, holds } from "./claim.js";
 import { classify, DEFAULT_SEND_RETRY, nextSendAt, type Outcome, type SendRetryPolicy } from "./send-retry.js";
 import { postUpstream, type UpstreamResponse } from "./upstream-client.js";
@@ -110,45 +112,61 @@ export class SubmissionAttempt {
     submissionId: string,
     onAnswered?: (answeredAt: number) => void,
     sendBy?: number,
+    credentialId?: string,
   ): Promise<{ verdict: Verdict; answeredAt: number }> {
     const answer: { at?: number } = {};
-    const verdict = await this.#run(submissionId, answer, onAnswered, sendBy);
+    const verdict = await this.#run(submissionId, answer, onAnswered, sendBy, credentialId);
     return { verdict, answeredAt: answer.at ?? Date.now() };
   }
 
   /**
    * `sendBy`: the latest time the request may leave, or it is not sent (`reread`): its limiter slot closes at the
    * send's bound, and a claim that waited out an outage of the database must not send outside it (D-334).
+   * `credentialId`: the submission's credential as the dispatcher knows it, so that its key is read beside the claim.
    */
   async #run(
     submissionId: string,
     answer: { at?: number },
     onAnswered: ((answeredAt: number) => void) | undefined,
     sendBy: number | undefined,
+    credentialId: string | undefined,
   ): Promise<Verdict> {
     const now = Date.now();
     const wait = <T>(step: () => Promise<T>) => this.#outage.run(step);
-    const row = await wait(() => this.#store.get(submissionId));
-    if (!row || (row.status !== "queued" && row.status !== "forwarding")) return { kind: "skipped" };
+    // The claim is the send's one read of its submission (it answers with the row), and the credential's key is read
+    // at the same time: one round trip to the database before the send, not four one after another (D-361).
+    const [claim, early] = await Promise.all([
+      claimThroughOutage(this.#outage, this.#store, submissionId, this.leaseMs),
+      credentialId === undefined ? undefined : wait(() => this.#apiKey(credentialId)),
+    ]);
+    if (!claim) return { kind: "skipped" };
+    const { row } = claim;
+    // Nothing sent after all: the claim given back as the row was.
+    const unclaim = () => wait(() => this.#store.unclaim(row.id, claim.firstSentBefore));
     const request = await wait(() => upstreamRequest(this.#store, row));
     if ("fail" in request) {
-      const failed = { status: "failed" as const, lastError: request.fail };
+      const failed = { status: "failed" as const, lastError: request.fail, firstSentAt: claim.firstSentBefore };
       return this.#announce(
-        await this.#commitOnce(row, undefined, (tx) => this.#finish(tx, row, failed, Date.now()), now),
+        await this.#commitOnce(row, claim, (tx) => this.#finish(tx, row, failed, Date.now(), undefined), now),
       );
     }
-    const key = await wait(() => this.#apiKey(row.credentialId));
+    const key =
+      early !== undefined && credentialId === row.credentialId
+        ? early
+        : await wait(() => this.#apiKey(row.credentialId));
     if ("paused" in key) {
       // Accepted while its credential is paused: it waits with the others until the credential is rotated.
-      const waiting = { status: "waiting" as const, waitingReason: `credential paused: ${key.paused}` };
+      const waiting = {
+        status: "waiting" as const,
+        waitingReason: `credential paused: ${key.paused}`,
+        firstSentAt: claim.firstSentBefore,
+      };
       await wait(() => this.#store.settle(row.id, now, waiting));
       return { kind: "skipped" };
     }
-    const claim = await claimThroughOutage(this.#outage, this.#store, row.id, this.leaseMs);
-    if (!claim) return { kind: "skipped" };
     if (sendBy !== undefined && Date.now() > sendBy) {
       // The claim waited out an outage past the send's slot: given back unsent, and dispatched again.
-      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
+      await unclaim();
       return { kind: "reread" };
     }
     // A 429 another sender received holds this one too: not sent, no attempt consumed, first in line on resume.
@@ -158,19 +176,35 @@ export class SubmissionAttempt {
     // This process's own 429s count at once: another send may have had one while the shared board was being read.
     const pausedUntil = Math.max(shared ?? 0, this.#paused.get(row.credentialId) ?? 0);
     if (pausedUntil > Date.now()) {
-      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
+      await unclaim();
       return { kind: "rate_limited", until: pausedUntil };
     }
+    const path = row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
+    // One span per send, in the lead's trace whatever process accepted it (its row carries the trace, D-351); the
+    // platform gets it as the request's parent (W3C traceparent).
+    const span = this.#ctx.tracing.start(`POST ${path}`, {
+      parent: row.traceParent,
+      kind: SpanKind.CLIENT,
+      attributes: {
+        "http.request.method": "POST",
+        "url.path": path,
+        "gateway.submission.id": row.id,
+        "gateway.attempt": row.attempts + 1,
+      },
+    });
     const response = await postUpstream({
       baseUrl: this.options.upstreamUrl,
-      path: row.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments",
+      path,
       apiKey: key.value,
       body: request.body,
       timeoutMs: this.timeoutMs,
       requestId: row.id,
+      traceparent: this.#ctx.tracing.traceparent(span),
     });
     answer.at = Date.now();
     const outcome = classify(response.status, response.retryAfter);
+    if (response.status !== null) span.setAttribute("http.response.status_code", response.status);
+    span.setAttribute("gateway.outcome", outcome.kind);
     // The upstream is done with it: its slots may close before the outcome commits, which may wait for the database
     // (docs/forwarding.md, "Answered before committed"). Not for a 429 or a refused key, whose verdict changes the
     // limiter itself (a pause, a probe) and must reach it first.
@@ -200,18 +234,23 @@ export class SubmissionAttempt {
             idempotencyKey: request.idempotencyKey,
             keyVersion: key.version,
             answeredAt: answer.at ?? Date.now(),
+            span,
           }),
         now,
       );
     } catch (error) {
+      endFailed(span, error);
       if (error instanceof OutageRetryClosedError) throw error;
       // The database refused the outcome itself (not an outage): nothing of it committed, and the submission goes again
       // later, as after a crash (a lead merges, an appointment replays its idempotency key, §4.2).
       this.#ctx.log.error({ err: error, submissionId: row.id }, "outcome not committed: the submission goes again");
-      await wait(() => this.#store.unclaim(row.id, row.firstSentAt));
-      const at = nextSendAt(this.#retry, row.attempts + 1, row.firstSentAt ?? now, Date.now(), this.#random);
+      await unclaim();
+      const at = nextSendAt(this.#retry, row.attempts + 1, claim.firstSentBefore ?? now, Date.now(), this.#random);
       return { kind: "retry", at: at ?? Date.now() + this.#retry.baseMs };
     }
+    if (outcome.kind !== "success")
+      span.setAttribute("error.type", response.status === null ? "network" : outcome.kind);
+    span.end();
     return this.#announce(handled);
   }
 
@@ -303,7 +342,13 @@ export class SubmissionAttempt {
     row: SubmissionRow,
     response: UpstreamResponse,
     outcome: Outcome,
-    sent: { pauseUntil: number | undefined; idempotencyKey: string | null; keyVersion: number; answeredAt: number },
+    sent: {
+      pauseUntil: number | undefined;
+      idempotencyKey: string | null;
+      keyVersion: number;
+      answeredAt: number;
+      span: Span;
+    },
   ): Promise<Handled> {
     const now = Date.now();
     await tx.submissions.recordAttempt(
@@ -328,6 +373,7 @@ export class SubmissionAttempt {
             forwardedAt: new Date(now).toISOString(),
           },
           now,
+          sent.span,
         );
       case "rate_limited": {
         // A 429 that still arrives: the credential pauses (see run); no attempt consumed.
@@ -362,6 +408,7 @@ export class SubmissionAttempt {
             row,
             { status: "failed", attempts, upstreamStatus: response.status, lastError: response.error },
             now,
+            sent.span,
           );
         }
         await tx.submissions.settle(row.id, now, {
@@ -379,21 +426,45 @@ export class SubmissionAttempt {
           row,
           { status: "failed", attempts: row.attempts + 1, upstreamStatus: response.status, lastError: response.error },
           now,
+          sent.span,
         );
     }
   }
 
-  /** Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. */
-  async #finish(tx: TransactionContext, row: SubmissionRow, change: SubmissionChange, now: number): Promise<Handled> {
-    const recorder = this.options.settlement;
-    const { settled, released } = await tx.submissions.settleReleasing(row.id, now, {
-      ...change,
-      nextAttemptAt: null,
-      waitingReason: null,
-      ...(recorder ? { settlementRecordedAt: new Date(now).toISOString() } : {}),
-    });
-    const afterCommit = settled && recorder ? await recorder.record(tx, settled) : undefined;
-    return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
+  /**
+   * Runs inside the outcome's transaction: the final state, the appointments it releases, what it is owed. Its span is
+   * a child of the send that settled it (`sent`), or of the lead's request when it failed unsent; the webhook events
+   * it writes carry that span's trace to their deliveries (D-351).
+   */
+  async #finish(
+    tx: TransactionContext,
+    row: SubmissionRow,
+    change: SubmissionChange,
+    now: number,
+    sent: Span | undefined,
+  ): Promise<Handled> {
+    const tracing = this.#ctx.tracing;
+    const span = sent
+      ? childSpan(tracing, "settle submission", sent)
+      : tracing.start("settle submission", { parent: row.traceParent });
+    span.setAttribute("gateway.submission.id", row.id);
+    try {
+      const recorder = this.options.settlement;
+      const { settled, released } = await tx.submissions.settleReleasing(row.id, now, {
+        ...change,
+        nextAttemptAt: null,
+        waitingReason: null,
+        ...(recorder ? { settlementRecordedAt: new Date(now).toISOString() } : {}),
+      });
+      if (settled) span.setAttribute("gateway.submission.status", settled.status);
+      const afterCommit =
+        settled && recorder ? await recorder.record(tx, settled, tracing.traceparent(span)) : undefined;
+      span.end();
+      return { verdict: { kind: "settled", released: released.map((r) => r.id) }, settled, afterCommit };
+    } catch (error) {
+      endFailed(span, error);
+      throw error;
+    }
   }
 }
 

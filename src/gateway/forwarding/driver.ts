@@ -1,4 +1,4 @@
-import type { ForwardingPort } from "../context.js";
+import type { ForwardingPort } from "../running.js";
 
 /**
  * A forwarding driver: the queue behind `ForwardingPort`. Two implement it with the same behaviour —

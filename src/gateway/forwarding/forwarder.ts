@@ -73,7 +73,8 @@ export class Forwarder implements ForwardingDriver {
       // A send's claim may wait SEND_BY_MS for the database before the request leaves, then the call's timeout.
       sendBoundMs: SEND_BY_MS + attempt.timeoutMs,
       transport: {
-        send: ({ ready, reservedAt }, answered) => attempt.run(ready.submissionId, answered, reservedAt + SEND_BY_MS),
+        send: ({ ready, reservedAt }, answered) =>
+          attempt.run(ready.submissionId, answered, reservedAt + SEND_BY_MS, ready.credentialId),
       },
       ...(ownership ? { mayDispatch: () => ownership.held } : {}),
     });

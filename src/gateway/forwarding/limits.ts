@@ -22,8 +22,8 @@ export const SPEC_FORWARDING_LIMITS: ForwardingLimits = {
 
 /**
  * Slots of a shared level's window (company, egress) kept for a newcomer's first send, so a burst or a backlog never
- * locks another company out for a whole window. One: it costs a backlog 1/N of the level, and past it a newcomer waits
- * at most one paced interval (docs/forwarding.md, "The limiter's policy").
+ * locks another company out for a whole window. One: lent to a paced backlog late in a window (D-360), it costs the
+ * backlog nothing, and past it a newcomer waits at most one paced interval (docs/forwarding.md, "The limiter's policy").
  */
 export const SHARED_LEVEL_RESERVE = 1;
 

@@ -13,9 +13,11 @@
  * Room and pacing sit on top of that ring and never loosen it:
  * - `reserve` slots of the window (on a shared level) are kept for a newcomer — a route that has sent nothing through
  *   this node in its own window, such as another company's first send at the egress. Others may fill the window only
- *   up to `limit − reserve`.
+ *   up to `limit − reserve`, except late: the backlog may take the reserve once the slots behind it all free within
+ *   `lendMs` (one paced interval), so that a newcomer coming just after still finds a slot that soon. Kept only while
+ *   it can matter, the reserve costs a paced backlog nothing (D-360).
  * - Pacing is a burst allowance (GCRA): up to `limit − reserve` sends at once, refilled at one per
- *   `windowMs / (limit − reserve)`, the rate the window allows. A node that had no room for a send it was asked for is
+ *   `windowMs / limit`, the rate the window allows. A node that had no room for a send it was asked for is
  *   *held*: when room comes back its allowance starts from empty, so the backlog drains one send per interval rather
  *   than re-filling the window in one clump that would lock newcomers out for a whole window later.
  */
@@ -32,8 +34,13 @@ export class SendWindow {
   readonly reserve: number;
   /** The most sends that go at once, and what a backlog may fill of the window. */
   readonly burst: number;
-  /** One paced send per this many milliseconds: `burst` per window. */
+  /** One paced send per this many milliseconds: `limit` per window. */
   readonly spacingMs: number;
+  /**
+   * How soon the slots behind the reserve must free for the backlog to take the reserve: a newcomer that finds it
+   * taken waits at most this long (plus a late timer) for the next slot (D-360).
+   */
+  readonly lendMs: number;
 
   constructor(
     readonly limit: number,
@@ -46,7 +53,8 @@ export class SendWindow {
     this.#ring = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY);
     this.reserve = Math.max(0, Math.min(reserve, limit - 1));
     this.burst = limit - this.reserve;
-    this.spacingMs = windowMs / this.burst;
+    this.spacingMs = windowMs / limit;
+    this.lendMs = this.reserve > 0 ? this.spacingMs : 0;
   }
 
   /**
@@ -55,9 +63,18 @@ export class SendWindow {
    * for a send that every level below this one allows now.
    */
   allowedAt(now: number, newcomer = false): number {
-    const roomAt = this.#roomAt(newcomer ? 1 : this.reserve + 1);
+    const roomAt = newcomer ? this.#roomAt(1) : this.#backlogRoomAt();
     if (roomAt > now) this.#heldAt = now;
     return newcomer ? roomAt : Math.max(roomAt, this.#pacedAt);
+  }
+
+  /**
+   * When a send that is not a newcomer's fits: once the oldest slot has been closed a full window (exactness), and the
+   * `reserve` slots behind it free within `lendMs` — before that, the oldest is kept for a newcomer. A slot still in
+   * flight never frees "within" anything (+Infinity): during a window's clump the reserve stays kept.
+   */
+  #backlogRoomAt(): number {
+    return Math.max(this.#roomAt(1), this.#roomAt(this.reserve + 1) - this.lendMs);
   }
 
   /** When the oldest `slots` slots (in send order) have all been closed a full window: then that many sends fit. */
@@ -70,7 +87,7 @@ export class SendWindow {
   /** Records a send at `at`; returns its slot, to close with `complete` when the answer (or the failure) comes. */
   record(at: number, newcomer = false): number {
     // When room came back for this send (at or before `at`: a timer fires late), read before the ring moves on.
-    const roomAt = newcomer ? at : this.#roomAt(this.reserve + 1);
+    const roomAt = newcomer ? at : this.#backlogRoomAt();
     const slot = this.#next;
     this.#ring[slot] = Number.POSITIVE_INFINITY;
     this.#next = (this.#next + 1) % this.limit;

@@ -23,13 +23,21 @@ export async function postUpstream(input: {
   body: unknown;
   timeoutMs: number;
   requestId: string;
+  /** The send's span as the platform's parent (W3C Trace Context); null with tracing off. */
+  traceparent?: string | null;
 }): Promise<UpstreamResponse> {
   const startedAt = Date.now();
   const started = performance.now();
   try {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "x-api-key": input.apiKey,
+      "x-request-id": input.requestId,
+    };
+    if (input.traceparent) headers.traceparent = input.traceparent;
     const res = await fetch(new URL(input.path, input.baseUrl), {
       method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": input.apiKey, "x-request-id": input.requestId },
+      headers,
       body: JSON.stringify(input.body),
       signal: AbortSignal.timeout(input.timeoutMs),
       redirect: "manual",

@@ -1,3 +1,4 @@
+import type { Span } from "@opentelemetry/api";
 import { canonicalDigest } from "../../canonical-json.js";
 import { appointmentSchema } from "../../contract/appointment.js";
 import { leadSchema } from "../../contract/lead.js";
@@ -16,6 +17,7 @@ import {
 import { type SubmissionView, submissionRow, submissionStatusView } from "../storage/submissions/index.js";
 import { contactOf } from "../submissions/contact.js";
 import { upstreamKey } from "../submissions/upstream-key.js";
+import { childSpan, endFailed } from "../tracing/index.js";
 import type { VendorKey } from "./authenticate-vendor-key.js";
 import { checkLeadText } from "./lead-text.js";
 
@@ -54,10 +56,13 @@ export async function acceptSubmission({
   ctx,
   key,
   input,
+  span,
 }: {
   ctx: GatewayContext;
   key: VendorKey;
   input: AcceptInput;
+  /** The request's span (tracing on): the mapping and the commit are its children, the row carries its trace. */
+  span?: Span | undefined;
 }): Promise<AcceptResult> {
   assertScope(key, input.kind);
   // Compared only between submissions of one idempotency key: without a key it is neither needed nor stored.
@@ -76,8 +81,18 @@ export async function acceptSubmission({
   }
 
   // Mapped inline (most requests of a proven version) or without a profile, the body is here without an await.
-  const mapped = mapPayload(ctx, key, input);
-  const { body: canonical, extras, profileVersionId } = "then" in mapped ? await mapped : mapped;
+  const mapping = childSpan(ctx.tracing, "map payload", span);
+  let result: Mapped;
+  try {
+    const mapped = mapPayload(ctx, key, input);
+    result = "then" in mapped ? await mapped : mapped;
+  } catch (error) {
+    endFailed(mapping, error);
+    throw error;
+  }
+  const { body: canonical, extras, profileVersionId } = result;
+  if (profileVersionId !== null) mapping.setAttribute("gateway.profile_version.id", profileVersionId);
+  mapping.end();
   const body = input.kind === "lead" ? checkLeadText(canonical) : canonical;
 
   const idempotencyKey =
@@ -108,16 +123,21 @@ export async function acceptSubmission({
     ...contactOf(input.kind, body),
     extras: extras ?? null,
     createdAt: now.toISOString(),
+    // Its attempts and settlement, in whatever process, join the request's trace (docs/tracing.md).
+    traceParent: span ? ctx.tracing.traceparent(span) : null,
   });
+  const commit = childSpan(ctx.tracing, "commit submission", span);
   try {
     await ctx.submissions.insert(row);
   } catch (error) {
+    endFailed(commit, error);
     // Another request committed the same idempotency key between our check and this commit.
     const replay = idempotencyKey ? await findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest()) : undefined;
     if (replay) return replay;
     throw error;
   }
-  ctx.forwarding?.notify(row);
+  commit.end();
+  ctx.running.forwarding?.notify(row);
   return { replay: false, submission: submissionStatusView(row) };
 }
 

@@ -1,7 +1,10 @@
+import { type Span, SpanKind } from "@opentelemetry/api";
+import { ApiError } from "../../http/errors.js";
 import { type BodySource, readJsonFrom } from "../../http/json-body.js";
 import { keyPrefix } from "../../log.js";
 import { capturePayload, isCapturing } from "../captures/capture-payload.js";
 import type { GatewayContext } from "../context.js";
+import { endFailed } from "../tracing/index.js";
 import { acceptSubmission, assertScope, type SubmissionKind } from "./accept-submission.js";
 import { authenticateVendorKey, type VendorKey } from "./authenticate-vendor-key.js";
 import type { IntakeLimiter } from "./intake-limiter.js";
@@ -26,15 +29,63 @@ export interface IntakeAnswer {
  * A key in capture mode (D-315) stores the JSON as received after the JSON step, and answers 202 at once.
  * Errors are thrown (ApiError) for the server's error contract.
  */
-export async function answerIntake({
-  ctx,
-  limiter,
-  request,
-}: {
+export function answerIntake(args: {
   ctx: GatewayContext;
   limiter: IntakeLimiter;
   request: IntakeRequest;
 }): Promise<IntakeAnswer> {
+  return args.ctx.tracing.enabled ? tracedIntake(args) : intake(args, undefined);
+}
+
+/**
+ * The request as the root of its lead's trace, or a child of the vendor's own `traceparent` (docs/tracing.md): its
+ * key's first 14 characters only, never the key, the payload or the vendor's contact.
+ */
+async function tracedIntake(args: {
+  ctx: GatewayContext;
+  limiter: IntakeLimiter;
+  request: IntakeRequest;
+}): Promise<IntakeAnswer> {
+  const path = args.request.kind === "lead" ? "/api/inbound/leads" : "/api/inbound/appointments";
+  const span = args.ctx.tracing.start(`POST ${path}`, {
+    parent: args.request.header("traceparent"),
+    kind: SpanKind.SERVER,
+    attributes: { "http.request.method": "POST", "http.route": path },
+  });
+  const onKey = args.request.onKey;
+  const request: IntakeRequest = {
+    ...args.request,
+    onKey: (prefix) => {
+      span.setAttribute("gateway.vendor_key.prefix", prefix);
+      onKey(prefix);
+    },
+  };
+  try {
+    const answer = await intake({ ...args, request }, span);
+    span.setAttribute("http.response.status_code", answer.status);
+    const submissionId = answer.headers["x-submission-id"];
+    if (submissionId) span.setAttribute("gateway.submission.id", submissionId);
+    span.end();
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError) span.setAttribute("http.response.status_code", error.status);
+    endFailed(span, error);
+    throw error;
+  }
+}
+
+async function intake(
+  {
+    ctx,
+    limiter,
+    request,
+  }: {
+    ctx: GatewayContext;
+    limiter: IntakeLimiter;
+    request: IntakeRequest;
+  },
+  span: Span | undefined,
+): Promise<IntakeAnswer> {
   const admitted = admitVendorKey(ctx, limiter, request.header("x-api-key"), request.onKey);
   const key = admitted instanceof Promise ? await admitted : admitted;
   assertScope(key, request.kind);
@@ -53,6 +104,7 @@ export async function answerIntake({
     ctx,
     key,
     input: { kind: request.kind, raw: text, payload: body, idempotencyHeader: request.header("idempotency-key") },
+    span,
   });
   const { submissionId } = result.submission;
   const headers: Record<string, string> = {
@@ -61,7 +113,8 @@ export async function answerIntake({
   };
   if (result.replay) return { status: 200, body: result.submission, headers };
   const wait = waitSeconds(request.header("prefer"), key.responseMode);
-  const settled = wait > 0 && ctx.forwarding ? await ctx.forwarding.waitFor(submissionId, wait * 1000) : undefined;
+  const settled =
+    wait > 0 && ctx.running.forwarding ? await ctx.running.forwarding.waitFor(submissionId, wait * 1000) : undefined;
   if (!settled) return { status: 202, body: { submissionId, status: "queued" }, headers };
   // The upstream's own answer, so a client written for the Inbound API keeps working (§4.2).
   headers["preference-applied"] = `wait=${wait}`;

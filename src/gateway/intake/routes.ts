@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { notFound } from "../../http/errors.js";
@@ -7,9 +8,10 @@ import type { GatewayApp, GatewayEnv } from "../app-env.js";
 import type { GatewayContext } from "../context.js";
 import { submissionStatusView } from "../storage/submissions/index.js";
 import { admitVendorKey, answerIntake } from "./answer-intake.js";
+import { answersOf, type IntakeOperation } from "./intake-answers.js";
 import { IntakeLimiter } from "./intake-limiter.js";
 
-const PATHS = { lead: "/api/inbound/leads", appointment: "/api/inbound/appointments" } as const;
+export const INTAKE_PATHS = { lead: "/api/inbound/leads", appointment: "/api/inbound/appointments" } as const;
 
 /**
  * The vendor-facing intake on the Inbound API's own paths (§4.2). The two submission paths are the gateway's hot path:
@@ -21,7 +23,7 @@ export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
 
   documentIntake(app);
   for (const kind of ["lead", "appointment"] as const) {
-    const path = PATHS[kind];
+    const path = INTAKE_PATHS[kind];
     app.nodeRoutes.add({
       method: "POST",
       path,
@@ -79,46 +81,38 @@ export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
   });
 }
 
-/** The intake routes read raw bytes themselves (no second parse), so they are registered in the document by hand. */
+/**
+ * The intake routes read raw bytes themselves (no second parse), so they are registered in the document by hand: every
+ * answer of the intake's catalogue (intake-answers.ts, D-327), each with its body's schema.
+ */
 function documentIntake(app: GatewayApp): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "vendorKey", {
     type: "apiKey",
     in: "header",
     name: "x-api-key",
   });
-  const accepted = {
-    description: "accepted and queued; Location names the submission",
-    content: {
-      "application/json": {
-        schema: {
-          type: "object" as const,
-          properties: { submissionId: { type: "string" as const }, status: { type: "string" as const } },
+  const responses = (operation: IntakeOperation) =>
+    Object.fromEntries(
+      answersOf(operation).map((answer) => [
+        answer.status,
+        {
+          description: answer.waited ? `${answer.when} (a waited-for request only)` : answer.when,
+          content: { "application/json": { schema: answer.body(operation) } },
         },
-      },
-    },
-  };
-  const errors = {
-    400: { description: "the mapped body breaks a rule of §2.7/§2.8: {error, field, sourcePath?}" },
-    401: { description: "missing, malformed, unknown or revoked key" },
-    403: { description: "the key lacks the scope (named in the message)" },
-    409: { description: "idempotency key reused with a different payload" },
-    413: { description: "body over 1 MB" },
-    415: { description: "not JSON" },
-    422: { description: "the mapping profile broke a guardrail (time, depth, size)" },
-    429: { description: "the key's intake limit; see retry-after" },
-  };
-  for (const [path, what] of [
-    ["/api/inbound/leads", "a lead (§2.7), in the vendor's native shape; optional Idempotency-Key header"],
-    ["/api/inbound/appointments", "an appointment (§2.8), in the vendor's native shape"],
+      ]),
+    );
+  for (const [kind, what] of [
+    ["lead", "a lead (§2.7), in the vendor's native shape; optional Idempotency-Key header"],
+    ["appointment", "an appointment (§2.8), in the vendor's native shape"],
   ] as const) {
     app.openAPIRegistry.registerPath({
       method: "post",
-      path,
+      path: INTAKE_PATHS[kind],
       summary: `Submit ${what}`,
       tags: ["intake"],
       security: [{ vendorKey: [] }],
       request: { body: { content: { "application/json": { schema: { type: "object" } } }, required: true } },
-      responses: { 200: { description: "replay of an earlier identical request" }, 202: accepted, ...errors },
+      responses: responses(kind),
     });
   }
   app.openAPIRegistry.registerPath({
@@ -127,6 +121,7 @@ function documentIntake(app: GatewayApp): void {
     summary: "Status of one of this key's submissions",
     tags: ["intake"],
     security: [{ vendorKey: [] }],
-    responses: { 200: { description: "the submission" }, 404: { description: "not one of this key's submissions" } },
+    request: { params: z.object({ submissionId: z.string() }) },
+    responses: responses("status"),
   });
 }

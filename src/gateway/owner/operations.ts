@@ -9,6 +9,7 @@ import { goldenReport, previewAnswer } from "./routes/golden.schemas.js";
 import * as insights from "./routes/insights.schemas.js";
 import * as keys from "./routes/keys.schemas.js";
 import * as failures from "./routes/mapping-failures.schemas.js";
+import * as postingDocs from "./routes/posting-docs.schemas.js";
 import * as profiles from "./routes/profiles.schemas.js";
 import * as sessions from "./routes/sessions.schemas.js";
 import * as submissions from "./routes/submissions.schemas.js";
@@ -20,7 +21,8 @@ import * as webhooks from "./routes/webhooks.schemas.js";
  * The owner API's JSON operations as a client sees them (D-260): method → path below /owner/v1 → the schemas of its
  * body, query and success answer. The console's client takes its types from here (type-only: no zod in the bundle);
  * test/gateway/owner-contract/operations.test.ts checks it against the route registry, schema by schema, so it
- * cannot drift from what the routes declare. The live log (server-sent events) is not JSON and is not listed.
+ * cannot drift from what the routes declare. The live log (server-sent events) and a key's posting page (HTML) are not
+ * JSON and are not listed.
  */
 export const OWNER_OPERATIONS = {
   get: {
@@ -30,6 +32,7 @@ export const OWNER_OPERATIONS = {
     "/credentials": { ok: credentials.credentialList },
     "/keys": { ok: keys.vendorKeyList },
     "/keys/{keyId}/payloads": { ok: keys.recentPayloads, query: keys.recentPayloadsQuery },
+    "/keys/{keyId}/posting-docs": { ok: postingDocs.postingDocs },
     "/connection-presets": { ok: connections.connectionPresetList },
     "/connections": { ok: connections.connectionList },
     "/connections/{connectionId}": { ok: connections.connection },

@@ -163,7 +163,7 @@ export class ProfileEngine {
     if (reply.diverged !== undefined) this.diverged(input.versionId, reply.diverged);
     else if (reply.trusted && !this.pinned.has(input.versionId)) this.inline?.trust(input.versionId, input.expression);
     const { id: _id, trusted: _trusted, cpuMs, diverged: _diverged, ...outcome } = reply;
-    if (inline.overtime) this.inline?.judge(input.versionId, outcome, cpuMs);
+    if (inline.overtime) this.inline?.judge(input.versionId, outcome, cpuMs, inline.offCpu);
     return outcome;
   }
 

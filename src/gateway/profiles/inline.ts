@@ -28,11 +28,17 @@ export interface InlineStats {
 /** What an inline attempt gave: the outcome, or the evaluation is for the evaluators. */
 export type InlineResult =
   | { outcome: MappingOutcome }
-  /** Handed to the evaluators; `overtime`: the run ran out of time, which the evaluators' run is to confirm (judge). */
-  | { outcome?: undefined; overtime: boolean };
+  /**
+   * Handed to the evaluators; `overtime`: the run ran out of time, which the evaluators' run is to confirm (judge);
+   * `offCpu`: it ran out while this process was mostly waiting for a CPU (D-364).
+   */
+  | { outcome?: undefined; overtime: boolean; offCpu?: boolean };
 
 /** Not mapped inline, and nothing for the evaluators' run to judge. */
 export const NOT_INLINE: InlineResult = { overtime: false };
+
+/** How often an inline run reads the process's CPU time at most: against LIMITS.inlineWallMs, a small part of it. */
+const CPU_MARK_MS = 2;
 
 /**
  * Maps payloads on the thread serving HTTP, for versions proven safe to: the hop to an evaluator process (an IPC write
@@ -55,6 +61,8 @@ export const NOT_INLINE: InlineResult = { overtime: false };
 export class InlineEvaluator {
   private readonly versions = new Lru<string, Version>(LIMITS.compiledCacheSize);
   private readonly counts: InlineStats = { evaluations: 0, handedOff: 0, demotions: 0 };
+  /** The last reading of this process's CPU time, and when (performance.now()). */
+  private cpuMark = { at: Number.NEGATIVE_INFINITY, cpuMs: 0 };
 
   /** An evaluator answered this version on its trusted compiled path. */
   trust(versionId: string, expression: string): void {
@@ -84,6 +92,7 @@ export class InlineEvaluator {
     const program = this.program(version);
     if (!program) return this.handOff(false);
     const started = performance.now();
+    this.markCpu(started);
     let output: unknown;
     try {
       const bounds = { maxWork: LIMITS.inlineMaxWork, maxChars: LIMITS.inlineMaxChars, wallMs: LIMITS.inlineWallMs };
@@ -91,7 +100,9 @@ export class InlineEvaluator {
     } catch (error) {
       const bound = error instanceof OverBudget ? error.bound : isTimeout(error) ? "time" : undefined;
       if (bound === "work" || bound === "size") this.demote(version);
-      return this.handOff(bound === "time");
+      // Out of time while this process was mostly off the CPU (D-364): judged all the same, but unless the evaluators
+      // find the payload slow, a preemption of this thread is no strike against the version.
+      return this.handOff(bound === "time", bound === "time" && this.offCpu());
     }
     // The evaluator makes its output plain data with a JSON round trip. Not needed here: a lead or appointment is
     // answered only when its schema accepts it, and the parsed body is then a new object of the schema's primitive
@@ -111,14 +122,22 @@ export class InlineEvaluator {
    * an overloaded virtual machine a stolen slice counts as the thread's CPU, and a small payload measured 7.6 ms of CPU
    * in 23 ms there. It counts as a strike.
    */
-  judge(versionId: string, evaluated: MappingOutcome, cpuMs: number | undefined): void {
+  judge(versionId: string, evaluated: MappingOutcome, cpuMs: number | undefined, offCpu = false): void {
     const version = this.versions.get(versionId);
     if (!version) return;
     const guardrail = !evaluated.ok && evaluated.kind === "guardrail";
     const paused = cpuMs !== undefined && evaluated.elapsedMs > 2 * cpuMs;
     const slow = guardrail || cpuMs === undefined || (cpuMs >= LIMITS.inlineWallMs / 2 && !paused);
+    if (slow) {
+      this.demote(version);
+      return;
+    }
+    // The inline run itself spent under half the backstop on a CPU (D-364): this thread was preempted, which on a
+    // loaded machine happens to every version, and ten such in a demotion period used to move all intake to the
+    // evaluators for a minute. No strike.
+    if (offCpu) return;
     version.strikes++;
-    if (slow || version.strikes >= LIMITS.inlineStrikes) this.demote(version);
+    if (version.strikes >= LIMITS.inlineStrikes) this.demote(version);
   }
 
   stats(): InlineStats {
@@ -143,14 +162,34 @@ export class InlineEvaluator {
     return version.program;
   }
 
+  /**
+   * Takes a reading of this process's CPU time, unless the last is under CPU_MARK_MS old: one system call per few
+   * milliseconds, not one per request. An overtime run started at most that long after the reading.
+   */
+  private markCpu(now: number): void {
+    if (now - this.cpuMark.at < CPU_MARK_MS) return;
+    const { user, system } = process.cpuUsage();
+    this.cpuMark = { at: now, cpuMs: (user + system) / 1_000 };
+  }
+
+  /**
+   * Whether the process spent less than half the time backstop on a CPU since the last reading, while the run took the
+   * whole backstop in wall time: the thread was waiting for a CPU (a loaded machine), as the evaluators' own measure
+   * would say (`judge`). Every thread of the process counts, so a run that really spent its time errs towards "on".
+   */
+  private offCpu(): boolean {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1_000 - this.cpuMark.cpuMs < LIMITS.inlineWallMs / 2;
+  }
+
   private demote(version: Version): void {
     version.demotedUntil = performance.now() + LIMITS.inlineDemotedForMs;
     version.strikes = 0;
     this.counts.demotions++;
   }
 
-  private handOff(overtime: boolean): InlineResult {
+  private handOff(overtime: boolean, offCpu = false): InlineResult {
     this.counts.handedOff++;
-    return { overtime };
+    return offCpu ? { overtime, offCpu } : { overtime };
   }
 }

@@ -41,15 +41,23 @@ export interface Stores {
 export type StoreTransaction = TransactionOf<Stores>;
 
 /**
- * What work inside a transaction receives (D-275): the stores bound to the transaction, and the services that touch no
- * store — never the context's own stores, which would wait for the transaction to end (the SQLite gate) or for a
- * connection it holds (PostgreSQL). A function that runs inside a transaction takes this, not the GatewayContext, so
- * reaching a store outside it does not compile.
+ * What work inside a transaction receives (D-275, D-371): the stores bound to the transaction, and the services that
+ * touch no store — never the context's own stores, which would wait for the transaction to end (the SQLite gate) or
+ * for a connection it holds (PostgreSQL), nor what runs (GatewayContext.running), which must not hear of a row before
+ * its commit. A function that runs inside a transaction takes this, not the GatewayContext: reaching a store outside
+ * the transaction does not compile, and neither does calling it outside one (the GatewayContext has the stores but
+ * not the mark). test/types/transaction-boundary.ts holds both; test/architecture/transaction-work.test.ts the work
+ * written inline, which could still reach the `ctx` around it.
  */
 export interface TransactionContext extends Stores {
   log: Logger;
   now: () => Date;
+  /** Made by a transaction only (GatewayContext.transaction). */
+  readonly [IN_TRANSACTION]: true;
 }
+
+/** The mark of a TransactionContext: only the context's transaction puts it on what it hands its work. */
+export const IN_TRANSACTION: unique symbol = Symbol("in transaction");
 
 /** The context's transaction (GatewayContext.transaction): a StoreTransaction whose work gets a TransactionContext. */
 export type Transaction = TransactionOf<TransactionContext>;

@@ -135,7 +135,7 @@ export async function redriveSubmissions({
     await ctx.submissions.requeue(row.id, reset);
     redriven.push({ ...row, ...reset } as SubmissionRow);
   }
-  for (const row of redriven) ctx.forwarding?.notify(row);
-  if (refetched > 0) ctx.fetcher?.notify(ctx.now().getTime());
+  for (const row of redriven) ctx.running.forwarding?.notify(row);
+  if (refetched > 0) ctx.running.fetcher?.notify(ctx.now().getTime());
   return { redriven: redriven.length + refetched, remapped, created: 0, skipped };
 }

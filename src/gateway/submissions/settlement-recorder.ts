@@ -8,6 +8,9 @@ import type { TransactionContext } from "../storage/transaction.js";
  * provides it (webhooks/on-submission-settled.ts).
  */
 export interface SettlementRecorder {
-  /** Writes it inside the caller's transaction `tx`; a throw rolls the outcome back too. Returns the after-commit step. */
-  record(tx: TransactionContext, row: SubmissionRow): Promise<() => void>;
+  /**
+   * Writes it inside the caller's transaction `tx`; a throw rolls the outcome back too. Returns the after-commit step.
+   * `traceParent`: the settlement's span, which the webhook deliveries it writes continue (docs/tracing.md).
+   */
+  record(tx: TransactionContext, row: SubmissionRow, traceParent?: string | null): Promise<() => void>;
 }

@@ -2,7 +2,6 @@ import { buildEnvelope, newEventId } from "../../contract/webhook-envelope.js";
 import { newId } from "../../ids.js";
 import type { GatewayContext } from "../context.js";
 import type { TransactionContext } from "../storage/transaction.js";
-import { notifyDue } from "./registry.js";
 
 /** One event the gateway tells one vendor (key) about. */
 export interface VendorEvent {
@@ -22,6 +21,8 @@ export interface VendorEvent {
   subscriptionId?: string;
   /** Only subscriptions created by then (ISO): the event happened then, and a later subscriber did not ask for it. */
   subscribedBy?: string | undefined;
+  /** The trace its deliveries' spans join (a submission's settlement: docs/tracing.md); none for a platform event. */
+  traceParent?: string | null | undefined;
 }
 
 export interface Enqueued {
@@ -77,6 +78,7 @@ export async function enqueueVendorEvent(
         event: input.event,
         envelope: () => JSON.stringify(envelope),
         createdAt,
+        traceParent: input.traceParent,
       },
       deliveries,
     ),
@@ -88,5 +90,5 @@ export async function enqueueVendorEvent(
 
 /** After the enqueueing transaction committed: wake the dispatcher for each subscription that got work. */
 export function notifyEnqueued(ctx: GatewayContext, enqueued: readonly Enqueued[], nowMs: number): void {
-  for (const e of enqueued) notifyDue(ctx, e.subscriptionId, nowMs);
+  for (const e of enqueued) ctx.running.webhookDue(e.subscriptionId, nowMs);
 }

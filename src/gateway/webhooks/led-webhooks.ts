@@ -10,7 +10,6 @@ import {
 } from "../coordination/index.js";
 import { OutageRetryClosedError } from "../outage/index.js";
 import { WebhookDispatcher, webhookPolicy } from "./delivery/dispatcher.js";
-import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
 import type { RunningWebhooks, WebhookOptions } from "./start-webhooks.js";
 
 export interface WebhookLeadership {
@@ -47,14 +46,13 @@ export function startLedWebhooks(
     connection.publish(keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt)).catch((error: Error) => {
       ctx.log.debug({ error: error.message }, "webhook notice not published (the leader's re-read finds it)");
     });
-  const runtime: WebhookRuntime = {
+  const stopped = ctx.running.webhooksStarted({
     notify: (subscriptionId, dueAt) => {
       if (dispatcher) dispatcher.notify(subscriptionId, dueAt);
       else void publish(subscriptionId, dueAt);
     },
     policy: webhookPolicy(ctx, options),
-  };
-  attachRuntime(ctx, runtime);
+  });
 
   subscriber.on("message", (_channel: string, message: string) => {
     const due = parseWebhookDue(message);
@@ -102,7 +100,7 @@ export function startLedWebhooks(
       return dispatcher;
     },
     async close() {
-      detachRuntime(ctx, runtime);
+      stopped();
       closed.abort();
       await election.close();
       subscriber.disconnect();

@@ -15,9 +15,9 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  */
 export function settlementRecorder(ctx: GatewayContext): SettlementRecorder {
   return {
-    async record(tx, row) {
+    async record(tx, row, traceParent) {
       const nowMs = ctx.now().getTime();
-      const enqueued = await recordSettlement(tx, row, nowMs);
+      const enqueued = await recordSettlement(tx, row, nowMs, { traceParent });
       return () => notifyEnqueued(ctx, enqueued, nowMs);
     },
   };
@@ -53,11 +53,11 @@ export async function recordSettlement(
   tx: TransactionContext,
   submission: Submission,
   nowMs: number,
-  options: { subscribedBy?: string } = {},
+  options: { subscribedBy?: string; traceParent?: string | null | undefined } = {},
 ): Promise<Enqueued[]> {
   const outcome = submission.status;
   if (outcome !== "forwarded" && outcome !== "failed") return [];
-  return settle(tx, submission, outcome, nowMs, options.subscribedBy);
+  return settle(tx, submission, outcome, nowMs, options.subscribedBy, options.traceParent ?? submission.traceParent);
 }
 
 async function settle(
@@ -66,6 +66,7 @@ async function settle(
   outcome: "forwarded" | "failed",
   nowMs: number,
   subscribedBy: string | undefined,
+  traceParent: string | null,
 ): Promise<Enqueued[]> {
   const key = await tx.vendorKeys.get(submission.vendorKeyId);
   if (!key) return [];
@@ -89,7 +90,12 @@ async function settle(
   if (submission.status === "forwarded" && submission.kind === "appointment" && appointmentId) {
     if (key.partnerType === "booking_vendor") {
       enqueued.push(
-        ...(await confirmBooking(tx, submission, key.id, appointmentId, { occurredAt, nowMs, subscribedBy })),
+        ...(await confirmBooking(tx, submission, key.id, appointmentId, {
+          occurredAt,
+          nowMs,
+          subscribedBy,
+          traceParent,
+        })),
       );
     }
   }
@@ -117,6 +123,7 @@ async function settle(
           occurredAt,
           dedupeKey: `submission:${submission.id}:${submission.status}`,
           subscribedBy,
+          traceParent,
         },
         nowMs,
       )),
@@ -134,9 +141,9 @@ async function confirmBooking(
   submission: Submission,
   vendorKeyId: string,
   appointmentId: string,
-  at: { occurredAt: string; nowMs: number; subscribedBy: string | undefined },
+  at: { occurredAt: string; nowMs: number; subscribedBy: string | undefined; traceParent: string | null },
 ): Promise<Enqueued[]> {
-  const { occurredAt, nowMs, subscribedBy } = at;
+  const { occurredAt, nowMs, subscribedBy, traceParent } = at;
   const nowIso = new Date(nowMs).toISOString();
   const body = submission.canonicalBody ?? {};
   const leadId = await resolveLeadId(tx, submission.companyId, text(body.leadId));
@@ -167,6 +174,7 @@ async function confirmBooking(
       occurredAt,
       dedupeKey: `appointment:${appointmentId}:created`,
       subscribedBy,
+      traceParent,
     },
     nowMs,
   );

@@ -1,6 +1,5 @@
 import type { GatewayContext } from "../context.js";
 import { type DispatcherOptions, WebhookDispatcher } from "./delivery/dispatcher.js";
-import { attachRuntime, detachRuntime, type WebhookRuntime } from "./registry.js";
 
 export type WebhookOptions = DispatcherOptions;
 
@@ -17,16 +16,15 @@ export interface RunningWebhooks {
  */
 export async function startWebhooks(ctx: GatewayContext, options: WebhookOptions = {}): Promise<RunningWebhooks> {
   const dispatcher = new WebhookDispatcher(ctx, options);
-  const runtime: WebhookRuntime = {
+  const stopped = ctx.running.webhooksStarted({
     notify: (subscriptionId, dueAt) => dispatcher.notify(subscriptionId, dueAt),
     policy: dispatcher.policy,
-  };
-  attachRuntime(ctx, runtime);
+  });
   await dispatcher.start();
   return {
     dispatcher,
     async close() {
-      detachRuntime(ctx, runtime);
+      stopped();
       await dispatcher.close();
     },
   };

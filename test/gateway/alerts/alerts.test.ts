@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnection } from "../../../src/gateway/connections/create-connection.js";
 import { createOwner } from "../../../src/gateway/tenants/create-owner.js";
 import { createSubscription } from "../../../src/gateway/webhooks/subscriptions/create-subscription.js";
+import { type FaultSpecInput, faultSpecSchema } from "../../../src/sandbox/faults/fault-spec.js";
 import { lead, type Rig, type RigCompany, startRig } from "../../helpers/forwarding.js";
 import { json, OWNER_PASSWORD, postJson } from "../../helpers/gateway.js";
 import { seedSubmissions } from "../../helpers/seed-submissions.js";
@@ -57,6 +58,8 @@ beforeAll(async () => {
     egress: 600,
     windowMs: 60_000,
     retry: { maxAttempts: 2 },
+    // Room for the slow platform of the latency test (2.5 s per answer) within one attempt.
+    timeoutMs: 10_000,
     presetsDir: PRESETS,
     now: () => new Date(Date.now() + offsetMs),
     alerts: { intervalMs: 100, smtp: { url: smtp.url, from: "alerts@gateway.test" }, retrySchedule: [200] },
@@ -372,5 +375,99 @@ describe("a vendor gone quiet (warning)", () => {
     await expect
       .poll(async () => (await alerts(t, "resolved")).map((a) => a.id), { timeout: 10_000 })
       .toEqual([alert?.id]);
+  });
+});
+
+/** A fault of the sandbox's Inbound API for the test's leads (removed by the test once it has done its work). */
+function fault(input: Omit<FaultSpecInput, "route">) {
+  return rig.sandbox.admin.faults.add(faultSpecSchema.parse({ route: "POST /api/inbound/leads", ...input }));
+}
+
+describe("the dead letter growing (critical)", () => {
+  it("a storm of leads the platform keeps refusing opens one alert, notified everywhere, resolved once the window passes without one", async () => {
+    // Forwarding stamps its outcomes with the process's clock, not the context's: the two agree again here.
+    offsetMs = 0;
+    const t = await tenant("Dead letter", { dead_letter_growth: { count: 5, windowMinutes: 60 } });
+    const key = t.company.vendorKeys[0] ?? "";
+    // The platform answers 503 to every attempt (two each: the rig's retry policy), so each lead ends failed.
+    const refusing = fault({ errorRate: 1, errorStatus: 503 });
+    try {
+      for (let n = 0; n < 12; n++) {
+        expect((await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key })).status).toBe(202);
+      }
+      await expect
+        .poll(() => rig.gateway.ctx.submissions.deadLetterSince(t.company.gatewayCompanyId, "1970-01-01T00:00:00Z"), {
+          timeout: 20_000,
+        })
+        .toMatchObject({ entered: 12 });
+    } finally {
+      rig.sandbox.admin.faults.remove(refusing.id);
+    }
+    await expect.poll(async () => (await alerts(t, "open"))[0]?.count, { timeout: 10_000 }).toBe(12);
+    const open = await alerts(t, "open");
+    expect(open).toHaveLength(1);
+    const [alert] = open;
+    if (!alert) throw new Error("no alert");
+    expect(alert).toMatchObject({
+      condition: "dead_letter_growth",
+      resourceType: "company",
+      resourceId: t.company.gatewayCompanyId,
+    });
+    await expectNoticeEverywhere(t, "alert.opened", alert);
+    // A storm is one alert and one notice per channel.
+    expect(smtp.mails.filter((m) => smtp.header(m, "x-alert-id") === alert.id)).toHaveLength(1);
+    expect(signedPosts(t, "alert.opened", alert.id)).toHaveLength(1);
+
+    // Recovery: the platform takes leads again, and an hour passes with none failing.
+    expect((await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key })).status).toBe(202);
+    advance(61 * 60_000);
+    await expect
+      .poll(async () => (await alerts(t, "resolved")).map((a) => a.id), { timeout: 10_000 })
+      .toEqual([alert.id]);
+    await expectNoticeEverywhere(t, "alert.resolved", alert);
+    expect(await alerts(t)).toHaveLength(1);
+  });
+});
+
+describe("forwarding slower than the owner's bound (warning)", () => {
+  it("leads the platform answers slowly open one alert, notified everywhere, resolved once the window moves past them", async () => {
+    // Forwarding stamps its outcomes with the process's clock, not the context's: the two agree again here.
+    offsetMs = 0;
+    const t = await tenant("Slow", {
+      forwarding_latency: { enabled: true, p95Seconds: 1, minCount: 3, windowMinutes: 15 },
+    });
+    const key = t.company.vendorKeys[0] ?? "";
+    const post = () => postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": key });
+    const forwarded = async () =>
+      (await rig.gateway.ctx.submissions.forwardedSince(t.company.gatewayCompanyId, "1970-01-01T00:00:00Z")).length;
+    // The platform takes 2.5 s to answer each lead: accepted → forwarded is well over the owner's 1 s bound.
+    const slow = fault({ latencyMs: 2_500 });
+    try {
+      const posted = await Promise.all(Array.from({ length: 4 }, post));
+      expect(posted.map((r) => r.status)).toEqual([202, 202, 202, 202]);
+      await expect.poll(forwarded, { timeout: 20_000 }).toBe(4);
+    } finally {
+      rig.sandbox.admin.faults.remove(slow.id);
+    }
+    await expect.poll(() => alerts(t, "open"), { timeout: 10_000 }).toHaveLength(1);
+    const [alert] = await alerts(t, "open");
+    if (!alert) throw new Error("no alert");
+    expect(alert).toMatchObject({
+      condition: "forwarding_latency",
+      resourceType: "company",
+      resourceId: t.company.gatewayCompanyId,
+      count: 4,
+    });
+    await expectNoticeEverywhere(t, "alert.opened", alert);
+
+    // Recovery: the platform answers at once again, and the window moves past the slow leads.
+    expect((await post()).status).toBe(202);
+    await expect.poll(forwarded, { timeout: 20_000 }).toBe(5);
+    advance(16 * 60_000);
+    await expect
+      .poll(async () => (await alerts(t, "resolved")).map((a) => a.id), { timeout: 10_000 })
+      .toEqual([alert.id]);
+    await expectNoticeEverywhere(t, "alert.resolved", alert);
+    expect(await alerts(t)).toHaveLength(1);
   });
 });

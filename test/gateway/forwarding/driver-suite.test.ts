@@ -363,9 +363,9 @@ function suite(driver: DriverName) {
       const row = await submissionRow(rig.gateway, id);
       if (!row) throw new Error("not committed");
       // What a re-enqueue after a crash between commit and enqueue, or an outbox pass, does: tell forwarding again.
-      for (let i = 0; i < 20; i++) ctx.forwarding?.notify(row);
+      for (let i = 0; i < 20; i++) ctx.running.forwarding?.notify(row);
       const done = await settled(rig, id);
-      for (let i = 0; i < 5; i++) ctx.forwarding?.notify({ ...done, status: "queued" });
+      for (let i = 0; i < 5; i++) ctx.running.forwarding?.notify({ ...done, status: "queued" });
       // Positive control: a submission of the same credential, told to forwarding after those notices (they went
       // through its queue ahead of it), is forwarded, and nothing is left queued.
       const control = await submit(company.vendorKeys[0] ?? "");
@@ -394,7 +394,6 @@ function suite(driver: DriverName) {
     it.skipIf(driver !== "bullmq")(
       "wakes the API process's webhook dispatcher for deliveries a worker enqueued, not at its next poll",
       async () => {
-        const { notifyDue } = await import("../../../src/gateway/webhooks/registry.js");
         const dispatcher = await until(() => rig.gateway.webhooks.dispatcher, 5_000);
         const woken: [string, number][] = [];
         const notify = dispatcher.notify.bind(dispatcher);
@@ -406,7 +405,7 @@ function suite(driver: DriverName) {
           const worker = rig.workers[0];
           if (!worker) throw new Error("no worker");
           const dueAt = Date.now();
-          notifyDue(worker.ctx, "whsub_from_worker", dueAt);
+          worker.ctx.running.webhookDue("whsub_from_worker", dueAt);
           await until(() => woken.length > 0, 2_000);
           expect(woken).toEqual([["whsub_from_worker", dueAt]]);
         } finally {

@@ -88,7 +88,7 @@ describe("§5.5 appointment chaining stays inside the tenant", () => {
       createdAt: now.toISOString(),
     });
     await rig.gateway.ctx.submissions.insert(appointment);
-    rig.gateway.ctx.forwarding?.notify(appointment);
+    rig.gateway.ctx.running.forwarding?.notify(appointment);
     return appointment.id;
   };
 

@@ -127,6 +127,8 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
     { op: "GET /owner/v1/insights/series", path: "/insights/series?hours=2&bucketMinutes=30" },
     { op: "GET /owner/v1/insights/headroom", path: "/insights/headroom" },
     { op: "GET /owner/v1/keys/{keyId}/payloads", path: `/keys/${ids.keyId}/payloads?limit=5` },
+    { op: "GET /owner/v1/keys/{keyId}/posting-docs", path: `/keys/${ids.keyId}/posting-docs` },
+    { op: "GET /owner/v1/keys/{keyId}/posting-docs/page", path: `/keys/${ids.keyId}/posting-docs/page` },
 
     { op: "GET /owner/v1/webhooks/events", path: "/webhooks/events" },
     { op: "GET /owner/v1/webhooks/platform", path: "/webhooks/platform" },

@@ -217,6 +217,66 @@ describe("inline evaluation of trusted compiled versions", () => {
   });
 });
 
+describe("an inline run out of time while the thread waited for a CPU (D-364)", () => {
+  /** Patches normalizeEmail so that `pause@example.com` holds the thread past the backstop, busy or asleep. */
+  function pausing(kind: "busy" | "asleep"): () => void {
+    const mutable = HELPERS as Record<string, (...args: unknown[]) => unknown>;
+    const original = mutable.normalizeEmail as (...args: unknown[]) => unknown;
+    const sleeper = new Int32Array(new SharedArrayBuffer(4));
+    mutable.normalizeEmail = (value: unknown) => {
+      if (value === "pause@example.com") {
+        // Asleep stands for a thread preempted on a loaded machine: wall time passes, no CPU time.
+        if (kind === "asleep") Atomics.wait(sleeper, 0, 0, LIMITS.inlineWallMs * 3);
+        else {
+          // Spends the time on the CPU, however long the machine takes to give it (a runaway on a loaded machine).
+          const cpuMs = () => {
+            const { user, system } = process.cpuUsage();
+            return (user + system) / 1_000;
+          };
+          const until = cpuMs() + LIMITS.inlineWallMs * 3;
+          while (cpuMs() < until) {
+            // the thread is held on the CPU
+          }
+        }
+      }
+      return original(value);
+    };
+    return () => {
+      mutable.normalizeEmail = original;
+    };
+  }
+
+  it("is no strike against the version, so any number of them never demotes it; runs that spent the time do", async () => {
+    const pauses = LIMITS.inlineStrikes + 5;
+    const asleep = pausing("asleep");
+    try {
+      const engine = newEngine();
+      await untilInline(engine, "v-asleep", QUADRATIC);
+      for (let i = 0; i < pauses; i++) {
+        const outcome = await engine.map(
+          input("v-asleep", QUADRATIC, { ...lead, email: "pause@example.com", items: [1] }),
+        );
+        expect(outcome).toMatchObject({ ok: true });
+      }
+      expect(engine.stats().inline).toMatchObject({ handedOff: pauses, demotions: 0 });
+    } finally {
+      asleep();
+    }
+    // Positive control: the same number of runs that held the thread on the CPU are judged, and their strikes add up.
+    const busy = pausing("busy");
+    try {
+      const engine = newEngine();
+      await untilInline(engine, "v-busy", QUADRATIC);
+      for (let i = 0; i < pauses; i++) {
+        await engine.map(input("v-busy", QUADRATIC, { ...lead, email: "pause@example.com", items: [1] }));
+      }
+      expect(engine.stats().inline?.demotions).toBeGreaterThanOrEqual(1);
+    } finally {
+      busy();
+    }
+  });
+});
+
 describe("the work bound against real mappings", () => {
   it("holds every compiled shipped profile's samples far below it", async () => {
     const inline = new InlineEvaluator();

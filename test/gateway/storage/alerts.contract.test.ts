@@ -143,5 +143,60 @@ describe.each(BACKENDS)("alerts store on $name", (backend) => {
         updatedAt: T1,
       });
     });
+
+    it("D-347: a claim writes the notices it owes in its transaction; a try takes one, and ends it under its claim", async () => {
+      const company = await newCompany(gateway);
+      const row = alertRow(company.id);
+      await gateway.alerts.open(row);
+      const owed = (channel: "webhook" | "email", nextAttemptAt: number) => ({
+        id: id("ant"),
+        companyId: company.id,
+        alertId: row.id,
+        event: "alert.opened" as const,
+        eventId: "evt_1",
+        reminder: false,
+        channel,
+        attempts: 0,
+        nextAttemptAt,
+        lastError: null,
+        createdAt: T0,
+      });
+      const webhook = owed("webhook", 1_000);
+      const email = owed("email", 1_000);
+      expect(await gateway.alerts.claimNotice(row.id, null, T0, [webhook, email])).toBe(true);
+      // A claim that loses writes nothing.
+      expect(await other.alerts.claimNotice(row.id, null, T0, [owed("webhook", 1_000)])).toBe(false);
+      expect((await other.alerts.dueNotices(999, 10)).filter((n) => n.alertId === row.id)).toEqual([]);
+      const due = (await other.alerts.dueNotices(1_000, 100)).filter((n) => n.alertId === row.id);
+      expect(due.map((n) => n.id).sort()).toEqual([webhook.id, email.id].sort());
+      expect(due.find((n) => n.id === webhook.id)).toEqual(webhook);
+      // Of two processes, one takes a try.
+      const takes = await Promise.all([
+        gateway.alerts.takeNotice(webhook.id, 1_000, 61_000),
+        other.alerts.takeNotice(webhook.id, 1_000, 62_000),
+      ]);
+      expect(takes.filter(Boolean)).toHaveLength(1);
+      const leaseUntil = takes[0] ? 61_000 : 62_000;
+      // An end under another claim writes nothing; under its own, the failure and the next try.
+      await gateway.alerts.endNotice(webhook.id, 5, { sent: true });
+      await gateway.alerts.endNotice(webhook.id, leaseUntil, {
+        sent: false,
+        attempts: 1,
+        nextAttemptAt: 70_000,
+        error: "HTTP 500",
+      });
+      expect((await other.alerts.dueNotices(70_000, 100)).find((n) => n.id === webhook.id)).toMatchObject({
+        attempts: 1,
+        nextAttemptAt: 70_000,
+        lastError: "HTTP 500",
+      });
+      expect(await other.alerts.takeNotice(webhook.id, 70_000, 130_000)).toBe(true);
+      await other.alerts.endNotice(webhook.id, 130_000, { sent: true });
+      expect(await gateway.alerts.takeNotice(email.id, 1_000, 61_000)).toBe(true);
+      await gateway.alerts.endNotice(email.id, 61_000, { sent: false, attempts: 4, nextAttemptAt: null, error: "x" });
+      expect(
+        (await gateway.alerts.dueNotices(Number.MAX_SAFE_INTEGER, 1_000)).filter((n) => n.alertId === row.id),
+      ).toEqual([]);
+    });
   });
 });

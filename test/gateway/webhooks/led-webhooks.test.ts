@@ -7,7 +7,6 @@ import type { GatewayContext } from "../../../src/gateway/context.js";
 import { LeaderLock } from "../../../src/gateway/coordination/leader-lock.js";
 import { openGatewayContext } from "../../../src/gateway/create-gateway.js";
 import { startLedWebhooks } from "../../../src/gateway/webhooks/led-webhooks.js";
-import { notifyDue } from "../../../src/gateway/webhooks/registry.js";
 import type { RunningWebhooks } from "../../../src/gateway/webhooks/start-webhooks.js";
 import { createLogger } from "../../../src/log.js";
 import { until } from "../../helpers/forwarding.js";
@@ -92,7 +91,7 @@ describe.skipIf(!reachable)("webhook delivery with several API processes (Redis)
 
     // A subscription changed or a delivery enqueued in a process that does not send: the leader hears of it.
     const woken = heard(leader);
-    notifyDue(b.ctx, "whsub_from_b", Date.now());
+    b.ctx.running.webhookDue("whsub_from_b", Date.now());
     await until(() => woken.includes("whsub_from_b"), 2_000);
 
     // The leader leaves (SIGTERM releases the lock): one of the others takes over.
@@ -112,7 +111,7 @@ describe.skipIf(!reachable)("webhook delivery with several API processes (Redis)
     const dispatcher = next.webhooks.dispatcher;
     if (!dispatcher) throw new Error("no dispatcher");
     const wokenNext = heard(dispatcher);
-    notifyDue(follower.ctx, "whsub_from_follower", Date.now());
+    follower.ctx.running.webhookDue("whsub_from_follower", Date.now());
     await until(() => wokenNext.includes("whsub_from_follower"), 2_000);
   });
 });

@@ -2,34 +2,32 @@ import type { Finding } from "../finding.js";
 import { type Finder, MINUTE_MS, named } from "../scan.js";
 
 /**
- * Refused proofs on a hook URL (D-341): forged requests, or a vendor still signing with a secret the owner rotated.
- * Opened when the connection's counter grew by `count` within the window; kept open while refusals go on (the last
- * within the window); its count is every refusal since it opened.
+ * Refused proofs on a hook URL (D-341, D-349): forged requests, or a vendor still signing with a secret the owner
+ * rotated. Opened when the connection's refusals within the window reach `count`; kept open while refusals go on (the
+ * last within the window); its count is every refusal from the window that opened it on. Counted from the refusals per
+ * minute the database keeps (whole minutes: the window's first minute counts whole), so an evaluator that starts, or
+ * another process's, counts the same window as the one that ran before it.
  */
 export const findProofFailures: Finder = async (scan) => {
   const t = scan.thresholds.proof_failures;
   if (!t.enabled) return [];
-  const windowStart = scan.nowMs - t.windowMinutes * MINUTE_MS;
+  const windowMs = t.windowMinutes * MINUTE_MS;
+  const windowStart = scan.nowMs - windowMs;
   const live = new Map(scan.live("proof_failures").map((a) => [a.resourceId, a]));
+  // An open alert counts from the start of the window that opened it.
+  const countFrom = (openedAt: string | undefined) =>
+    Math.floor((openedAt === undefined ? windowStart : Date.parse(openedAt) - windowMs) / MINUTE_MS);
+  const earliest = Math.min(countFrom(undefined), ...[...live.values()].map((a) => countFrom(a.openedAt)));
+  const minutes = await scan.ctx.connections.proofFailureMinutes(scan.companyId, earliest);
   const findings: Finding[] = [];
   for (const connection of await scan.connections()) {
-    if (connection.revokedAt !== null) {
-      scan.proofSamples.forget(connection.id);
-      continue;
-    }
-    const { grown, sinceLast } = scan.proofSamples.record(
-      connection.id,
-      scan.nowMs,
-      connection.proofFailures,
-      windowStart,
-      // A connection made within the window: every refusal it has is in the window. Else this evaluator counts from
-      // its first read (D-341).
-      Date.parse(connection.createdAt) >= windowStart ? 0 : connection.proofFailures,
-    );
+    if (connection.revokedAt !== null) continue;
     const open = live.get(connection.id);
+    const refusalsFrom = (minute: number) =>
+      minutes.reduce((sum, m) => (m.connectionId === connection.id && m.minute >= minute ? sum + m.count : sum), 0);
     const recent = connection.lastProofFailureAt !== null && Date.parse(connection.lastProofFailureAt) >= windowStart;
-    if (open ? !recent : grown < t.count) continue;
-    const count = open ? open.count + sinceLast : grown;
+    if (open ? !recent : refusalsFrom(countFrom(undefined)) < t.count) continue;
+    const count = refusalsFrom(countFrom(open?.openedAt));
     findings.push({
       condition: "proof_failures",
       resourceType: "connection",

@@ -6,8 +6,12 @@ import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js"
 import type { SubmissionAttempt } from "../attempt.js";
 import { type ReservedSend, type SendResult, type SendTransport, UNSETTLED_PER_IN_FLIGHT } from "../dispatcher.js";
 
-/** A send job carries the submission id only: the database has everything else (and every secret stays there). */
-const sendJobSchema = z.object({ submissionId: z.string().startsWith("sub_") });
+/**
+ * A send job carries the submission's id and its credential's (so that the worker reads the key beside its claim,
+ * D-361): the database has everything else, and every secret stays there. A job without the credential (queued by an
+ * earlier version) is read as before.
+ */
+const sendJobSchema = z.object({ submissionId: z.string().startsWith("sub_"), credentialId: z.string().optional() });
 type SendJob = z.infer<typeof sendJobSchema>;
 
 /** A send job's progress: when the upstream answered, before the outcome commits (SendTransport's `answered`). */
@@ -73,7 +77,7 @@ export class SendQueueProducer implements SendTransport {
         Math.max(0, send.bound - Date.now() + 50),
       );
       this.#pending.set(send.sendId, { answered, finish });
-      const job: SendJob = { submissionId: send.ready.submissionId };
+      const job: SendJob = { submissionId: send.ready.submissionId, credentialId: send.ready.credentialId };
       const add = () =>
         this.#queue.add("send", job, { ...SEND_JOB_OPTIONS, jobId: send.sendId, timestamp: send.reservedAt });
       // Through an outage of Redis the add waits (one try at a time); a job added late is too late for its pick-up,
@@ -113,7 +117,7 @@ export function startSendWorker(options: {
   const worker = new Worker<SendJob, SendResult>(
     options.name,
     async (job: Job<SendJob, SendResult>) => {
-      const { submissionId } = sendJobSchema.parse(job.data);
+      const { submissionId, credentialId } = sendJobSchema.parse(job.data);
       const sendBy = job.timestamp + options.pickupMs;
       if (Date.now() > sendBy) return { verdict: null, answeredAt: Date.now() };
       // The same bound after the claim, which may wait out an outage of the database (D-334).
@@ -124,6 +128,7 @@ export function startSendWorker(options: {
           job.updateProgress({ answeredAt }).catch(() => undefined);
         },
         sendBy,
+        credentialId,
       );
     },
     // As many jobs as the dispatcher hands out at most: sends at the upstream, and those answered whose outcome is

@@ -13,6 +13,7 @@ import { erasureRoutes } from "./erasures.js";
 import { insightRoutes } from "./insights.js";
 import { keyRoutes } from "./keys.js";
 import { mappingFailureRoutes } from "./mapping-failures.js";
+import { postingDocsRoutes } from "./posting-docs.js";
 import { profileVersionRoutes } from "./profile-versions.js";
 import { profileRoutes } from "./profiles.js";
 import { sessionRoutes } from "./sessions.js";
@@ -54,6 +55,7 @@ export function ownerApi(
   tokenRoutes(app, ctx);
   credentialRoutes(app, ctx);
   keyRoutes(app, ctx);
+  postingDocsRoutes(app, ctx);
   connectionPresetRoutes(app, ctx);
   connectionRoutes(app, ctx);
   captureRoutes(app, ctx);

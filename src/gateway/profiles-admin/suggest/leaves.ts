@@ -1,5 +1,6 @@
 import type { PayloadPath } from "./path.js";
-import { hasShape, type Scalar, SHAPES, type Shape, shapeMask } from "./shapes.js";
+import type { Scalar } from "./scalar.js";
+import { hasShape, SHAPES, type Shape, shapeMask } from "./shapes.js";
 import type { Naming, Occurrence } from "./walk.js";
 
 /**

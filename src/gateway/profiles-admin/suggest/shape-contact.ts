@@ -1,5 +1,5 @@
+import type { Scalar } from "./scalar.js";
 import { isEpochMillis, isEpochSeconds } from "./shape-time.js";
-import type { Scalar } from "./shapes.js";
 
 /** Recognisers of contact values (docs/profiles.md, "Suggested profiles"): an e-mail address, a phone number. */
 

@@ -1,5 +1,5 @@
+import type { Scalar } from "./scalar.js";
 import { isEmail } from "./shape-contact.js";
-import type { Scalar } from "./shapes.js";
 import { wordSet } from "./word-set.js";
 
 /** Recognisers of a yes or no and of a record's id (docs/profiles.md, "Suggested profiles"). */

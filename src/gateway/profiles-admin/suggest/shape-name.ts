@@ -1,4 +1,4 @@
-import type { Scalar } from "./shapes.js";
+import type { Scalar } from "./scalar.js";
 import { wordSet } from "./word-set.js";
 
 /** The recogniser of a person's name, not a business's (docs/profiles.md, "Suggested profiles"). */

@@ -1,4 +1,4 @@
-import type { Scalar } from "./shapes.js";
+import type { Scalar } from "./scalar.js";
 import { REGION_CODES, REGION_NAMES } from "./us-regions.js";
 import { wordSet } from "./word-set.js";
 

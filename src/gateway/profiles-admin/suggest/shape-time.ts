@@ -1,4 +1,4 @@
-import type { Scalar } from "./shapes.js";
+import type { Scalar } from "./scalar.js";
 
 /** Recognisers of times (docs/profiles.md, "Suggested profiles"), as the shipped helpers read them. */
 

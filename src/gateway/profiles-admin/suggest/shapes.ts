@@ -1,3 +1,4 @@
+import type { Scalar } from "./scalar.js";
 import { isEmail, isPhone, isPhoneLike } from "./shape-contact.js";
 import { isBool, isId } from "./shape-misc.js";
 import { nameShape } from "./shape-name.js";
@@ -51,8 +52,6 @@ export type Shape =
   | "bool"
   | "id"
   | "text";
-
-export type Scalar = string | number | boolean | null;
 
 export const SHAPES: readonly Shape[] = [
   "email",

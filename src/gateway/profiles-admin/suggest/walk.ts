@@ -1,7 +1,7 @@
 import type { JsonStrings } from "./json-in-string.js";
 import { isValueName, labelOf, VALUE_WORDS } from "./list-words.js";
 import { type PayloadPath, renderPath, renderSegments, type Segment } from "./path.js";
-import type { Scalar } from "./shapes.js";
+import type { Scalar } from "./scalar.js";
 import { child, decodedAt, isItem, itemsOf, type ListReading, type Structure, valueAt } from "./structure.js";
 import { tokenize } from "./tokens.js";
 

@@ -1,4 +1,13 @@
-import type { AlertFilter, AlertRow, AlertSettingsRow, AlertSighting, NewAlert } from "./row.js";
+import type {
+  AlertFilter,
+  AlertNoticeRow,
+  AlertRow,
+  AlertSettingsRow,
+  AlertSighting,
+  NewAlert,
+  NewAlertNotice,
+  NoticeTry,
+} from "./row.js";
 
 /**
  * The alerts record as the capabilities use it (D-221): the evaluator opens, updates and resolves alerts and claims
@@ -18,11 +27,21 @@ export interface AlertStore {
   resolve(id: string, at: string): Promise<boolean>;
   /**
    * Takes the sending of an alert's next "open" notice: its `notifiedAt` moves from `previous` to `at` only if no one
-   * moved it meanwhile — so of two evaluators one sends (D-342). False: another took it.
+   * moved it meanwhile — so of two evaluators one sends (D-342) — and, in the same transaction, `owed` (the notice per
+   * channel) is written (D-347). False: another took it, and nothing was written.
    */
-  claimNotice(id: string, previous: string | null, at: string): Promise<boolean>;
-  /** Takes the sending of a resolved alert's "resolved" notice; false when it was taken already. */
-  claimResolvedNotice(id: string, at: string): Promise<boolean>;
+  claimNotice(id: string, previous: string | null, at: string, owed?: NewAlertNotice[]): Promise<boolean>;
+  /** Takes the sending of a resolved alert's "resolved" notice, `owed` written with it; false when it was taken already. */
+  claimResolvedNotice(id: string, at: string, owed?: NewAlertNotice[]): Promise<boolean>;
+  /** Owed notices due by `now` (ms), the earliest first, at most `limit`. */
+  dueNotices(now: number, limit: number): Promise<AlertNoticeRow[]>;
+  /**
+   * Takes a try of an owed notice: its `nextAttemptAt` moves from the value read to `leaseUntil` only if no one moved it
+   * meanwhile (of two processes, one tries). False: another took it, or it is gone.
+   */
+  takeNotice(id: string, due: number, leaseUntil: number): Promise<boolean>;
+  /** A try's end, under its claim (`leaseUntil`): sent (deleted), or failed — due again, or given up (deleted). */
+  endNotice(id: string, leaseUntil: number, outcome: NoticeTry): Promise<void>;
   /** A company's resolved alerts that were notified open and whose "resolved" notice is still owed. */
   resolvedNoticesOwed(companyId: string): Promise<AlertRow[]>;
   /** A company's alerts newest first, `limit + 1` of them (the caller sees whether more follow). */

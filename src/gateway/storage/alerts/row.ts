@@ -1,4 +1,4 @@
-import type { alertSettings, alerts } from "../../../db/schema/index.js";
+import type { alertNotices, alertSettings, alerts } from "../../../db/schema/index.js";
 
 /** An alert as stored: one condition on one resource of a company, from when it was found to when it cleared. */
 export type AlertRow = typeof alerts.$inferSelect;
@@ -17,3 +17,10 @@ export interface AlertFilter {
   cursor?: string | undefined;
   limit: number;
 }
+
+/** A notice of an alert owed to one channel until the channel takes it (D-347). */
+export type AlertNoticeRow = typeof alertNotices.$inferSelect;
+export type NewAlertNotice = typeof alertNotices.$inferInsert;
+
+/** How a try of an owed notice ended, written under the try's claim. */
+export type NoticeTry = { sent: true } | { sent: false; attempts: number; nextAttemptAt: number | null; error: string };

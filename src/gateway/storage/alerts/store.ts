@@ -1,6 +1,8 @@
 import { sql as raw } from "kysely";
+import type { Sql } from "../sql/database.js";
 import { run, type StoreSql } from "../sql/store-sql.js";
 import type { AlertStore } from "./port.js";
+import type { NewAlertNotice } from "./row.js";
 
 /**
  * The alerts record (docs/alerts.md): every statement on `alerts` and `alert_settings` is here, once for both
@@ -10,6 +12,18 @@ import type { AlertStore } from "./port.js";
 export function sqlAlertStore(sql: StoreSql): AlertStore {
   const { db } = sql;
   const all = () => db.selectFrom("alerts").selectAll();
+  /** A notice's claim, and what it owes each channel written with it in one transaction (D-347). */
+  const claimWith = async (
+    claim: (tx: Sql) => { executeTakeFirst(): Promise<{ numUpdatedRows: bigint }> },
+    owed: NewAlertNotice[],
+  ): Promise<boolean> => {
+    if (owed.length === 0) return (await claim(db).executeTakeFirst()).numUpdatedRows !== 0n;
+    return sql.atomically(async (tx) => {
+      if ((await claim(tx).executeTakeFirst()).numUpdatedRows === 0n) return false;
+      await tx.insertInto("alertNotices").values(owed).execute();
+      return true;
+    }, "immediate");
+  };
   const ofCompany = (id: string, companyId: string) =>
     all().where("id", "=", id).where("companyId", "=", companyId).executeTakeFirst();
   return {
@@ -48,27 +62,56 @@ export function sqlAlertStore(sql: StoreSql): AlertStore {
         .executeTakeFirst();
       return result.numUpdatedRows !== 0n;
     },
-    // One conditional statement each: of two evaluators, the one whose update found the value it read sends.
-    async claimNotice(id, previous, at) {
+    // One conditional statement each: of two evaluators, the one whose update found the value it read sends; the
+    // notices it owes are written in the same transaction (D-347).
+    claimNotice(id, previous, at, owed = []) {
+      const claim = (tx: Sql) =>
+        tx
+          .updateTable("alerts")
+          .set({ notifiedAt: at })
+          .where("id", "=", id)
+          .where("status", "<>", "resolved")
+          .where("notifiedAt", previous === null ? "is" : "=", previous);
+      return claimWith(claim, owed);
+    },
+    claimResolvedNotice(id, at, owed = []) {
+      const claim = (tx: Sql) =>
+        tx
+          .updateTable("alerts")
+          .set({ resolvedNotifiedAt: at })
+          .where("id", "=", id)
+          .where("status", "=", "resolved")
+          .where("resolvedNotifiedAt", "is", null);
+      return claimWith(claim, owed);
+    },
+    // alert_notices_due_idx: a range from its start.
+    dueNotices: (now, limit) =>
+      db
+        .selectFrom("alertNotices")
+        .selectAll()
+        .where("nextAttemptAt", "<=", now)
+        .orderBy("nextAttemptAt")
+        .limit(limit)
+        .execute(),
+    async takeNotice(id, due, leaseUntil) {
       const result = await db
-        .updateTable("alerts")
-        .set({ notifiedAt: at })
+        .updateTable("alertNotices")
+        .set({ nextAttemptAt: leaseUntil })
         .where("id", "=", id)
-        .where("status", "<>", "resolved")
-        .where("notifiedAt", previous === null ? "is" : "=", previous)
+        .where("nextAttemptAt", "=", due)
         .executeTakeFirst();
       return result.numUpdatedRows !== 0n;
     },
-    async claimResolvedNotice(id, at) {
-      const result = await db
-        .updateTable("alerts")
-        .set({ resolvedNotifiedAt: at })
-        .where("id", "=", id)
-        .where("status", "=", "resolved")
-        .where("resolvedNotifiedAt", "is", null)
-        .executeTakeFirst();
-      return result.numUpdatedRows !== 0n;
-    },
+    endNotice: (id, leaseUntil, outcome) =>
+      run(
+        outcome.sent || outcome.nextAttemptAt === null
+          ? db.deleteFrom("alertNotices").where("id", "=", id).where("nextAttemptAt", "=", leaseUntil)
+          : db
+              .updateTable("alertNotices")
+              .set({ attempts: outcome.attempts, nextAttemptAt: outcome.nextAttemptAt, lastError: outcome.error })
+              .where("id", "=", id)
+              .where("nextAttemptAt", "=", leaseUntil),
+      ),
     // alerts_resolved_notice_owed_idx: the same predicate, so the planner may use the partial index.
     resolvedNoticesOwed: (companyId) =>
       all()

@@ -1,3 +1,3 @@
 export type { ConnectionStore } from "./port.js";
-export type { ConnectionChange, ConnectionRow, NewConnection } from "./row.js";
+export type { ConnectionChange, ConnectionRow, NewConnection, ProofFailureMinute } from "./row.js";
 export { SqlConnectionStore } from "./store.js";

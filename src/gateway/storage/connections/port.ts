@@ -1,5 +1,5 @@
 import type { MaybePromise } from "../maybe.js";
-import type { ConnectionChange, ConnectionRow, NewConnection } from "./row.js";
+import type { ConnectionChange, ConnectionRow, NewConnection, ProofFailureMinute } from "./row.js";
 
 /** The hook connections record as the capabilities use it (D-221). */
 export interface ConnectionStore {
@@ -15,6 +15,11 @@ export interface ConnectionStore {
   listOfCompany(companyId: string): Promise<ConnectionRow[]>;
   insert(row: NewConnection): Promise<void>;
   update(id: string, change: ConnectionChange): Promise<void>;
-  /** Adds `count` refused proofs to a connection's counter, with the last one's time and reason. */
+  /**
+   * Adds `count` refused proofs to a connection's counter, with the last one's time and reason, and to its minute of
+   * `lastAt` (D-349), in one transaction; minutes past the longest window are deleted.
+   */
   addProofFailures(id: string, count: number, lastAt: string, lastReason: string): Promise<void>;
+  /** A company's refused proofs per connection and minute, from `sinceMinute` (epoch ms / 60 000) on. */
+  proofFailureMinutes(companyId: string, sinceMinute: number): Promise<ProofFailureMinute[]>;
 }

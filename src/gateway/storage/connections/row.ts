@@ -1,4 +1,4 @@
-import type { connections } from "../../../db/schema/index.js";
+import type { connections, proofFailureMinutes } from "../../../db/schema/index.js";
 
 /** A hook connection as stored: its token only as a digest, its vendor's secrets sealed. */
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -11,3 +11,6 @@ export type ConnectionChange = Partial<
     "name" | "settings" | "sealedSecrets" | "tokenDigest" | "previousTokenDigest" | "previousValidUntil" | "revokedAt"
   >
 >;
+
+/** A connection's refused proofs in one minute (D-349). */
+export type ProofFailureMinute = Pick<typeof proofFailureMinutes.$inferSelect, "connectionId" | "minute" | "count">;

@@ -2,7 +2,11 @@ import type { TableCache } from "../../../db/table-cache.js";
 import type { MaybePromise } from "../maybe.js";
 import { byBytes, type StoreSql } from "../sql/store-sql.js";
 import type { ConnectionStore } from "./port.js";
-import type { ConnectionChange, ConnectionRow, NewConnection } from "./row.js";
+import type { ConnectionChange, ConnectionRow, NewConnection, ProofFailureMinute } from "./row.js";
+
+const MINUTE_MS = 60_000;
+/** The longest window an owner may set (7 days, alerts.schemas.ts), and a minute: older minutes are deleted. */
+const PROOF_MINUTES_KEPT = 7 * 24 * 60 + 1;
 
 /**
  * The hook connections record: every statement on `connections` is here, once for both databases (D-275). The hook
@@ -71,16 +75,51 @@ export class SqlConnectionStore implements ConnectionStore {
   }
 
   async addProofFailures(id: string, count: number, lastAt: string, lastReason: string): Promise<void> {
-    await this.#sql.db
-      .updateTable("connections")
-      .set((eb) => ({
-        proofFailures: eb("proofFailures", "+", count),
-        lastProofFailureAt: lastAt,
-        lastProofFailure: lastReason,
-      }))
-      .where("id", "=", id)
-      .execute();
+    const minute = Math.floor(Date.parse(lastAt) / MINUTE_MS);
+    await this.#sql.atomically(async (db) => {
+      await db
+        .updateTable("connections")
+        .set((eb) => ({
+          proofFailures: eb("proofFailures", "+", count),
+          lastProofFailureAt: lastAt,
+          lastProofFailure: lastReason,
+        }))
+        .where("id", "=", id)
+        .execute();
+      // The minute's row (its primary key), its company read from the connection.
+      await db
+        .insertInto("proofFailureMinutes")
+        .columns(["connectionId", "companyId", "minute", "count"])
+        .expression(
+          db
+            .selectFrom("connections")
+            .select((eb) => ["id", "companyId", eb.val(minute).as("minute"), eb.val(count).as("count")])
+            .where("id", "=", id),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(["connectionId", "minute"])
+            .doUpdateSet((eb) => ({ count: eb("proofFailureMinutes.count", "+", eb.ref("excluded.count")) })),
+        )
+        .execute();
+      // The primary key's connection prefix: what no window can reach any more.
+      await db
+        .deleteFrom("proofFailureMinutes")
+        .where("connectionId", "=", id)
+        .where("minute", "<", minute - PROOF_MINUTES_KEPT)
+        .execute();
+    });
     this.#changed();
+  }
+
+  /** proof_failure_minutes_company_idx: the company's range from the minute. */
+  proofFailureMinutes(companyId: string, sinceMinute: number): Promise<ProofFailureMinute[]> {
+    return this.#sql.db
+      .selectFrom("proofFailureMinutes")
+      .select(["connectionId", "minute", "count"])
+      .where("companyId", "=", companyId)
+      .where("minute", ">=", sinceMinute)
+      .execute();
   }
 
   /** The transaction this store is bound to committed: its writes hold in this process's cache from now on. */

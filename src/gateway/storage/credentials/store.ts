@@ -1,5 +1,11 @@
+import { CompiledOnce } from "../sql/compiled.js";
 import { byBytes, rowOfCompany, rowsOfCompany, run, type StoreSql } from "../sql/store-sql.js";
 import type { UpstreamCredentialStore } from "./port.js";
+
+/** One credential by id: read once per send (forwarding's key), so compiled once (D-275). */
+const BY_ID = new CompiledOnce((on, args: { id: string }) =>
+  on.db.selectFrom("upstreamCredentials").selectAll().where("id", "=", args.id),
+);
 
 /**
  * The upstream credentials record (one of a company's general keys for the Inbound API): every statement on its table
@@ -13,7 +19,7 @@ export function sqlUpstreamCredentialStore(sql: StoreSql): UpstreamCredentialSto
   // As created (D-251): the same order on both databases.
   const listed = () => all().orderBy("createdAt").orderBy(byBytes(sql, "id"));
   return {
-    get: (id) => all().where("id", "=", id).executeTakeFirst(),
+    get: async (id) => (await BY_ID.run(sql, { id })).rows[0],
     getOfCompany: (id, companyId) => rowOfCompany(db, "upstreamCredentials", id, companyId),
     findByName: (companyId, name) =>
       listed().where("companyId", "=", companyId).where("name", "=", name).limit(1).executeTakeFirst(),

@@ -1,8 +1,22 @@
 import type { Compilable, CompiledQuery, QueryResult } from "kysely";
+import { statementsInside } from "./sqlite.js";
 import type { StoreSql } from "./store-sql.js";
 
 /** Where a statement runs: a query builder (the store's, or the one `atomically` hands its work) and its dialect. */
 export type On = Pick<StoreSql, "db" | "dialect">;
+
+/**
+ * The PostgreSQL texts of the compiled statements, each with a name of its own: node-postgres prepares a named
+ * statement once per connection and then only binds and executes it, where an unnamed one is parsed and planned again
+ * on every call — on the same two cores as the gateway (D-362). Only these fixed texts are named: a statement whose
+ * text varies with its arguments (an `in` list) would leave a prepared statement per shape on every connection.
+ */
+const preparedNames = new Map<string, string>();
+
+/** The name a compiled statement's PostgreSQL text is prepared under, or undefined for any other statement. */
+export function preparedName(sqlText: string): string | undefined {
+  return preparedNames.get(sqlText);
+}
 
 /** Stands for the call's value `name` while its statement is compiled: the compiled parameters say where it is bound. */
 class Argument {
@@ -36,10 +50,26 @@ export class CompiledOnce<A extends object, R> {
   }
 
   run(on: On, args: A): Promise<QueryResult<R>> {
+    return on.db.executeQuery<R>(this.#bind(on, args));
+  }
+
+  /**
+   * A write (a statement that returns no rows) at once where it can go at once: on SQLite, inside the open transaction
+   * (D-363) — intake's group commit writes every row of its batch so; elsewhere as `run`. Kysely's pipeline costs a
+   * statement several promise turns, and a batch's rows each paid them while holding SQLite's one writer.
+   */
+  write(on: On, args: A): Promise<unknown> | undefined {
+    const statements = on.dialect === "sqlite" ? statementsInside(on.db) : undefined;
+    if (!statements) return this.run(on, args);
+    statements.run(this.#bind(on, args));
+    return undefined;
+  }
+
+  #bind(on: On, args: A): CompiledQuery<R> {
     const { query, names } = this.#templates.get(on.dialect) ?? this.#compile(on);
     const values = args as Record<string, unknown>;
     const parameters = names.map((name, i) => (name === undefined ? query.parameters[i] : (values[name] ?? null)));
-    return on.db.executeQuery<R>({ ...query, parameters });
+    return { ...query, parameters };
   }
 
   #compile(on: On): Template<R> {
@@ -67,6 +97,9 @@ export class CompiledOnce<A extends object, R> {
     if (query.parameters.includes(undefined)) throw new Error(`a compiled statement binds undefined: ${query.sql}`);
     const template = { query, names };
     this.#templates.set(on.dialect, template);
+    if (on.dialect === "postgres" && !preparedNames.has(query.sql)) {
+      preparedNames.set(query.sql, `pgw_compiled_${preparedNames.size + 1}`);
+    }
     return template;
   }
 }

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
 import pg from "pg";
+import { preparedName } from "./compiled.js";
 import type { Database, Sql } from "./database.js";
 import { camelCase } from "./sqlite.js";
 import { toPostgresParameter } from "./values.js";
@@ -24,10 +25,15 @@ const unanswered = new WeakSet<pg.ClientBase>();
 /** What node-postgres rejects a statement with when its `query_timeout` runs out. */
 const QUERY_TIMEOUT = "Query read timeout";
 
-/** One statement on `client`: its parameters as PostgreSQL stores them, its int8 values as numbers. */
+/**
+ * One statement on `client`: its parameters as PostgreSQL stores them, its int8 values as numbers; a compiled one
+ * (a hot path's) as a prepared statement of the connection (D-362).
+ */
 async function run(client: pg.PoolClient, sqlText: string, parameters: readonly unknown[]) {
   try {
-    return await client.query({ text: sqlText, values: parameters.map(toPostgresParameter), types: NUMBERS });
+    const name = preparedName(sqlText);
+    const values = parameters.map(toPostgresParameter);
+    return await client.query({ ...(name ? { name } : {}), text: sqlText, values, types: NUMBERS });
   } catch (error) {
     if ((error as Error).message === QUERY_TIMEOUT) unanswered.add(client);
     throw error;

@@ -4,6 +4,7 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  type KyselyConfig,
   type QueryResult,
   SqliteAdapter,
   SqliteIntrospector,
@@ -77,6 +78,28 @@ class GatedConnection implements DatabaseConnection, Driver {
   async destroy(): Promise<void> {}
 }
 
+/**
+ * The query builder of a SQLite transaction (`inside`): it carries the connection's statements, so that a write inside
+ * the open transaction may run at once, without the builder's asynchronous pipeline (several promise turns a
+ * statement, D-363).
+ */
+class InsideSql extends Kysely<Database> {
+  constructor(
+    config: KyselyConfig,
+    readonly statements: Pick<SqliteStatements, "run">,
+  ) {
+    super(config);
+  }
+}
+
+/**
+ * The statements `db` runs on when it is a SQLite transaction's own builder; undefined for any other (the context's,
+ * whose statements wait at the gate, and PostgreSQL's).
+ */
+export function statementsInside(db: Sql): Pick<SqliteStatements, "run"> | undefined {
+  return db instanceof InsideSql ? db.statements : undefined;
+}
+
 /** The column names are the schema's in snake_case; the rows' JSON values keep their own keys. */
 export const camelCase = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
 
@@ -86,18 +109,17 @@ export const camelCase = () => new CamelCasePlugin({ maintainNestedObjectKeys: t
  */
 export function sqliteSql(sqlite: SqliteDatabase, gate: SqliteGate): { outside: Sql; inside: Sql } {
   const statements = new SqliteStatements(sqlite);
-  const build = (connection: GatedConnection) =>
-    new Kysely<Database>({
-      dialect: {
-        createAdapter: () => new SqliteAdapter(),
-        createDriver: () => connection,
-        createIntrospector: (db) => new SqliteIntrospector(db),
-        createQueryCompiler: () => new SqliteQueryCompiler(),
-      },
-      plugins: [camelCase()],
-    });
+  const config = (connection: GatedConnection): KyselyConfig => ({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => connection,
+      createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+    plugins: [camelCase()],
+  });
   return {
-    outside: build(new GatedConnection(statements, gate)),
-    inside: build(new GatedConnection(statements, undefined)),
+    outside: new Kysely<Database>(config(new GatedConnection(statements, gate))),
+    inside: new InsideSql(config(new GatedConnection(statements, undefined)), statements),
   };
 }

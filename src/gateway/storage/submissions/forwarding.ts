@@ -29,18 +29,25 @@ const CLAIM = new CompiledOnce((on, args: { id: string; now: number; leaseUntil:
           eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", args.now)]),
         ]),
       ]),
-    ),
+    )
+    .returningAll(),
 );
 
 /**
  * Takes the submission for one send: only if it is queued, or its last holder's lease ran out. Several worker
  * processes may be handed the same submission (a re-dispatch after a lost answer); the database lets one send it. One
  * conditional UPDATE: on PostgreSQL, of two processes claiming it at once, the second waits for the first's row lock,
- * re-reads the row it committed, and finds it taken (D-240).
+ * re-reads the row it committed, and finds it taken (D-240). The row as the claim left it, or undefined when it was not
+ * taken: a send reads nothing else of its submission before it goes (D-361).
  */
-export async function claim(store: StoreSql, id: string, now: number, leaseMs: number): Promise<boolean> {
+export async function claim(
+  store: StoreSql,
+  id: string,
+  now: number,
+  leaseMs: number,
+): Promise<SubmissionRow | undefined> {
   const result = await CLAIM.run(store, { id, now, leaseUntil: now + leaseMs, updatedAt: iso(now) });
-  return result.numAffectedRows === 1n;
+  return result.rows[0];
 }
 
 /** Gives back a claim that was not sent after all: queued again, its first send time as it was. */

@@ -56,7 +56,9 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
       const target = { db, dialect: store.dialect };
       for (const pending of batch) {
         try {
-          await INSERT_ONE.run(target, pending.row);
+          // At once inside the batch's transaction (D-363): no promise turn per row while the writer is held.
+          const written = INSERT_ONE.write(target, pending.row);
+          if (written !== undefined) await written;
         } catch (error) {
           if (isStoreOutage(error)) throw error;
           failed.set(pending, error);

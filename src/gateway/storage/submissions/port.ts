@@ -72,6 +72,7 @@ export type SubmissionChange = Partial<
     | "canonicalBody"
     | "upstreamIdempotencyKey"
     | "settlementRecordedAt"
+    | "firstSentAt"
   >
 >;
 
@@ -190,7 +191,8 @@ export interface SubmissionStore {
   releaseExpiredLeases(expiredBy: number, now: number, except?: readonly string[]): Promise<number>;
   releaseLeases(ids: string[]): Promise<void>;
   loadQueued(activeCredentialIds: readonly string[]): Promise<Admissible[]>;
-  claim(id: string, now: number, leaseMs: number): Promise<boolean>;
+  /** The row as the claim left it (`forwarding`, its lease, its first send time), or undefined when not taken. */
+  claim(id: string, now: number, leaseMs: number): Promise<SubmissionRow | undefined>;
   unclaim(id: string, firstSentAt: number | null): Promise<void>;
   /** Checked and set in one immediate transaction of its own (or inline in the caller's open transaction). */
   holdForLead(appointmentId: string, leadSubmissionId: string, now: number): Promise<boolean>;

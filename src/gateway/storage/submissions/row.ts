@@ -50,6 +50,7 @@ export const INSERT_FIELDS = [
   "recordAction",
   "test",
   "fetchTarget",
+  "traceParent",
   // D-320: the vendor's other details a profile kept apart.
   "extras",
 ] as const satisfies readonly (keyof NewSubmission)[];

@@ -30,14 +30,20 @@ export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 export type NewWebhookAttempt = WebhookAttemptRow;
 
-/** A delivery as the dispatcher sends it: the row and its event's envelope. */
-export type DeliveryToSend = WebhookDeliveryRow & Pick<WebhookEventRow, "envelope">;
+/** A delivery as the dispatcher sends it: the row, its event's envelope and the trace it belongs to. */
+export type DeliveryToSend = WebhookDeliveryRow & Pick<WebhookEventRow, "envelope" | "traceParent">;
 
 /** An active subscription of a vendor key, as fan-out filters it. */
 export type WebhookTarget = Pick<WebhookSubscriptionRow, "id" | "events" | "createdAt">;
 
-/** An event's envelope, stored once for all its deliveries. `envelope` is made only when a delivery is new. */
-export type NewWebhookEvent = Omit<WebhookEventRow, "envelope"> & { envelope: () => string };
+/**
+ * An event's envelope, stored once for all its deliveries. `envelope` is made only when a delivery is new; `traceParent`
+ * is the trace its deliveries join (none: a trace of their own, docs/tracing.md).
+ */
+export type NewWebhookEvent = Omit<WebhookEventRow, "envelope" | "traceParent"> & {
+  envelope: () => string;
+  traceParent?: string | null;
+};
 
 /** One pending delivery of an event to one subscription. */
 export type NewWebhookDelivery = Pick<

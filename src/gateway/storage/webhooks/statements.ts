@@ -154,12 +154,15 @@ export const QUEUE_HEAD = new CompiledOnce((on, args: { subscriptionId: string; 
     .limit(args.limit),
 );
 
-/** One delivery picked from the queue head, with its event's envelope (the head itself is read narrow). */
+/**
+ * One delivery picked from the queue head, with its event's envelope and the trace its attempts' spans join (the head
+ * itself is read narrow).
+ */
 export const DELIVERY = new CompiledOnce((on, args: { id: string }) =>
   on.db
     .selectFrom("webhookDeliveries")
     .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
     .selectAll("webhookDeliveries")
-    .select("webhookEvents.envelope")
+    .select(["webhookEvents.envelope", "webhookEvents.traceParent"])
     .where("webhookDeliveries.id", "=", args.id),
 );

@@ -55,7 +55,9 @@ export function sqlWebhookStore(sql: StoreSql): WebhookStore {
         // hook).
         if (ids.size > 0) {
           const { id, companyId, createdAt } = event;
-          await INSERT_EVENT.run(on, { id, companyId, event: event.event, envelope: event.envelope(), createdAt });
+          const envelope = event.envelope();
+          const traceParent = event.traceParent ?? null;
+          await INSERT_EVENT.run(on, { id, companyId, event: event.event, envelope, createdAt, traceParent });
         }
         return ids;
       });

@@ -1,7 +1,6 @@
 import { conflict } from "../../../http/errors.js";
 import type { GatewayContext } from "../../context.js";
 import type { WebhookDeliveryStatus } from "../../storage/webhooks/index.js";
-import { notifyDue } from "../registry.js";
 import { getSubscriptionRow } from "../subscriptions/subscription-row.js";
 import { deliveryView } from "./delivery-view.js";
 import { getDeliveryRow } from "./list-deliveries.js";
@@ -46,7 +45,7 @@ export async function redeliverDelivery({
   const nowMs = ctx.now().getTime();
   const update = resetFields(nowMs);
   await ctx.webhooks.deliveries.update(row.id, update);
-  notifyDue(ctx, row.subscriptionId, nowMs);
+  ctx.running.webhookDue(row.subscriptionId, nowMs);
   return deliveryView({ ...row, ...update });
 }
 
@@ -72,6 +71,6 @@ export async function redeliverRange({
   const from = new Date(input.from);
   const to = new Date(input.to);
   const redelivered = await ctx.webhooks.deliveries.resetRange(subscriptionId, statuses, from, to, resetFields(nowMs));
-  if (redelivered > 0) notifyDue(ctx, subscriptionId, nowMs);
+  if (redelivered > 0) ctx.running.webhookDue(subscriptionId, nowMs);
   return { redelivered };
 }

@@ -1,9 +1,11 @@
+import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { newDeliveryId, signWebhook, unixSeconds } from "../../../contract/signing.js";
 import { type GuardedFetch, OutboundError } from "../../../net/index.js";
 import { parseRetryAfter } from "../../../net/retry-after.js";
 import type { GatewayContext } from "../../context.js";
 import { isStoreOutage, type OutageRetry } from "../../outage/index.js";
 import type { DeliveryToSend, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
+import { endFailed } from "../../tracing/index.js";
 import { openRing } from "../secrets.js";
 
 export interface AttemptResult {
@@ -34,6 +36,50 @@ const EXCERPT_BYTES = 1024;
  * dispatcher closed while it waited: the delivery stays pending).
  */
 export async function attemptDelivery(
+  ctx: GatewayContext,
+  fetcher: GuardedFetch,
+  subscription: WebhookSubscriptionRow,
+  row: DeliveryToSend,
+  outage: OutageRetry,
+): Promise<AttemptResult> {
+  // A span per attempt, in the trace of what produced the event (a lead's settlement, D-351). The endpoint is named
+  // by its host only: a vendor's URL may carry a token in its path or query.
+  const span = ctx.tracing.start(`webhook ${row.event}`, {
+    parent: row.traceParent,
+    kind: SpanKind.CLIENT,
+    attributes: {
+      "http.request.method": "POST",
+      "server.address": hostOf(subscription.url),
+      "gateway.delivery.id": row.id,
+      "gateway.subscription.id": subscription.id,
+      "gateway.webhook.event": row.event,
+      "gateway.attempt": row.attempts + 1,
+    },
+  });
+  try {
+    const result = await send(ctx, fetcher, subscription, row, outage);
+    endDeliverySpan(span, result);
+    return result;
+  } catch (error) {
+    endFailed(span, error);
+    throw error;
+  }
+}
+
+function endDeliverySpan(span: Span, result: AttemptResult): void {
+  if (result.status !== null) span.setAttribute("http.response.status_code", result.status);
+  if (result.error !== null) {
+    span.setAttribute("error.type", result.status !== null ? String(result.status) : result.sent ? "network" : "body");
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+function hostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).host : "";
+}
+
+async function send(
   ctx: GatewayContext,
   fetcher: GuardedFetch,
   subscription: WebhookSubscriptionRow,

@@ -3,14 +3,13 @@ import { validateWebhookUrl } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
 import type { PartnerType } from "../../storage/vendor-keys/index.js";
 import { allowedEvents } from "../catalogue.js";
-import { outboundPolicy } from "../registry.js";
 
 /**
  * The endpoint URL under the mode's policy (SSRF, docs/webhooks-gateway.md: live → https and public addresses; sandbox → loopback too).
  * Names are resolved and checked again at every connection (src/net), which is the check that counts.
  */
 export function checkEndpointUrl(ctx: GatewayContext, url: string): string {
-  const check = validateWebhookUrl(url, outboundPolicy(ctx));
+  const check = validateWebhookUrl(url, ctx.running.outboundPolicy);
   if (!check.ok) throw badRequest(`url: ${check.message}`, { field: "url", reason: check.reason });
   return check.url.toString();
 }

@@ -1,7 +1,6 @@
 import type { GatewayContext } from "../../context.js";
 import { getVendorKeyRow } from "../../keys/vendor-keys.js";
 import type { WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
-import { notifyDue } from "../registry.js";
 import { checkEndpointUrl, checkEvents, checkOutboundProfile } from "./check-input.js";
 import { getSubscriptionRow, publicSubscription } from "./subscription-row.js";
 
@@ -54,6 +53,6 @@ export async function updateSubscription({
   }
   await ctx.webhooks.subscriptions.update(row.id, update);
   const updated = { ...row, ...update };
-  if (updated.status === "active") notifyDue(ctx, row.id, now.getTime());
+  if (updated.status === "active") ctx.running.webhookDue(row.id, now.getTime());
   return publicSubscription(ctx, updated);
 }

@@ -1,0 +1,110 @@
+import { type ExportResult, ExportResultCode } from "@opentelemetry/core";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type ReadableSpan,
+  type Sampler,
+  type SpanExporter,
+  type SpanProcessor,
+  TraceIdRatioBasedSampler,
+} from "@opentelemetry/sdk-trace-base";
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+import type { TracingConfig } from "../../config.js";
+import type { Logger } from "../../log.js";
+import { packageVersion } from "../../version.js";
+import { type Tracing, tracingWith } from "./tracing.js";
+
+/** The instrumentation scope every span of the gateway carries. */
+export const TRACER_NAME = "partner-gateway";
+
+/**
+ * Tracing as the OTEL_* settings ask (config.ts tracingConfig; docs/tracing.md): spans batched and exported over
+ * OTLP/HTTP, protobuf or JSON. The exporter's package is loaded only here, so a gateway with tracing off loads none of
+ * the SDK's exporters. Nothing is registered globally: the context carries the tracing (D-350).
+ */
+export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
+  const options = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
+  const exporter: SpanExporter =
+    config.protocol === "http/json"
+      ? new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options)
+      : new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
+  // A busy gateway makes thousands of spans a second: a deep queue, exported often in large batches.
+  const processor = new BatchSpanProcessor(new LoggedExporter(exporter, log), {
+    maxQueueSize: 16_384,
+    maxExportBatchSize: 2_048,
+    scheduledDelayMillis: 1_000,
+    exportTimeoutMillis: config.timeoutMs,
+  });
+  log.info(
+    { url: config.url, protocol: config.protocol, sampler: config.sampler.name, service: config.serviceName },
+    "tracing on",
+  );
+  return tracingOver([processor], config);
+}
+
+/** Tracing over the given span processors (tests read spans back from an in-memory exporter). */
+export function tracingOver(
+  processors: SpanProcessor[],
+  config: Pick<TracingConfig, "serviceName" | "sampler"> & Partial<Pick<TracingConfig, "resourceAttributes">>,
+): Tracing {
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({
+      ...config.resourceAttributes,
+      [ATTR_SERVICE_NAME]: config.serviceName,
+      [ATTR_SERVICE_VERSION]: packageVersion,
+    }),
+    sampler: samplerOf(config.sampler),
+    spanProcessors: processors,
+  });
+  return tracingWith(provider.getTracer(TRACER_NAME, packageVersion), provider);
+}
+
+/** OTEL_TRACES_SAMPLER and its argument, as OpenTelemetry's specification names them. */
+function samplerOf({ name, ratio }: TracingConfig["sampler"]): Sampler {
+  switch (name) {
+    case "always_on":
+      return new AlwaysOnSampler();
+    case "always_off":
+      return new AlwaysOffSampler();
+    case "traceidratio":
+      return new TraceIdRatioBasedSampler(ratio);
+    case "parentbased_always_on":
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case "parentbased_always_off":
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case "parentbased_traceidratio":
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  }
+}
+
+/** An exporter whose failures are logged (at most one line a minute), not left to OpenTelemetry's silent diag. */
+class LoggedExporter implements SpanExporter {
+  #lastLogged = 0;
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly log: Logger,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      if (result.code !== ExportResultCode.SUCCESS && Date.now() - this.#lastLogged > 60_000) {
+        this.#lastLogged = Date.now();
+        this.log.warn({ err: result.error?.message, spans: spans.length }, "trace export failed");
+      }
+      done(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
