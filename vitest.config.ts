@@ -51,6 +51,8 @@ const ON_BOTH_STORES = [
   "test/console/console.browser.test.ts",
   "test/gateway/alerts/alerts.test.ts",
   "test/gateway/alerts/notice-restart.test.ts",
+  "test/console/onboarding.browser.test.ts",
+  "test/gateway/onboarding/*.test.ts",
 ];
 
 const POSTGRES_URL = new URL(process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
@@ -81,6 +83,7 @@ const ALONE = [
   "test/cluster/several-machines.test.ts",
   "test/gateway/forwarding/crash/crash.test.ts",
   "test/console/console.browser.test.ts",
+  "test/console/onboarding.browser.test.ts",
 ];
 
 /** Vitest's default (one fewer worker than cores) runs one file at a time on two cores, where most files wait. */

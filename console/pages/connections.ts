@@ -71,6 +71,7 @@ export async function connectionsPage(view: HTMLElement): Promise<void> {
           "aria-label": `Held payloads of ${c.name}`,
         }),
         h("div", null, link(`/submissions?connectionId=${encodeURIComponent(c.id)}`, "All submissions")),
+        h("div", null, link(`/keys/${encodeURIComponent(c.vendorKeyId)}/captures`, "Capture mode")),
       ),
       h("td", null, isAdmin() && c.status === "active" ? actions(c) : null),
     );

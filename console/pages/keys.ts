@@ -83,7 +83,13 @@ export async function keysPage(view: HTMLElement): Promise<void> {
     return h(
       "tr",
       { class: k.revokedAt ? "revoked" : null },
-      h("td", null, h("strong", null, k.name), h("div", null, h("code", null, k.keyPrefix, "…"))),
+      h(
+        "td",
+        null,
+        h("strong", null, k.name),
+        h("div", null, h("code", null, k.keyPrefix, "…")),
+        h("div", null, link(`/keys/${encodeURIComponent(k.id)}/captures`, k.captureSince ? "Capturing…" : "Captures")),
+      ),
       h("td", null, k.partnerType.replace("_", " "), h("div", { class: "muted" }, k.scopes.join(" "))),
       h(
         "td",

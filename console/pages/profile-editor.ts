@@ -9,6 +9,7 @@ import { outputView } from "./profile-output.js";
 import { replaySection } from "./profile-replay.js";
 import { expectationOf, samplesView } from "./profile-samples.js";
 import { historySection } from "./profile-versions.js";
+import { type SuggestedDraft, takeDraft } from "./suggested-draft.js";
 
 const STARTERS: Record<string, string> = {
   lead: '{\n  "fullName": name,\n  "email": email,\n  "phone": phone,\n  "address": address\n}',
@@ -44,6 +45,22 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
   };
   const admin = isAdmin();
   const kind = profile.kind;
+  // D-322: a suggestion from captured payloads opens here as the draft; its payloads become samples to check.
+  const suggested = admin ? takeDraft(profileId) : null;
+  const unchecked = new Set<string>();
+  if (suggested) {
+    work.expression = suggested.expression;
+    work.saved = null;
+    const outcomes = await Promise.all(
+      suggested.payloads.map((p) =>
+        api.post("/profiles/preview", { body: { kind, expression: suggested.expression, payload: p.payload } }),
+      ),
+    );
+    suggested.payloads.forEach((p, i) => {
+      work.samples.push({ name: p.name, payload: p.payload, expect: expectationOf(outcomes[i] ?? null) });
+      unchecked.add(p.name);
+    });
+  }
   const replayable = kind === "lead" || kind === "appointment";
   const relevantKeys = keys.filter(
     (k) => !k.revokedAt && (profile.boundKeys.includes(k.id) || profile.boundKeys.length === 0),
@@ -150,7 +167,8 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
         },
       }),
     );
-    publishButton.disabled = !admin || !work.samples.length || (report !== null && !report.passed);
+    publishButton.disabled =
+      !admin || !work.samples.length || (report !== null && !report.passed) || unchecked.size > 0;
   }
 
   const sampleName = h("input", {
@@ -229,7 +247,10 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
             status,
             notice(
               "ok",
-              `Published v${published.version}. Bind it to a key on the Keys page, or roll back to it below.`,
+              `Published v${published.version}. Bind it to a key on the Keys page, or roll back to it below.` +
+                (published.warnings?.length
+                  ? ` Dropped keys (put them in extras to keep them): ${[...new Set(published.warnings.map((w) => w.key))].join(", ")}.`
+                  : ""),
             ),
           );
           await history.reload();
@@ -264,6 +285,7 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
         : h("p", { class: "muted" }, "Read-only (viewer)."),
     ),
     status,
+    suggested ? suggestionCard(suggested, work.samples, unchecked, () => renderSamples()) : null,
     h(
       "div",
       { class: "editor-grid" },
@@ -306,4 +328,79 @@ export async function profileEditorPage(view: HTMLElement, params: Record<string
   renderSamples();
   await Promise.all([fillSources(), history.reload()]);
   void evaluate();
+}
+
+/**
+ * The suggestion's fields, each marked with its confidence, what it could not find, and its captured payloads as
+ * golden samples whose expected output the owner checks, one by one, before the profile can be published (D-322).
+ */
+function suggestionCard(
+  draft: SuggestedDraft,
+  samples: Sample[],
+  unchecked: Set<string>,
+  changed: () => void,
+): HTMLElement {
+  const checks = samples
+    .filter((s) => unchecked.has(s.name))
+    .map((sample) =>
+      h(
+        "li",
+        { class: "suggested-sample" },
+        h(
+          "label",
+          null,
+          h("input", {
+            type: "checkbox",
+            name: "checked",
+            onchange: (e: Event) => {
+              if ((e.target as HTMLInputElement).checked) unchecked.delete(sample.name);
+              else unchecked.add(sample.name);
+              changed();
+            },
+          }),
+          ` ${sample.name}: this expected output is right`,
+        ),
+        h("pre", { class: "mono" }, JSON.stringify(sample.expect, null, 2)),
+      ),
+    );
+  return h(
+    "section",
+    { class: "card suggestion", "aria-labelledby": "suggestion-h" },
+    h("h2", { id: "suggestion-h" }, "Suggested from the captured payloads"),
+    h(
+      "table",
+      null,
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          ["Field", "From", "Confidence", "Why"].map((t) => h("th", { scope: "col" }, t)),
+        ),
+      ),
+      h(
+        "tbody",
+        null,
+        draft.fields.map((f) =>
+          h(
+            "tr",
+            { "data-field": f.field },
+            h("td", null, f.field),
+            h("td", { class: "mono" }, f.sourcePath),
+            h(
+              "td",
+              null,
+              h("span", { class: `badge confidence-${f.confidence}`, "data-confidence": f.confidence }, f.confidence),
+            ),
+            h("td", null, f.reason),
+          ),
+        ),
+      ),
+    ),
+    draft.missing.length ? h("p", { class: "muted" }, `Not found in the payloads: ${draft.missing.join(", ")}.`) : null,
+    draft.unmapped.length ? h("p", { class: "muted" }, `Left unmapped: ${draft.unmapped.join(", ")}.`) : null,
+    h("p", null, "Check what each captured payload produces; publishing waits until every one is checked."),
+    h("ul", { class: "checks" }, checks),
+  );
 }

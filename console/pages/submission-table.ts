@@ -16,6 +16,7 @@ export function submissionTable(
   const head = [
     "Submission",
     "Accepted",
+    "Person",
     "Key",
     "Connection",
     "Kind",
@@ -25,6 +26,7 @@ export function submissionTable(
     "Upstream",
     "Last error",
     "Held reason / note",
+    "Extras",
   ];
   return h(
     "div",
@@ -54,6 +56,7 @@ export function submissionTable(
                 select ? h("td", null, checkbox(s, select)) : null,
                 h("td", null, link(`/submissions/${s.submissionId}`, s.submissionId, { class: "mono" })),
                 h("td", null, time(s.createdAt)),
+                h("td", { class: "person" }, personCell(s)),
                 h("td", null, keyName(s.vendorKeyId)),
                 h("td", null, s.connectionId ? connectionName(s.connectionId) : "—"),
                 h("td", null, s.kind, s.recordAction ? h("div", { class: "muted" }, s.recordAction) : null),
@@ -63,6 +66,7 @@ export function submissionTable(
                 h("td", { class: "num" }, s.upstreamStatus === null ? "—" : String(s.upstreamStatus)),
                 h("td", { class: "error-text" }, s.lastError ?? ""),
                 h("td", { class: s.heldReason ? "held-reason" : "note" }, s.heldReason ?? s.note ?? ""),
+                h("td", { class: "extras mono" }, s.extras ? JSON.stringify(s.extras).slice(0, 160) : ""),
               ),
             )
           : h("tr", null, h("td", { colspan: String(head.length + (select ? 1 : 0)) }, "Nothing here.")),
@@ -99,6 +103,13 @@ export function toLocal(iso: string | null): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** Who a lead is about (D-318): the name, the e-mail and phone as the API masks them. */
+function personCell(s: Submission) {
+  if (!s.person) return "—";
+  const contact = [s.person.email, s.person.phone].filter(Boolean).join(" · ");
+  return [s.person.name ?? "", contact ? h("div", { class: "muted" }, contact) : null];
+}
+
 /** The log's query as the API takes it, from the strings of the URL or a form: an unknown status or kind is dropped. */
 export type LogQuery = NonNullable<OwnerRequest<"get", "/submissions">["query"]>;
 
@@ -125,6 +136,9 @@ export function logQuery(fields: Partial<Record<keyof LogQuery, string | null>>)
     kind: oneOf(fields.kind, KINDS),
     from: text(fields.from),
     to: text(fields.to),
+    email: text(fields.email),
+    phone: text(fields.phone),
+    extras: text(fields.extras),
     cursor: text(fields.cursor),
   };
 }

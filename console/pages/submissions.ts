@@ -24,8 +24,14 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
     kind: search.get("kind") ?? "",
     from: search.get("from") ?? "",
     to: search.get("to") ?? "",
+    email: search.get("email") ?? "",
+    phone: search.get("phone") ?? "",
+    extras: search.get("extras") ?? "",
     cursor: search.get("cursor") ?? "",
   };
+  // A search by a person or their extras (D-319, D-320): the live rows cannot tell who matches, so only rows already
+  // shown are updated (the page is not the log's newest).
+  const searching = Boolean(filter.email || filter.phone || filter.extras);
   // The stream opens first and the log is read after it, so every change after the read arrives (live.ts).
   const early: Submission[] = [];
   let apply = (row: Submission) => void early.push(row);
@@ -77,12 +83,19 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
   const from = h("input", { type: "datetime-local", name: "from", value: toLocal(filter.from) });
   const to = h("input", { type: "datetime-local", name: "to", value: toLocal(filter.to) });
   const id = h("input", { type: "search", name: "id", placeholder: "sub_…", autocomplete: "off" });
+  const person = h("input", {
+    type: "search",
+    name: "person",
+    placeholder: "e-mail, phone, or text in extras",
+    autocomplete: "off",
+    value: filter.email || filter.phone || filter.extras,
+  });
   const go = (cursor?: string) =>
     navigate(
       `/submissions${query({ status: status.value, keyId: key.value, connectionId: connection.value, kind: kind.value, from: toIso(from.value), to: toIso(to.value), cursor })}`,
     );
 
-  const rows = new LiveRows(page.submissions, page.nextCursor, filter, !filter.cursor, PAGE);
+  const rows = new LiveRows(page.submissions, page.nextCursor, filter, !filter.cursor && !searching, PAGE);
   const table = h("div");
   const pager = h("nav", { class: "pager", "aria-label": "Pages" });
   const draw = () => {
@@ -154,6 +167,19 @@ export async function submissionsPage(view: HTMLElement, _params: unknown, searc
       field("Find by id", id),
       h("button", { type: "submit" }, "Open"),
     ),
+    h(
+      "form",
+      {
+        class: "row find",
+        role: "search",
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          navigate(`/submissions${query(searchOf(person.value.trim()))}`);
+        },
+      },
+      field("Find a person", person),
+      h("button", { type: "submit" }, "Search"),
+    ),
     filter.status === "held" && isAdmin() ? remapHeld(filter.connectionId, connectionNames) : null,
     table,
     pager,
@@ -208,4 +234,12 @@ function remapHeld(connectionId: string, names: Map<string, string>): HTMLElemen
     ),
     status,
   );
+}
+
+/** What the search box asks the log for: an e-mail (it has an @), a phone (digits and separators only), else extras. */
+function searchOf(text: string): Record<string, string> {
+  if (!text) return {};
+  if (text.includes("@")) return { email: text };
+  if (/^[0-9 +().-]+$/.test(text) && /[0-9]{4}/.test(text.replace(/[^0-9]/g, ""))) return { phone: text };
+  return { extras: text };
 }

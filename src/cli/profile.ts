@@ -3,6 +3,7 @@ import { relative, resolve } from "node:path";
 import {
   bindingsIssue,
   describeOutcome,
+  droppedWarnings,
   findProfileDirs,
   formatDiff,
   type GoldenReport,
@@ -92,6 +93,8 @@ function formatReport(profile: LoadedProfile, report: GoldenReport): string {
     lines.push(result.passed ? `  ✓ ${result.name} (${ms})` : `  ✗ ${result.name} — ${result.reason}`);
     for (const entry of result.diff) lines.push(`      ${formatDiff(entry)}`);
   }
+  // D-321: a key the canonical body does not have passes the samples and vanishes; said per key, never failed.
+  for (const warning of report.warnings ?? []) lines.push(`  ! ${warning.sample}: ${warning.key}: ${warning.message}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -115,6 +118,7 @@ async function preview(engine: ProfileEngine, dir: string, payloadFile: string, 
     io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
     const what = "records" in outcome ? ` to ${describeOutcome(outcome)}` : "";
     io.stderr(`mapped by ${profile.name}${what} in ${outcome.elapsedMs.toFixed(2)} ms\n`);
+    for (const warning of droppedWarnings(outcome)) io.stderr(`warning: ${warning.key}: ${warning.message}\n`);
     return 0;
   }
   io.stderr(`${describeOutcome(outcome)}\n`);

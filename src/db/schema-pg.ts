@@ -121,6 +121,7 @@ export const alertNotices = pg(sqliteSchema.alertNotices);
 export const alertSettings = pg(sqliteSchema.alertSettings);
 export const alerts = pg(sqliteSchema.alerts);
 export const bookedAppointments = pg(sqliteSchema.bookedAppointments);
+export const capturedPayloads = pg(sqliteSchema.capturedPayloads);
 export const companies = pg(sqliteSchema.companies);
 export const connections = pg(sqliteSchema.connections);
 export const mappingFailures = pg(sqliteSchema.mappingFailures);

@@ -9,6 +9,7 @@ import type { Running } from "./running.js";
 import { OWASP_SCRYPT, type PasswordCost, type PasswordHasher } from "./security/passwords.js";
 import type { Sealer } from "./security/sealer.js";
 import type { AlertStore } from "./storage/alerts/index.js";
+import type { CaptureStore } from "./storage/captures/index.js";
 import type { ConnectionStore } from "./storage/connections/index.js";
 import type { UpstreamCredentialStore } from "./storage/credentials/index.js";
 import type { ProfileStore } from "./storage/profiles/index.js";
@@ -82,6 +83,8 @@ export interface GatewayContext {
   connections: ConnectionStore;
   /** The alerts record: alerts and the companies' alert settings (docs/alerts.md). */
   alerts: AlertStore;
+  /** The captured payloads record: what keys and connections in capture mode received (D-315). */
+  captures: CaptureStore;
   /** The presets this gateway offers (presets/, loaded at start). */
   presets: PresetCatalogue;
   /** One trace per lead across processes (docs/tracing.md); NO_TRACING unless the OTEL_* settings turn it on. */

@@ -24,6 +24,8 @@ function row(id: string, changes: Partial<Submission> = {}): Submission {
     test: false,
     heldReason: null,
     note: null,
+    person: null,
+    extras: null,
     ...changes,
   };
 }

@@ -84,10 +84,13 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
     // retention purge is a range of ids) and makes the idempotency index partial; 0008 adds the partial index of
     // settled rows whose settlement was never recorded (the start-up repair's); 0010 the live log's changes of a
     // company since a cursor (docs/decisions.md D-235); 0012 a hook connection's submissions, per company; 0013 a
-    // vendor key's latest submissions (alerts: a vendor gone quiet, D-344).
+    // vendor key's latest submissions (alerts: a vendor gone quiet, D-344); 0016 a company's submissions by a
+    // person's normalised e-mail and phone (the log's search, D-319).
     expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
       "submissions_company_connection_id_idx",
+      "submissions_company_email_id_idx",
       "submissions_company_id_idx",
+      "submissions_company_phone_id_idx",
       "submissions_company_status_id_idx",
       "submissions_company_updated_idx",
       "submissions_key_idem_uq",
@@ -102,6 +105,18 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
       )
       .all("vk_1", "lead", "k") as { detail: string }[];
     expect(plan.map((p) => p.detail).join(" ")).toContain("submissions_key_idem_uq");
+    // The log's search by a person (D-319): the equality implies the partial indexes' predicate.
+    for (const [column, index] of [
+      ["contact_email", "submissions_company_email_id_idx"],
+      ["contact_phone", "submissions_company_phone_id_idx"],
+    ]) {
+      const search = sqlite
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM submissions WHERE company_id = ? AND ${column} = ? ORDER BY id DESC LIMIT 51`,
+        )
+        .all("cmp_1", "x") as { detail: string }[];
+      expect(search.map((p) => p.detail).join(" ")).toContain(index);
+    }
     expect(
       sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'submissions_key_idem_uq'").get() as { sql: string },
     ).toMatchObject({ sql: expect.stringContaining("WHERE idempotency_key IS NOT NULL") });

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { setCaptureMode } from "../../src/gateway/captures/capture-mode.js";
 import { createVendorKey } from "../../src/gateway/keys/vendor-keys.js";
 import { createProfile, publishProfileVersion, saveProfileVersion } from "../../src/gateway/profiles-admin/profiles.js";
 import { erasePerson } from "../../src/gateway/submissions/retention.js";
@@ -33,7 +34,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
   let rig: Rig;
   afterAll(() => rig.close());
 
-  it("after a forwarded lead, a booking, a mapping failure and a platform event, none of the person is left", async () => {
+  it("after a forwarded lead, a booking, a mapping failure, a captured payload and a platform event, none of the person is left", async () => {
     const databasePath = join(mkdtempSync(join(tmpdir(), "pg-erasure-")), "gateway.db");
     rig = await startRig({ perKey: 50, perCompany: 100, egress: 200, windowMs: 1_000, databasePath });
     const { ctx } = rig.gateway;
@@ -108,6 +109,17 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
     });
     expect((await submit("/api/inbound/leads", guarded.key, { ...PERSON, extra: true })).status).toBe(422);
 
+    // A key in capture mode: what its vendor sent is stored as received, never forwarded (D-315, D-317).
+    const capturing = await createVendorKey({
+      ctx,
+      companyId,
+      input: { name: "capturing", partnerType: "lead_source", scopes: ["leads:write"], credentialId },
+    });
+    await setCaptureMode({ ctx, companyId, target: { keyId: capturing.id }, on: true });
+    expect((await submit("/api/inbound/leads", capturing.key, { customer: PERSON })).body).toMatchObject({
+      status: "captured",
+    });
+
     // The platform's own report of a move of that booking, its body stored as received (with the customer's e-mail).
     const secret = "erasure-platform-secret-0001";
     await loadPlatformSecret({ ctx, companyId, input: { version: 1, secret } });
@@ -138,6 +150,7 @@ describe("erasure of every copy (docs/decisions.md): the database files keep no 
       erased: 1,
       appointments: 1,
       mappingFailures: 1,
+      captures: 1,
       samples: 1,
       webhookEvents: 2,
       pendingDeliveries: 3,

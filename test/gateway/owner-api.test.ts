@@ -345,6 +345,7 @@ describe("retention: erasing a person's data", () => {
       erased: 1,
       appointments: 0,
       mappingFailures: 0,
+      captures: 0,
       samples: 0,
       webhookEvents: 0,
       pendingDeliveries: 0,

@@ -2,6 +2,7 @@ export { alertNotices } from "./alert-notices.js";
 export { alertSettings } from "./alert-settings.js";
 export { alerts } from "./alerts.js";
 export { bookedAppointments } from "./booked-appointments.js";
+export { capturedPayloads } from "./captured-payloads.js";
 export { companies } from "./companies.js";
 export { connections } from "./connections.js";
 export { mappingFailures } from "./mapping-failures.js";

@@ -83,6 +83,11 @@ export const submissions = sqliteTable(
      * in whatever process, are spans of that trace. Null with tracing off.
      */
     traceParent: text("trace_parent"),
+    /**
+     * The vendor's other details a profile put in `extras` (D-320): kept with the submission and shown to the owner,
+     * never sent upstream (the canonical body has no such field), erased with the submission.
+     */
+    extras: text("extras", { mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [
     // Idempotent intake: one submission per vendor key and idempotency key. Partial: a lead without a key (most of
@@ -112,7 +117,15 @@ export const submissions = sqliteTable(
     // Alerts (D-344): a vendor key's latest submissions — when it last sent and its usual interval, to tell a vendor
     // gone quiet — read as a short seek per key every evaluation, whatever else its company receives.
     index("submissions_vendor_key_id_idx").on(t.vendorKeyId, t.id),
-    // Retention purge and erasure by person have no index of their own: the purge is a range of the time-ordered
-    // ids, erasure scans a company's submissions (retention.ts). Each index costs every intake insert.
+    // The owner's log found by a person's e-mail or phone (D-319): the normalised contact columns intake already
+    // writes, newest first within a company. Partial: an appointment (no contact) costs its insert no entry. The
+    // retention purge has no index of its own (a range of the time-ordered ids); erasure scans a company's
+    // submissions (retention.ts). Each index costs every lead's insert.
+    index("submissions_company_email_id_idx")
+      .on(t.companyId, t.contactEmail, t.id)
+      .where(sql`contact_email IS NOT NULL`),
+    index("submissions_company_phone_id_idx")
+      .on(t.companyId, t.contactPhone, t.id)
+      .where(sql`contact_phone IS NOT NULL`),
   ],
 );

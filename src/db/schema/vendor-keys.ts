@@ -31,6 +31,12 @@ export const vendorKeys = sqliteTable(
     previousSecretDigest: text("previous_secret_digest"),
     previousValidUntil: text("previous_valid_until"),
     createdAt: text("created_at").notNull(),
+    /**
+     * When the owner put the key (or its hook connection) in capture mode (D-315): what the vendor sends is stored in
+     * captured_payloads, never mapped or forwarded. Null: off, the key maps (or, without a profile, takes canonical
+     * bodies) as always.
+     */
+    captureSince: text("capture_since"),
     revokedAt: text("revoked_at"),
   },
   (t) => [

@@ -1,4 +1,5 @@
 import type { Span } from "@opentelemetry/api";
+import { capturePayload, isCapturing } from "../captures/capture-payload.js";
 import type { GatewayContext } from "../context.js";
 import { childSpan, inSpanOf } from "../tracing/index.js";
 import type { JsonValue } from "./bodies/index.js";
@@ -15,24 +16,35 @@ import { isTestPayload } from "./test-marker.js";
  * notified record to fetch (fetcher.ts then reads it from the vendor's API), or the payload held for the owner with
  * the reason when the profile cannot map it or it lacks what the platform requires. A vendor's retry makes no second
  * submission (the records' own ids, D-305); a change the Inbound API cannot express (a reschedule, a cancellation, a
- * booking changed under the same id) is stored as `noted`, never sent as a second appointment.
+ * booking changed under the same id) is stored as `noted`, never sent as a second appointment. A connection in
+ * capture mode (D-315) stores the payload as its one JSON tree instead, and nothing more: no mapping, no fetch.
  */
 export async function acceptHookPayload(
   ctx: GatewayContext,
   connection: ResolvedConnection,
-  /** `text`: the tree as JSON, when the caller has it (a JSON body's own text), stored as the rows' raw payload. */
-  payload: { body: JsonValue; text?: string },
+  /** `text`: the tree as JSON, when the caller has it (a JSON body's own text, D-365), stored as the payload. */
+  payload: { raw: Uint8Array; body: JsonValue; text?: string },
   /** The hook request's span (tracing on): mapping and commit are its children, the rows carry its trace. */
   span?: Span,
 ): Promise<void> {
   const key = await vendorKeyOf(ctx, connection);
   const tree = payload.body;
+  const json = payload.text ?? JSON.stringify(tree);
+  if (isCapturing(key)) {
+    const captured = {
+      kind: connection.row.profileKind,
+      connectionId: connection.row.id,
+      bytes: payload.raw.byteLength,
+    };
+    await capturePayload(ctx, key, { ...captured, payload: json });
+    return;
+  }
   const test = await isTestPayload(ctx, connection, tree);
   const now = ctx.now();
   const base: Base = {
     key,
     connectionId: connection.row.id,
-    rawPayload: payload.text ?? JSON.stringify(tree),
+    rawPayload: json,
     test,
     now,
     traceParent: span ? ctx.tracing.traceparent(span) : null,

@@ -233,6 +233,7 @@ function vendorKeyRow(
     credentialId,
     leadProfileVersionId: kind === "lead" ? versionId : null,
     appointmentProfileVersionId: kind === "appointment" ? versionId : null,
+    captureSince: null,
     responseMode: "async",
     secretDigest: digestSecret(newKeySecret()),
     previousSecretDigest: null,

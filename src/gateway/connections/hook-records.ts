@@ -17,7 +17,12 @@ export function hookMapping(
   outcome: MappingOutcome,
 ): HookMapping {
   if (outcome.ok && "records" in outcome) return { held: false, records: outcome.records, profileVersionId };
-  if (outcome.ok) return { held: false, records: [{ kind, body: outcome.body }], profileVersionId };
+  if (outcome.ok) {
+    const record: MappedRecord = outcome.extras
+      ? { kind, body: outcome.body, extras: outcome.extras }
+      : { kind, body: outcome.body };
+    return { held: false, records: [record], profileVersionId };
+  }
   return { held: true, reason: describeOutcome(outcome), profileVersionId };
 }
 

@@ -115,6 +115,7 @@ export function mappedRows(
           ? upstreamKey(base.key.id, body.idempotencyKey)
           : null,
       ...contactOf(record.kind, body),
+      extras: record.extras ?? null,
     });
     const entry: Planned = { row };
     if (record.kind === "lead") lead = entry;

@@ -90,7 +90,7 @@ export async function acceptSubmission({
     endFailed(mapping, error);
     throw error;
   }
-  const { body: canonical, profileVersionId } = result;
+  const { body: canonical, extras, profileVersionId } = result;
   if (profileVersionId !== null) mapping.setAttribute("gateway.profile_version.id", profileVersionId);
   mapping.end();
   const body = input.kind === "lead" ? checkLeadText(canonical) : canonical;
@@ -121,6 +121,7 @@ export async function acceptSubmission({
     payloadDigest: idempotencyKey ? payloadDigest() : null,
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     ...contactOf(input.kind, body),
+    extras: extras ?? null,
     createdAt: now.toISOString(),
     // Its attempts and settlement, in whatever process, join the request's trace (docs/tracing.md).
     traceParent: span ? ctx.tracing.traceparent(span) : null,
@@ -157,6 +158,8 @@ async function findReplay(
 
 interface Mapped {
   body: Record<string, unknown>;
+  /** The vendor's other details the profile kept apart (D-320): stored with the submission, never sent upstream. */
+  extras?: Record<string, unknown> | undefined;
   profileVersionId: string | null;
 }
 
@@ -212,7 +215,9 @@ function mappedBody(
     // The owner bound a connection's profile to a key: recorded for the owner like a guardrail, not blamed on the vendor.
     return refused(ctx, key, input, versionId, RECORDS_ON_A_KEY);
   }
-  if (outcome.ok) return { body: outcome.body as Record<string, unknown>, profileVersionId: versionId };
+  if (outcome.ok) {
+    return { body: outcome.body as Record<string, unknown>, extras: outcome.extras, profileVersionId: versionId };
+  }
   if (outcome.kind === "validation") {
     const details: Record<string, unknown> = { field: outcome.field };
     if (outcome.sourcePath) details.sourcePath = outcome.sourcePath;

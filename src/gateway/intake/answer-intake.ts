@@ -2,6 +2,7 @@ import { type Span, SpanKind } from "@opentelemetry/api";
 import { ApiError } from "../../http/errors.js";
 import { type BodySource, readJsonFrom } from "../../http/json-body.js";
 import { keyPrefix } from "../../log.js";
+import { capturePayload, isCapturing } from "../captures/capture-payload.js";
 import type { GatewayContext } from "../context.js";
 import { endFailed } from "../tracing/index.js";
 import { acceptSubmission, assertScope, type SubmissionKind } from "./accept-submission.js";
@@ -25,6 +26,7 @@ export interface IntakeAnswer {
 /**
  * The intake pipeline on the Inbound API's own paths (§4.2), so a vendor's client needs only a new base URL and key:
  * auth → intake limit → scope → 1 MB → JSON → map → validate → commit → 202 (or, waited for, the upstream's own answer).
+ * A key in capture mode (D-315) stores the JSON as received after the JSON step, and answers 202 at once.
  * Errors are thrown (ApiError) for the server's error contract.
  */
 export function answerIntake(args: {
@@ -88,6 +90,16 @@ async function intake(
   const key = admitted instanceof Promise ? await admitted : admitted;
   assertScope(key, request.kind);
   const { text, body } = await readJsonFrom(request);
+  if (isCapturing(key)) {
+    // D-315: stored as received, never mapped or forwarded; answered as an accept, named as a capture.
+    const input = { kind: request.kind, connectionId: null, payload: text, bytes: Buffer.byteLength(text) };
+    const captureId = await capturePayload(ctx, key, input);
+    return {
+      status: 202,
+      body: { submissionId: captureId, status: "captured" },
+      headers: { location: `/api/inbound/submissions/${captureId}`, "x-submission-id": captureId },
+    };
+  }
   const result = await acceptSubmission({
     ctx,
     key,

@@ -68,7 +68,14 @@ export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
 
   // A vendor key sees only its own submissions; anything else is a 404 that does not confirm existence (§7).
   app.get("/api/inbound/submissions/:submissionId", auth, async (c) => {
-    const row = await ctx.submissions.getOfVendorKey(c.req.param("submissionId"), c.get("vendorKey").id);
+    const submissionId = c.req.param("submissionId");
+    if (submissionId.startsWith("cap_")) {
+      // D-315: what a key in capture mode stored, named as its accept named it.
+      const captured = await ctx.captures.getOfKey(submissionId, c.get("vendorKey").id);
+      if (!captured) throw notFound();
+      return c.json({ submissionId, status: "captured" });
+    }
+    const row = await ctx.submissions.getOfVendorKey(submissionId, c.get("vendorKey").id);
     if (!row) throw notFound();
     return c.json(submissionStatusView(row));
   });

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import * as alerts from "./routes/alerts.schemas.js";
+import * as captures from "./routes/captures.schemas.js";
 import * as connections from "./routes/connections.schemas.js";
 import * as credentials from "./routes/credentials.schemas.js";
 import * as erasures from "./routes/erasures.schemas.js";
@@ -35,6 +36,8 @@ export const OWNER_OPERATIONS = {
     "/connection-presets": { ok: connections.connectionPresetList },
     "/connections": { ok: connections.connectionList },
     "/connections/{connectionId}": { ok: connections.connection },
+    "/keys/{keyId}/captures": { ok: captures.captureList },
+    "/connections/{connectionId}/captures": { ok: captures.captureList },
     "/profiles": { ok: profiles.profileList },
     "/profiles/{profileId}/versions": { ok: profiles.versionList },
     "/submissions": { ok: submissions.submissionPage, query: submissions.submissionQuery },
@@ -75,7 +78,7 @@ export const OWNER_OPERATIONS = {
     "/profiles/preview": { ok: previewAnswer, body: profiles.previewBody },
     "/profiles/replay": { ok: profiles.replay, body: profiles.replayBody },
     "/profile-versions/{versionId}/test": { ok: goldenReport },
-    "/profile-versions/{versionId}/publish": { ok: profiles.profileVersion },
+    "/profile-versions/{versionId}/publish": { ok: profiles.publishedVersion },
     "/profile-suggestions": { ok: suggestions.suggestion, body: suggestions.suggestionBody },
     "/dead-letter/redrive": { ok: submissions.redrive, body: submissions.redriveBody },
     "/erasures": { ok: erasures.erasure, body: erasures.erasureBody },
@@ -105,8 +108,12 @@ export const OWNER_OPERATIONS = {
   },
   put: {
     "/alert-settings": { ok: alerts.alertSettings, body: alerts.alertSettingsBody },
+    "/keys/{keyId}/capture": { ok: captures.captureMode, body: captures.captureModeBody },
+    "/connections/{connectionId}/capture": { ok: captures.captureMode, body: captures.captureModeBody },
   },
   delete: {
+    "/keys/{keyId}/captures": { ok: captures.capturesCleared },
+    "/connections/{connectionId}/captures": { ok: captures.capturesCleared },
     "/sessions/current": { ok: sessions.signedOut },
     "/tokens/{tokenId}": { ok: tokens.revoked },
     "/webhooks/subscriptions/{subscriptionId}": { ok: webhooks.deletedSubscription },

@@ -5,6 +5,8 @@ import { MAX_JSON_DEPTH, textNestsDeeper } from "../../http/json-depth.js";
 import type { GatewayContext } from "../context.js";
 import { getVendorKeyRow } from "../keys/vendor-keys.js";
 import {
+  type DroppedKeyWarning,
+  droppedWarnings,
   expressionShape,
   type MappingOutcome,
   type ProfileKind,
@@ -35,11 +37,17 @@ export async function previewProfile({
   ctx: GatewayContext;
   companyId: string;
   input: { kind: ProfileKind; expression: string; payload: unknown };
-}): Promise<MappingOutcome | { ok: false; kind: "compile"; message: string; line?: number; column?: number }> {
+}): Promise<
+  | (MappingOutcome & { warnings?: DroppedKeyWarning[] })
+  | { ok: false; kind: "compile"; message: string; line?: number; column?: number }
+> {
   const parsed = parseProfile(input.expression);
   if (!parsed.ok) return { ok: false, kind: "compile", ...parsed.error };
   const versionId = draftVersionId(companyId, input.expression, parsed.ast);
-  return ctx.engine.map({ versionId, ...input }, { tooling: true });
+  const outcome = await ctx.engine.map({ versionId, ...input }, { tooling: true });
+  // D-321: a key the canonical body does not have vanishes; the owner is told, per key.
+  const warnings = droppedWarnings(outcome);
+  return warnings.length > 0 ? { ...outcome, warnings } : outcome;
 }
 
 /**

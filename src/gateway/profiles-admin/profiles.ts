@@ -160,5 +160,7 @@ export async function publishProfileVersion({
   }
   const publishedAt = ctx.now().toISOString();
   await ctx.profiles.publishVersion(row.id, publishedAt);
-  return publicVersion({ ...row, status: "published", samplesPassed: true, publishedAt });
+  const published = publicVersion({ ...row, status: "published", samplesPassed: true, publishedAt });
+  // D-321: published all the same (the samples pass), but the owner hears which keys vanish.
+  return report.warnings ? { ...published, warnings: report.warnings } : published;
 }

@@ -1,6 +1,7 @@
 import { compileProfile } from "./compile.js";
 import { type DiffEntry, jsonDiff } from "./diff.js";
 import type { ProfileEngine } from "./engine.js";
+import { type DroppedKeyWarning, droppedWarnings } from "./extras.js";
 import { LIMITS } from "./limits.js";
 import type { CompileError, GoldenSample, MappingOutcome, ProfileSource } from "./types.js";
 
@@ -21,6 +22,8 @@ export interface GoldenReport {
   failed: number;
   results: GoldenResult[];
   compileError?: CompileError;
+  /** Keys a sample's output had that the canonical body does not (D-321): present only when there are some. */
+  warnings?: (DroppedKeyWarning & { sample: string })[];
 }
 
 /** Samples are evaluated a few at a time: enough to use the pool, not enough to crowd out live intake. */
@@ -58,7 +61,10 @@ export async function runGoldenSamples(
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, total) }, lane));
   const failed = results.filter((r) => !r.passed).length;
-  return { passed: total > 0 && failed === 0, total, failed, results };
+  const warnings = results.flatMap((r) => droppedWarnings(r.outcome).map((w) => ({ sample: r.name, ...w })));
+  const report: GoldenReport = { passed: total > 0 && failed === 0, total, failed, results };
+  if (warnings.length > 0) report.warnings = warnings;
+  return report;
 }
 
 export function judge(sample: GoldenSample, outcome: MappingOutcome): GoldenResult {

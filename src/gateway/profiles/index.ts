@@ -9,6 +9,7 @@ export { compileProfile, MAX_EXPRESSION_LENGTH, parseProfile } from "./compile.j
 export { type DiffEntry, formatDiff } from "./diff.js";
 export { type MapInput, ProfileEngine, type ProfileEngineOptions } from "./engine.js";
 export { EngineClosedError, EngineOverloadedError, EngineUnavailableError } from "./errors.js";
+export { type DroppedKeyWarning, droppedWarnings, EXTRAS_KEY } from "./extras.js";
 export { describe as describeOutcome, type GoldenReport, type GoldenResult, runGoldenSamples } from "./golden.js";
 export type { InlineResult } from "./inline.js";
 export { findProfileDirs, loadProfileDir, ProfileLoadError } from "./load.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { appointmentSchema } from "../../contract/appointment.js";
 import { chars } from "../../contract/chars.js";
 import { leadSchema } from "../../contract/lead.js";
+import { splitBody } from "./extras.js";
 import {
   type MappedRecord,
   type MappingOutcome,
@@ -59,6 +60,7 @@ export function recordsOutcome(
   // An empty list is a notification that carries no record (a message, a deletion): valid, nothing to store.
   const list = Array.isArray(output) ? output : [output];
   const records: MappedRecord[] = [];
+  const dropped: string[] = [];
   let leadSeen = false;
   for (const [index, item] of list.entries()) {
     // `path`: where the field is in the profile's output, relative to the record, to find the vendor's field behind it.
@@ -89,7 +91,10 @@ export function recordsOutcome(
       const message = "is required: no lead record comes before this appointment to chain it to";
       return invalid("leadId", message, "body.leadId");
     }
-    const parsed = BODY_SCHEMAS[kind].safeParse(chained ? { ...body, leadId: CHAINED_LEAD } : body);
+    // D-320, D-321: the record's extras kept apart, the keys its canonical body would drop named.
+    const split = splitBody(kind, body);
+    if (split.invalidExtras !== undefined) return invalid("extras", split.invalidExtras, "body.extras");
+    const parsed = BODY_SCHEMAS[kind].safeParse(chained ? { ...split.body, leadId: CHAINED_LEAD } : split.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = (issue?.path ?? []).map(String).join(".");
@@ -101,8 +106,10 @@ export function recordsOutcome(
     const record: MappedRecord = id === undefined ? { kind, body: validated } : { kind, id, body: validated };
     if (test !== undefined) record.test = test;
     if (action !== undefined) record.action = action;
+    if (split.extras) record.extras = split.extras;
+    for (const key of split.dropped) dropped.push(`records[${index}].body.${key}`);
     records.push(record);
     if (kind === "lead") leadSeen = true;
   }
-  return { ok: true, records };
+  return dropped.length > 0 ? { ok: true, records, dropped } : { ok: true, records };
 }

@@ -64,6 +64,8 @@ export interface MappedRecord {
   /** A vendor's test record: kept, never forwarded to a live platform. */
   test?: boolean;
   action?: RecordAction;
+  /** The vendor's other details the profile put in the body's `extras` (D-320): kept, never sent upstream. */
+  extras?: Record<string, unknown>;
 }
 
 /**
@@ -71,8 +73,22 @@ export interface MappedRecord {
  * record `{kind, id?, body, test?, action?}` or a list of them, in order (D-300).
  */
 export type MappingOutcome =
-  | { ok: true; body: unknown; elapsedMs: number }
-  | { ok: true; records: MappedRecord[]; elapsedMs: number }
+  | {
+      ok: true;
+      body: unknown;
+      /** The vendor's other details the profile put in `extras` (D-320): kept, never sent upstream. */
+      extras?: Record<string, unknown>;
+      /** Keys the profile produced that the canonical body does not have, dropped (D-321). */
+      dropped?: string[];
+      elapsedMs: number;
+    }
+  | {
+      ok: true;
+      records: MappedRecord[];
+      /** Keys the records' bodies had that their canonical bodies do not (`records[1].body.service`), dropped (D-321). */
+      dropped?: string[];
+      elapsedMs: number;
+    }
   | {
       ok: false;
       kind: "validation";

@@ -2,6 +2,7 @@ import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import type { Logger } from "../../log.js";
 import { type AlertStore, sqlAlertStore } from "./alerts/index.js";
+import { type CaptureStore, sqlCaptureStore } from "./captures/index.js";
 import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
 import { sqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
 import { type ProfileStore, sqlProfileStore, VersionCache } from "./profiles/index.js";
@@ -23,6 +24,7 @@ export interface Stores {
   webhooks: WebhookStore;
   connections: ConnectionStore;
   alerts: AlertStore;
+  captures: CaptureStore;
 }
 
 /**
@@ -97,6 +99,7 @@ export function storesOn(
     connections: new SqlConnectionStore(sql, shared.connections),
     webhooks: sqlWebhookStore(sql),
     alerts: sqlAlertStore(sql),
+    captures: sqlCaptureStore(sql),
   };
 }
 

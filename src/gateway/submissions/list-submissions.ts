@@ -1,6 +1,8 @@
 import { notFound } from "../../http/errors.js";
 import type { GatewayContext } from "../context.js";
 import { type SubmissionFilter, type SubmissionRow, submissionStatusView } from "../storage/submissions/index.js";
+import { personMatch } from "./person-match.js";
+import { personOf } from "./person-view.js";
 
 export type { SubmissionFilter } from "../storage/submissions/index.js";
 
@@ -18,19 +20,31 @@ export function submissionLogView(row: SubmissionRow) {
     test: row.test,
     heldReason: row.heldReason,
     note: row.note,
+    // D-318, D-320: who it is about, and the vendor's other details the profile kept apart.
+    person: personOf(row.kind === "lead" ? row.canonicalBody : null),
+    extras: row.extras,
   };
 }
 
-/** A company's submissions, newest first, keyset-paginated so a page deep in the history costs what the first does. */
+/**
+ * A company's submissions, newest first, keyset-paginated so a page deep in the history costs what the first does;
+ * found by a person's e-mail or phone as intake normalised them (D-319), or by text in their extras (D-320).
+ */
 export async function listSubmissions({
   ctx,
   companyId,
-  filter,
+  filter: asked,
 }: {
   ctx: GatewayContext;
   companyId: string;
   filter: SubmissionFilter;
 }) {
+  const { email, phone } = personMatch({ email: asked.email, phone: asked.phone });
+  const filter: SubmissionFilter = { ...asked };
+  delete filter.email;
+  delete filter.phone;
+  if (asked.email !== undefined) filter.email = email ?? "";
+  if (asked.phone !== undefined) filter.phone = phone ?? "";
   const rows = await ctx.submissions.listPage(companyId, filter);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);

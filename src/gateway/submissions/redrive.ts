@@ -110,7 +110,7 @@ export async function redriveSubmissions({
         skipped.push({ submissionId: row.id, reason: "leadId: no such lead submission for this key" });
         continue;
       }
-      change = { canonicalBody: body, profileVersionId: version.id };
+      change = { canonicalBody: body, extras: outcome.extras ?? null, profileVersionId: version.id };
       if (canonicalJson(body) !== canonicalJson(row.canonicalBody)) {
         remapped++;
         const generation = row.upstreamKeyGeneration + 1;

@@ -22,6 +22,8 @@ export async function purgeExpiredPayloads({
   const now = ctx.now();
   const cutoffMs = now.getTime() - ctx.settings.retentionDays * DAY_MS;
   const purged = await ctx.submissions.purgePayloadsBefore(cutoffMs, now.toISOString());
+  // Captured payloads are raw payloads too (D-317): gone at the same age.
+  await ctx.captures.purgeBefore(cutoffMs);
   return { purged, ...(await ctx.webhooks.purgeHistory(cutoffMs, await ctx.tenants.companyIds())) };
 }
 
@@ -35,6 +37,8 @@ export interface Erasure extends ErasedWebhookCopies {
   appointments: number;
   /** Mapping failures whose native payload mentioned the person. */
   mappingFailures: number;
+  /** Captured payloads (capture mode, D-317) that mentioned the person. */
+  captures: number;
   /** Golden samples of profile versions that mentioned the person, removed from their versions. */
   samples: number;
   /** Whether the WAL was emptied after it (false: another process was reading; its next full checkpoint does it). */
@@ -44,7 +48,7 @@ export interface Erasure extends ErasedWebhookCopies {
 /**
  * Erases a person's data (by email or phone) from every copy a company's gateway keeps (docs/decisions.md, "Erasure
  * of every copy"): their submissions and the appointments for their leads (payloads dropped, what was not sent
- * fails), mapping failures and golden samples whose payload mentions them, the webhook events and deliveries about them and the
+ * fails), mapping failures, captured payloads and golden samples whose payload mentions them, the webhook events and deliveries about them and the
  * platform events received about them (the person's fields removed; pending deliveries are sent without them). Then
  * the WAL is checkpointed and emptied: with `secure_delete` on, the database file then holds no trace of what was
  * erased. Idempotent, and the person's contact columns are cleared last, so a crash midway is mended by running it
@@ -65,6 +69,7 @@ export async function erasePerson({
   notifyEnqueued(ctx, submissions.enqueued, ctx.now().getTime());
   // Refused payloads have no contact columns: only the text as received is compared.
   const mappingFailures = await ctx.submissions.eraseMappingFailures(companyId, person.mentions);
+  const captures = await ctx.captures.eraseMentioning(companyId, person.mentions);
   const samples = await eraseFromSamples(ctx, companyId, person.mentions);
   const webhooks = await eraseWebhookCopies(ctx, companyId, submissions, person.mentions);
   await ctx.submissions.forgetContacts(submissions.submissionIds);
@@ -76,6 +81,7 @@ export async function erasePerson({
     erased: submissions.leads,
     appointments: submissions.appointments,
     mappingFailures,
+    captures,
     samples,
     ...webhooks,
     walTruncated,

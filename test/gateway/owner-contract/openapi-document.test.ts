@@ -34,6 +34,12 @@ const OPEN_BY_DESIGN = new Set([
   "SubmissionSummary.result",
   "SubmissionDetail.result",
   "SubmissionDetail.canonicalBody",
+  // The vendor's other details a profile kept apart (D-320): whatever the profile put there.
+  "SubmissionSummary.extras",
+  "SubmissionDetail.extras",
+  "MappingOutcome.extras",
+  "MappedRecord.extras",
+  "PreviewAnswer.extras",
 ]);
 
 let t: TestGateway;

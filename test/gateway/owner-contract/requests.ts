@@ -194,5 +194,17 @@ export function validRequests(fx: ContractGateway): ValidRequest[] {
       op: "DELETE /owner/v1/webhooks/subscriptions/{subscriptionId}",
       path: `/webhooks/subscriptions/${ids.spareSubscriptionId}`,
     },
+
+    // Capture mode (D-315): last, so no earlier request's intake is captured instead of accepted.
+    { op: "PUT /owner/v1/keys/{keyId}/capture", path: `/keys/${ids.keyId}/capture`, body: { on: false } },
+    { op: "GET /owner/v1/keys/{keyId}/captures", path: `/keys/${ids.keyId}/captures` },
+    { op: "DELETE /owner/v1/keys/{keyId}/captures", path: `/keys/${ids.keyId}/captures` },
+    {
+      op: "PUT /owner/v1/connections/{connectionId}/capture",
+      path: `/connections/${ids.connectionId}/capture`,
+      body: { on: true },
+    },
+    { op: "GET /owner/v1/connections/{connectionId}/captures", path: `/connections/${ids.connectionId}/captures` },
+    { op: "DELETE /owner/v1/connections/{connectionId}/captures", path: `/connections/${ids.connectionId}/captures` },
   ];
 }

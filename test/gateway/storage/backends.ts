@@ -128,6 +128,7 @@ export function vendorKeyRow(
     credentialId,
     leadProfileVersionId: null,
     appointmentProfileVersionId: null,
+    captureSince: null,
     responseMode: "async",
     secretDigest: "digest",
     previousSecretDigest: null,

@@ -12,6 +12,7 @@ export const erasure = z
     erased: z.number().int(),
     appointments: z.number().int(),
     mappingFailures: z.number().int(),
+    captures: z.number().int(),
     samples: z.number().int(),
     webhookEvents: z.number().int(),
     pendingDeliveries: z.number().int(),

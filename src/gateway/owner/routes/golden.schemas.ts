@@ -11,6 +11,9 @@ const compileError = {
   column: z.number().int().optional(),
 };
 
+/** A key the profile produced that the canonical body does not have: dropped, and said so (D-321). */
+const droppedKeyWarning = z.strictObject({ key: z.string(), message: z.string() }).openapi("DroppedKeyWarning");
+
 const guardrailLimit = z.enum(["time", "stack", "sequence", "regex", "memory", "output", "deadline", "crash"]);
 
 /** One record a profile produced (docs/profiles.md, "Records"); a chained appointment's body has no leadId. */
@@ -21,6 +24,8 @@ const mappedRecord = z
     body: json,
     test: z.boolean().optional(),
     action: z.enum(["create", "reschedule", "cancel"]).optional(),
+    /** The vendor's other details the profile kept apart (D-320): stored, never sent upstream. */
+    extras: z.record(z.string(), json).optional(),
   })
   .openapi("MappedRecord");
 
@@ -30,8 +35,21 @@ const mappedRecord = z
  */
 export const mappingOutcome = z
   .union([
-    z.strictObject({ ok: z.literal(true), body: json, elapsedMs: z.number() }),
-    z.strictObject({ ok: z.literal(true), records: z.array(mappedRecord), elapsedMs: z.number() }),
+    z.strictObject({
+      ok: z.literal(true),
+      body: json,
+      extras: z.record(z.string(), json).optional(),
+      dropped: z.array(z.string()).optional(),
+      warnings: z.array(droppedKeyWarning).optional(),
+      elapsedMs: z.number(),
+    }),
+    z.strictObject({
+      ok: z.literal(true),
+      records: z.array(mappedRecord),
+      dropped: z.array(z.string()).optional(),
+      warnings: z.array(droppedKeyWarning).optional(),
+      elapsedMs: z.number(),
+    }),
     z.strictObject({
       ok: z.literal(false),
       kind: z.literal("validation"),
@@ -77,5 +95,7 @@ export const goldenReport = z
       }),
     ),
     compileError: z.strictObject(compileError).optional(),
+    /** Keys a sample's output had that the canonical body does not (D-321); present only when there are some. */
+    warnings: z.array(droppedKeyWarning.extend({ sample: z.string() })).optional(),
   })
   .openapi("GoldenReport");

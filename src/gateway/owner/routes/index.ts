@@ -5,6 +5,7 @@ import { submissionStreamRoutes } from "../../submissions/stream/routes.js";
 import { ownerAuth, SESSION_COOKIE } from "../owner-auth.js";
 import { ToolingQuota } from "../tooling-quota.js";
 import { alertRoutes } from "./alerts.js";
+import { captureRoutes } from "./captures.js";
 import { connectionPresetRoutes } from "./connection-presets.js";
 import { connectionRoutes } from "./connections.js";
 import { credentialRoutes } from "./credentials.js";
@@ -57,6 +58,7 @@ export function ownerApi(
   postingDocsRoutes(app, ctx);
   connectionPresetRoutes(app, ctx);
   connectionRoutes(app, ctx);
+  captureRoutes(app, ctx);
   profileRoutes(app, ctx, tooling);
   profileVersionRoutes(app, ctx, tooling);
   suggestionRoutes(app, ctx, tooling);

@@ -48,6 +48,8 @@ const vendorKeyFields = {
   leadProfileVersionId: z.string().nullable(),
   appointmentProfileVersionId: z.string().nullable(),
   responseMode: z.enum(["async", "sync"]),
+  /** When the key was put in capture mode (D-315); null: off. */
+  captureSince: timestamp.nullable(),
   previousValidUntil: timestamp.nullable(),
   createdAt: timestamp,
   revokedAt: timestamp.nullable(),

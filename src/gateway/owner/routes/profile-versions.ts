@@ -5,7 +5,7 @@ import { getProfileRow, getVersionRow, publishProfileVersion } from "../../profi
 import { param, routeKit } from "../route-kit.js";
 import { TOOLING, type ToolingQuota } from "../tooling-quota.js";
 import { goldenReport } from "./golden.schemas.js";
-import { profileVersion } from "./profiles.schemas.js";
+import { publishedVersion } from "./profiles.schemas.js";
 
 const { route } = routeKit("/owner/v1", "owner");
 
@@ -38,7 +38,7 @@ export function profileVersionRoutes(app: GatewayApp, ctx: GatewayContext, tooli
     route("post", "/profile-versions/{versionId}/publish", {
       summary: "Publish (refused while a sample fails)",
       role: "admin",
-      ok: profileVersion,
+      ok: publishedVersion,
       errors: [...TOOLING, "unprocessable"],
     }),
     async (c) => {

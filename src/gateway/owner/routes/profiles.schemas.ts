@@ -77,6 +77,13 @@ export const profileVersion = z
   })
   .openapi("ProfileVersion");
 
+/** A version as publishing answers it: with the keys its samples' outputs drop, when there are some (D-321). */
+export const publishedVersion = profileVersion
+  .extend({
+    warnings: z.array(z.strictObject({ sample: z.string(), key: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("PublishedProfileVersion");
+
 export const profileList = z
   .strictObject({
     profiles: z.array(

@@ -22,6 +22,12 @@ export const submissionQuery = z.object({
   kind: z.enum(["lead", "appointment"]).optional(),
   from: instant.optional(),
   to: instant.optional(),
+  /** A person's e-mail, any case and spacing (D-319). */
+  email: z.string().min(1).max(254).optional(),
+  /** A person's phone, as written: its digits are compared (D-319). */
+  phone: z.string().min(1).max(64).optional(),
+  /** Text in the submission's extras, any case (D-320). */
+  extras: z.string().min(1).max(200).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -70,6 +76,12 @@ const submissionFields = {
   heldReason: z.string().nullable(),
   /** What a noted submission is. */
   note: z.string().nullable(),
+  /** Who a lead is about: the name, the e-mail and phone masked (D-318); null for an appointment or once erased. */
+  person: z
+    .strictObject({ name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() })
+    .nullable(),
+  /** The vendor's other details the profile kept apart (D-320): never sent upstream. */
+  extras: z.record(z.string(), json).nullable(),
 };
 
 /** A row of the log: the list's rows and the live stream's `submission` events (D-235). */

@@ -62,7 +62,7 @@ export function eraseStep(
     if (erased.length > 0) {
       await db
         .updateTable("submissions")
-        .set({ rawPayload: null, canonicalBody: null, purgedAt: now, updatedAt: now })
+        .set({ rawPayload: null, canonicalBody: null, extras: null, purgedAt: now, updatedAt: now })
         .where("id", "in", erased)
         .execute();
       // Nothing is left to send: it ends here, and its vendor hears so as of any failure (§1).

@@ -16,6 +16,12 @@ export interface SubmissionFilter {
   /** ISO timestamps bounding createdAt. */
   from?: string;
   to?: string;
+  /** A person's e-mail, trimmed and lower-cased as intake stores it (D-319). */
+  email?: string;
+  /** A person's phone, its digits as intake stores them (D-319). */
+  phone?: string;
+  /** Text the submission's extras contain, any case (D-320). */
+  extras?: string;
   /** The last id of the previous page: ids are time-ordered, so "older than the cursor" is a keyset seek. */
   cursor?: string;
   limit: number;

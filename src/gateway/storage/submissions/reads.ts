@@ -11,20 +11,41 @@ import type { MappingFailureRow, SubmissionAttemptRow, SubmissionRow } from "./r
 
 /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
 export async function listPage(store: StoreSql, companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
-  return store.db
-    .selectFrom("submissions")
-    .selectAll()
-    .where("companyId", "=", companyId)
-    .$if(filter.status !== undefined, (q) => q.where("status", "=", filter.status as SubmissionRow["status"]))
-    .$if(filter.keyId !== undefined, (q) => q.where("vendorKeyId", "=", filter.keyId as string))
-    .$if(filter.connectionId !== undefined, (q) => q.where("connectionId", "=", filter.connectionId as string))
-    .$if(filter.kind !== undefined, (q) => q.where("kind", "=", filter.kind as SubmissionRow["kind"]))
-    .$if(filter.from !== undefined, (q) => q.where("createdAt", ">=", filter.from as string))
-    .$if(filter.to !== undefined, (q) => q.where("createdAt", "<=", filter.to as string))
-    .$if(filter.cursor !== undefined, (q) => q.where("id", "<", filter.cursor as string))
-    .orderBy("id", "desc")
-    .limit(filter.limit + 1)
-    .execute();
+  return (
+    store.db
+      .selectFrom("submissions")
+      .selectAll()
+      .where("companyId", "=", companyId)
+      .$if(filter.status !== undefined, (q) => q.where("status", "=", filter.status as SubmissionRow["status"]))
+      .$if(filter.keyId !== undefined, (q) => q.where("vendorKeyId", "=", filter.keyId as string))
+      .$if(filter.connectionId !== undefined, (q) => q.where("connectionId", "=", filter.connectionId as string))
+      .$if(filter.kind !== undefined, (q) => q.where("kind", "=", filter.kind as SubmissionRow["kind"]))
+      .$if(filter.from !== undefined, (q) => q.where("createdAt", ">=", filter.from as string))
+      .$if(filter.to !== undefined, (q) => q.where("createdAt", "<=", filter.to as string))
+      // submissions_company_email_id_idx / _phone_id_idx (D-319): an equality on the normalised column implies the
+      // partial index's predicate, on both databases.
+      .$if(filter.email !== undefined, (q) => q.where("contactEmail", "=", filter.email as string))
+      .$if(filter.phone !== undefined, (q) => q.where("contactPhone", "=", filter.phone as string))
+      // D-320: no index — a company's rows read newest first until a page is found (the log's search box).
+      .$if(filter.extras !== undefined, (q) =>
+        q.where((eb) =>
+          eb(
+            eb.fn("lower", [eb.cast("extras", "text")]),
+            "like",
+            `%${likeEscaped((filter.extras as string).toLowerCase())}%`,
+          ),
+        ),
+      )
+      .$if(filter.cursor !== undefined, (q) => q.where("id", "<", filter.cursor as string))
+      .orderBy("id", "desc")
+      .limit(filter.limit + 1)
+      .execute()
+  );
+}
+
+/** `text` as a LIKE pattern's middle: its wildcards left out (the two databases escape them differently). */
+function likeEscaped(text: string): string {
+  return text.replace(/[%_]/g, "");
 }
 
 /**

@@ -51,4 +51,6 @@ export const INSERT_FIELDS = [
   "test",
   "fetchTarget",
   "traceParent",
+  // D-320: the vendor's other details a profile kept apart.
+  "extras",
 ] as const satisfies readonly (keyof NewSubmission)[];

@@ -1,5 +1,6 @@
 import type { SSEStreamingApi } from "hono/streaming";
-import { type SubmissionRow, submissionStatusView } from "../../storage/submissions/index.js";
+import type { SubmissionRow } from "../../storage/submissions/index.js";
+import { submissionLogView } from "../list-submissions.js";
 import type { StreamLimits } from "./limits.js";
 
 /** How long the last event (`end`) may take to be read before the stream is cut. */
@@ -34,7 +35,7 @@ export class LiveStream {
       this.end("overflow");
       return;
     }
-    const data = JSON.stringify({ ...submissionStatusView(row), vendorKeyId: row.vendorKeyId });
+    const data = JSON.stringify(submissionLogView(row));
     void this.#write(() => this.#stream.writeSSE({ event: "submission", id: `${row.updatedAt} ${row.id}`, data }));
   }
 
