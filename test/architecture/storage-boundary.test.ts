@@ -18,6 +18,7 @@ const RECORDS: Record<string, { module: string; tables: string[] }> = {
   credentials: { module: "src/gateway/storage/credentials/", tables: ["upstream_credentials"] },
   connections: { module: "src/gateway/storage/connections/", tables: ["connections", "proof_failure_minutes"] },
   alerts: { module: "src/gateway/storage/alerts/", tables: ["alerts", "alert_settings", "alert_notices"] },
+  captures: { module: "src/gateway/storage/captures/", tables: ["captured_payloads"] },
   vendorKeys: { module: "src/gateway/storage/vendor-keys/", tables: ["vendor_keys"] },
   tenants: { module: "src/gateway/storage/tenants/", tables: ["companies", "owners", "owner_tokens"] },
   profiles: { module: "src/gateway/storage/profiles/", tables: ["profiles", "profile_versions"] },

@@ -35,11 +35,14 @@ export async function storeRows(ctx: GatewayContext, key: VendorKeyRow, planned:
  * One row (most payloads: one lead, or one held payload), written without a look first: its key's unique index says
  * whether it is stored already, and only then is it read (the vendor's retry, or a change under the same id).
  */
-async function storeOne(ctx: GatewayContext, key: VendorKeyRow, entry: Planned): Promise<void> {
+async function storeOne(ctx: GatewayContext, key: VendorKeyRow, entry: Planned, tries = 1): Promise<void> {
   try {
     await ctx.submissions.insert(entry.row);
   } catch (error) {
     const stored = await ctx.submissions.findByIdempotencyKey(key.id, entry.row.kind, entry.row.idempotencyKey ?? "");
+    // The row that held the key let it go between the write and the look: a fetch that ended took its record's key
+    // (fetched-record.ts). Written again, it is now what it is: new, or the vendor's repeat of a stored record.
+    if (stored === undefined && tries < 3) return storeOne(ctx, key, entry, tries + 1);
     if (stored === undefined) throw error;
     const row = await settledRow(ctx, key, entry);
     if (!row) return;
