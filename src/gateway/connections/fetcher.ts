@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES } from "../../http/json-body.js";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "../../net/index.js";
 import type { GatewayContext } from "../context.js";
+import { SerialPump } from "../coordination/serial-pump.js";
 import { DEFAULT_SEND_RETRY, type SendRetryPolicy } from "../forwarding/send-retry.js";
 import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
 import type { FetcherPort } from "../running.js";
@@ -54,14 +55,16 @@ export class Fetcher implements FetcherPort {
   /** Rows being fetched here, whose outcome is not committed yet. */
   readonly #busy = new Set<string>();
   readonly #active = new Set<Promise<void>>();
-  #pumpQueued = false;
-  #pumping = false;
-  #pumpAgain = false;
-  #pumpRun: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  /** One pump at a time (its reads are asynchronous: two would launch one row twice). */
+  readonly #pumpRuns = new SerialPump(
+    () => this.#pump(),
+    () => this.#closed,
+    (error) => this.#ctx.log.error({ err: error }, "fetcher pump failed"),
+  );
   readonly #closedSignal = new AbortController();
   readonly #outage: OutageRetry;
   #forgetRecovery: (() => void) | undefined;
@@ -97,13 +100,13 @@ export class Fetcher implements FetcherPort {
 
   /** Fetches what is due (rows an earlier process left included) and keeps looking. */
   start(): void {
-    this.#poll = setInterval(() => this.#schedulePump(), this.#pollMs);
+    this.#poll = setInterval(() => this.#pumpRuns.schedule(), this.#pollMs);
     this.#poll.unref();
     // The rows as the database has them once it is back: what fell due meanwhile is fetched at once.
     this.#forgetRecovery = this.#ctx.outages.onRecovered((store) => {
-      if (store === "database") this.#schedulePump();
+      if (store === "database") this.#pumpRuns.schedule();
     });
-    this.#schedulePump();
+    this.#pumpRuns.schedule();
   }
 
   /** Rows were stored due at `dueAt` (the context's clock). */
@@ -122,7 +125,7 @@ export class Fetcher implements FetcherPort {
     this.#forgetRecovery?.();
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
-    await this.#pumpRun;
+    await this.#pumpRuns.settled();
     this.#egress.close();
     await Promise.allSettled([...this.#active]);
   }
@@ -130,7 +133,7 @@ export class Fetcher implements FetcherPort {
   #wakeIn(delayMs: number): void {
     if (this.#closed) return;
     if (delayMs <= 0) {
-      this.#schedulePump();
+      this.#pumpRuns.schedule();
       return;
     }
     const at = Date.now() + delayMs;
@@ -139,41 +142,9 @@ export class Fetcher implements FetcherPort {
     this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timerAt = Number.POSITIVE_INFINITY;
-      this.#schedulePump();
+      this.#pumpRuns.schedule();
     }, delayMs);
     this.#timer.unref();
-  }
-
-  #schedulePump(): void {
-    if (this.#pumpQueued || this.#closed) return;
-    this.#pumpQueued = true;
-    setImmediate(() => {
-      this.#pumpQueued = false;
-      void this.#runPump(); // never rejects
-    });
-  }
-
-  /** One pump at a time: its reads are asynchronous, and two would launch one row twice in this process. */
-  async #runPump(): Promise<void> {
-    if (this.#pumping) {
-      this.#pumpAgain = true;
-      return;
-    }
-    this.#pumping = true;
-    const run = (async () => {
-      try {
-        do {
-          this.#pumpAgain = false;
-          await this.#pump();
-        } while (this.#pumpAgain && !this.#closed);
-      } catch (error) {
-        if (!(error instanceof OutageRetryClosedError)) this.#ctx.log.error({ err: error }, "fetcher pump failed");
-      } finally {
-        this.#pumping = false;
-      }
-    })();
-    this.#pumpRun = run;
-    await run;
   }
 
   /** Claims and launches what may be fetched now; arms a timer for the earliest connection whose rate holds it. */
@@ -271,7 +242,7 @@ export class Fetcher implements FetcherPort {
       } finally {
         answered(Date.now());
         this.#busy.delete(row.id);
-        this.#schedulePump();
+        this.#pumpRuns.schedule();
       }
     })();
     this.#active.add(run);

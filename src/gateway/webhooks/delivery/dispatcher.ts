@@ -1,6 +1,7 @@
 import { unixSeconds } from "../../../contract/signing.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
+import { SerialPump } from "../../coordination/serial-pump.js";
 import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js";
 import type { TransactionContext } from "../../storage/transaction.js";
 import type { DeliveryToSend, WebhookDeliveryRow, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
@@ -85,17 +86,18 @@ export class WebhookDispatcher {
   /** Subscriptions whose last attempt in this process was answered with 2xx. */
   readonly #healthy = new Set<string>();
   #rotation = 0;
-  #pumpQueued = false;
-  /** A pump is reading the queues (asynchronous): another one asked meanwhile runs right after it. */
-  #pumping = false;
-  #pumpAgain = false;
-  /** The pump and the group commit running now, if any: a close waits for them before the database closes. */
-  #pumpRun: Promise<void> | undefined;
+  /** The group commit running now, if any: a close waits for it (and the pump) before the database closes. */
   #flushRun: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  /** One pump at a time (its reads are asynchronous: two would launch one row twice). */
+  readonly #pumpRuns = new SerialPump(
+    () => this.#pump(),
+    () => this.#closed,
+    (error) => this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed"),
+  );
   /** Outcomes waiting for the next group commit. */
   #completed: Array<{ lane: Lane; row: DeliveryToSend; result: AttemptResult; at: number }> = [];
   #flushQueued = false;
@@ -161,7 +163,7 @@ export class WebhookDispatcher {
     const lane = this.#lane(subscriptionId);
     lane.subscription = undefined; // it may have changed (re-enabled, new URL): read it again
     lane.nextDue = lane.nextDue === undefined ? dueAt : Math.min(lane.nextDue, dueAt);
-    this.#schedulePump();
+    this.#pumpRuns.schedule();
   }
 
   /**
@@ -184,7 +186,7 @@ export class WebhookDispatcher {
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
     this.#fetch.close();
-    await this.#pumpRun;
+    await this.#pumpRuns.settled();
     await Promise.allSettled([...this.#active]);
     await this.#flushRun;
     await this.#flush();
@@ -223,39 +225,6 @@ export class WebhookDispatcher {
   async #reloadBacklog(): Promise<void> {
     const rows = await this.#wait(() => this.#ctx.webhooks.deliveries.backlog());
     for (const row of rows) if (row.due !== null) this.notify(row.subscriptionId, row.due);
-  }
-
-  #schedulePump(): void {
-    if (this.#pumpQueued || this.#closed) return;
-    this.#pumpQueued = true;
-    setImmediate(() => {
-      this.#pumpQueued = false;
-      void this.#runPump(); // never rejects
-    });
-  }
-
-  /** One pump at a time: its reads are asynchronous, and two would launch the same delivery twice. */
-  async #runPump(): Promise<void> {
-    if (this.#pumping) {
-      this.#pumpAgain = true;
-      return;
-    }
-    this.#pumping = true;
-    const run = (async () => {
-      try {
-        do {
-          this.#pumpAgain = false;
-          await this.#pump();
-        } while (this.#pumpAgain && !this.#closed);
-      } catch (error) {
-        if (!(error instanceof OutageRetryClosedError))
-          this.#ctx.log.error({ err: error }, "webhook dispatcher pump failed");
-      } finally {
-        this.#pumping = false;
-      }
-    })();
-    this.#pumpRun = run;
-    await run;
   }
 
   async #pump(): Promise<void> {
@@ -353,7 +322,7 @@ export class WebhookDispatcher {
         if (probe) this.#probesInFlight--;
         else this.#inFlight--;
         this.#active.delete(run);
-        this.#schedulePump();
+        this.#pumpRuns.schedule();
       });
     this.#active.add(run);
   }
@@ -445,7 +414,7 @@ export class WebhookDispatcher {
       if (outcome.kind === "delivered") this.#ctx.log.debug(line, "webhook delivered");
       else this.#ctx.log.info({ ...line, error: d.result.error }, "webhook attempt failed");
     });
-    this.#schedulePump();
+    this.#pumpRuns.schedule();
   }
 
   #arm(wake: number, now: number): void {
@@ -457,7 +426,7 @@ export class WebhookDispatcher {
       () => {
         this.#timer = undefined;
         this.#timerAt = Number.POSITIVE_INFINITY;
-        void this.#runPump(); // never rejects
+        void this.#pumpRuns.run(); // never rejects
       },
       Math.max(0, wake - now),
     );
