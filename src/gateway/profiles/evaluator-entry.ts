@@ -46,11 +46,19 @@ export function permissionArgs(readable: readonly string[]): string[] {
 const bundles = new Map<string, string>();
 
 function evaluatorBundle(moduleUrl: string): string {
-  const known = bundles.get(moduleUrl);
+  return bundledEntry(moduleUrl, "evaluator-main", { what: "the evaluator", file: "evaluator" });
+}
+
+/**
+ * `<main>.ts` (or, compiled, `<main>.js`) beside `moduleUrl`, with everything it imports, bundled by esbuild into one
+ * ES module in a private temporary directory removed when the process exits; once per process and module. The profile
+ * evaluators and the suggester's thread run from such a bundle (D-198): no TypeScript loader needed where they start.
+ */
+export function bundledEntry(moduleUrl: string, main: string, names: { what: string; file: string }): string {
+  const cacheKey = `${moduleUrl}#${main}`;
+  const known = bundles.get(cacheKey);
   if (known) return known;
-  const entry = fileURLToPath(
-    new URL(moduleUrl.endsWith(".ts") ? "./evaluator-main.ts" : "./evaluator-main.js", moduleUrl),
-  );
+  const entry = fileURLToPath(new URL(moduleUrl.endsWith(".ts") ? `./${main}.ts` : `./${main}.js`, moduleUrl));
   const result = buildSync({
     entryPoints: [entry],
     bundle: true,
@@ -66,11 +74,11 @@ function evaluatorBundle(moduleUrl: string): string {
     },
   });
   const code = result.outputFiles[0]?.text;
-  if (code === undefined) throw new Error("the evaluator could not be bundled");
-  const dir = mkdtempSync(join(tmpdir(), "partner-gateway-evaluator-"));
-  const path = join(dir, "evaluator.mjs");
+  if (code === undefined) throw new Error(`${names.what} could not be bundled`);
+  const dir = mkdtempSync(join(tmpdir(), `partner-gateway-${names.file}-`));
+  const path = join(dir, `${names.file}.mjs`);
   writeFileSync(path, code, { mode: 0o400 });
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  bundles.set(moduleUrl, path);
+  bundles.set(cacheKey, path);
   return path;
 }
