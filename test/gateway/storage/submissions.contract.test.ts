@@ -90,7 +90,6 @@ function contractCases(harness: () => Harness) {
     const written = row({ idempotencyKey: "k1", payloadDigest: "dig", upstreamIdempotencyKey: "up" });
     await store().insert(written);
     expect(await store().get(written.id)).toEqual(written);
-    expect(await store().read(written.id)).toEqual(written);
     expect(await store().getOfVendorKey(written.id, "vk_a")).toEqual(written);
     expect(await store().getOfVendorKey(written.id, "vk_a2")).toBeUndefined();
     expect(await store().getOfCompany(written.id, "co_a")).toEqual(written);

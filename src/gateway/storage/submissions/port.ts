@@ -142,11 +142,7 @@ export interface SubmissionTimes {
   updatedAt: string;
 }
 
-/**
- * The submissions record as the capabilities use it (D-221): intake's group-committed accept, forwarding's claims,
- * settlements and releases, the owner's reads, redrive, retention and erasure. Every method is asynchronous; one
- * implementation serves both databases (store.ts, D-275).
- */
+/** The submissions record as the capabilities use it (D-221), one implementation for both databases (D-275). */
 export interface SubmissionStore {
   /**
    * Intake's durable accept: resolves once the row is committed (group commit). Bound to an open transaction: written
@@ -154,8 +150,6 @@ export interface SubmissionStore {
    */
   insert(row: NewSubmission): Promise<void>;
   get(id: string): Promise<SubmissionRow | undefined>;
-  /** One row by id (the settlement's and erasure's per-row reads): the same as `get`. */
-  read(id: string): Promise<SubmissionRow | undefined>;
   /** One of a vendor key's own submissions (another key's is not found). */
   getOfVendorKey(id: string, vendorKeyId: string): Promise<SubmissionRow | undefined>;
   /** One of a company's submissions (another company's is not found). */
@@ -167,11 +161,8 @@ export interface SubmissionStore {
     idempotencyKey: string,
   ): Promise<SubmissionRow | undefined>;
   /**
-   * The lead submission an appointment names by its id (`leadId: "sub_…"`, appointment chaining, docs/forwarding.md):
-   * only a lead submission of the appointment's own vendor key, and so of its own company, is one. Looked up this way
-   * wherever a reference is followed — at intake, on a redrive's re-map, when forwarding holds or sends the
-   * appointment — never by the id alone, so one tenant's appointment cannot wait on, fail with, or be sent with
-   * another's lead.
+   * The lead submission an appointment names by its id (appointment chaining, docs/forwarding.md): only a lead of the
+   * appointment's own vendor key. Every reference is followed this way: no appointment reaches another tenant's lead.
    */
   leadOf(
     appointment: Pick<SubmissionRow, "companyId" | "vendorKeyId">,
@@ -256,11 +247,9 @@ export interface SubmissionStore {
   latestOfKey(vendorKeyId: string, limit: number): Promise<string[]>;
   purgePayloadsBefore(cutoffMs: number, nowIso: string): Promise<number>;
   /**
-   * One step of an erasure's pass over a company's submissions, newest first below `before` (ERASURE_CHUNK rows; run
-   * it inside an immediate transaction, with the event loop's turn between steps): the rows `match` accepts lose
-   * their payloads, and those not sent yet are failed ("erased at the owner's request") — their ids in `failed`, for
-   * the caller to record their outcome in the same transaction. `last`: where the next step starts; none after the
-   * last chunk.
+   * One step of an erasure's pass over a company's submissions, newest first below `before` (ERASURE_CHUNK rows,
+   * D-241): the rows `match` accepts lose their payloads, and those not sent yet are failed (`failed`, for the caller
+   * to record their outcome in the same transaction). `last`: where the next step starts; none after the last chunk.
    */
   eraseStep(
     companyId: string,
@@ -272,10 +261,8 @@ export interface SubmissionStore {
   forgetContacts(submissionIds: readonly string[]): Promise<void>;
   eraseMappingFailures(companyId: string, mentions: (text: string) => boolean): Promise<number>;
   /**
-   * Once an erasure has committed (never inside a transaction): leaves no page of the database holding an earlier
-   * version of what it erased (D-241). SQLite: the WAL checkpointed and truncated (with `secure_delete` on, the file
-   * then holds no trace); false when a reader of another connection kept it from finishing (its next full checkpoint
-   * does it). PostgreSQL: VACUUM of the submissions tables, true once it ran.
+   * Once an erasure has committed: no page of the database keeps an earlier version of what it erased (D-241,
+   * sql/compaction.ts); false when SQLite's WAL could not be truncated yet (its next full checkpoint does it).
    */
   compactAfterErasure(): Promise<boolean>;
 }
