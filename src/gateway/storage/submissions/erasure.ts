@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { idFloor } from "../../../ids.js";
 import type { Sql } from "../sql/database.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { ScanBy, ScannedSubmission } from "./port.js";
+import type { ScanBy, ScannedSubmission } from "./row.js";
 
 // Retention and erasure (D-241): what a person's erasure and the retention purge drop, a chunk at a time.
 

@@ -2,8 +2,7 @@ import { newId } from "../../../ids.js";
 import { CompiledOnce, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { columnsOf } from "../sql/values.js";
-import type { Admissible, AttemptRecord } from "./port.js";
-import type { SubmissionAttemptRow, SubmissionRow } from "./row.js";
+import type { Admissible, AttemptRecord, SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
 // Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, and a paused
 // credential's submissions. Where SQLite relied on its single writer, a statement's own condition decides on both

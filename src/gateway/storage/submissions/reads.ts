@@ -1,8 +1,16 @@
 import { idFloor } from "../../../ids.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { byBytes } from "../sql/store-sql.js";
-import type { ChangeCursor, FailedSelection, KeyCounts, SubmissionFilter, SubmissionTimes } from "./port.js";
-import type { MappingFailureRow, SubmissionAttemptRow, SubmissionRow } from "./row.js";
+import type {
+  ChangeCursor,
+  FailedSelection,
+  KeyCounts,
+  MappingFailureRow,
+  SubmissionAttemptRow,
+  SubmissionFilter,
+  SubmissionRow,
+  SubmissionTimes,
+} from "./row.js";
 
 // The owner's reads: the log, the live log's poll, a submission's attempts, the mapping failures, a redrive's
 // selection and the insights' counts. The same rows in the same order on both databases (D-242): each list says its

@@ -2,8 +2,7 @@ import { type ExpressionBuilder, sql } from "kysely";
 import { CompiledOnce } from "../sql/compiled.js";
 import type { Database, Sql } from "../sql/database.js";
 import { byCodeUnits, type StoreSql } from "../sql/store-sql.js";
-import type { SubmissionChange } from "./port.js";
-import type { SubmissionRow } from "./row.js";
+import type { SubmissionChange, SubmissionRow } from "./row.js";
 
 // A submission's outcome: settled with its change, the appointments waiting for a lead held and released, and the
 // settlement recorded (webhooks/on-submission-settled.ts).
