@@ -62,37 +62,33 @@ export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
 }
 
 /**
- * The pool as Kysely's driver takes it, with each statement's parameters as PostgreSQL stores them (values.ts: a JSON
- * column's object or array as JSON text).
+ * A query builder on the clients `connect` gives, with each statement's parameters as PostgreSQL stores them
+ * (values.ts: a JSON column's object or array as JSON text). Without `end`, the client is an open transaction's, which
+ * its owner releases.
  */
-function convertingPool(pool: pg.Pool): PostgresPool {
-  return {
+function sqlOn(connect: () => Promise<pg.PoolClient>, end?: () => Promise<void>): Sql {
+  const pool: PostgresPool = {
     async connect() {
-      const client = await checkOut(pool);
+      const client = await connect();
       return {
         query: (sqlText: string, parameters: readonly unknown[]) => run(client, sqlText, parameters),
-        release: () => client.release(),
+        release: () => end && client.release(),
       } as unknown as Awaited<ReturnType<PostgresPool["connect"]>>;
     },
-    end: () => pool.end(),
+    end: end ?? (async () => undefined),
   };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [camelCase()] });
 }
 
 /** The query builder of a PostgreSQL pool (D-275): each statement on any free connection, transactions on one. */
 export function postgresSql(pool: pg.Pool): Sql {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: convertingPool(pool) }), plugins: [camelCase()] });
+  return sqlOn(
+    () => checkOut(pool),
+    () => pool.end(),
+  );
 }
 
 /** The query builder of one checked-out client (an open transaction's): its statements run on that client only. */
 export function postgresSqlOn(client: pg.PoolClient): Sql {
-  const pool: PostgresPool = {
-    connect: async () =>
-      ({
-        query: (sqlText: string, parameters: readonly unknown[]) => run(client, sqlText, parameters),
-        // The transaction's owner releases the client.
-        release: () => undefined,
-      }) as unknown as Awaited<ReturnType<PostgresPool["connect"]>>,
-    end: async () => undefined,
-  };
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [camelCase()] });
+  return sqlOn(async () => client);
 }
