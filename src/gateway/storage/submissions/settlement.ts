@@ -39,9 +39,8 @@ function waitingFor(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId"
 }
 
 /**
- * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction: a crash
- * between the two would leave them waiting for a lead that is already done. On PostgreSQL the lead's UPDATE takes its
- * row lock, which holdForLead waits for (D-240). The released rows come by id (D-242).
+ * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction (a crash between
+ * would leave them waiting); the lead's row lock orders it with holdForLead on PostgreSQL (D-240). Released by id.
  */
 export function settleReleasing(store: StoreSql, id: string, now: number, change: SubmissionChange) {
   return store.atomically(async (db) => {
@@ -58,11 +57,9 @@ export function settleReleasing(store: StoreSql, id: string, now: number, change
 }
 
 /**
- * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one transaction:
- * on SQLite an immediate one (its single writer orders it with the lead's settlement); on PostgreSQL it holds the
- * lead's row lock (`FOR UPDATE`, D-240): settleReleasing's UPDATE of the lead waits for it and then finds this
- * appointment waiting, or it went first, and this read waits for its commit and sees the lead settled. A reference
- * that is no lead of the appointment's own key holds nothing: forwarding then fails it (upstream-request.ts).
+ * An appointment naming a lead submission that is not settled yet waits for it, checked and set in one immediate
+ * transaction holding the lead's row lock on PostgreSQL, so settleReleasing either finds it waiting or went first
+ * (D-240). A reference that is no lead of the appointment's own key holds nothing (forwarding then fails it).
  */
 export function holdForLead(store: StoreSql, appointmentId: string, leadSubmissionId: string, now: number) {
   return store.atomically(async (db) => {
@@ -128,10 +125,9 @@ export async function markSettlementRecorded(store: StoreSql, id: string, nowMs:
 }
 
 /**
- * Settled submissions whose settlement was never recorded, `limit` at a time (webhooks/repair-settlements.ts), on the
- * partial index of exactly those rows (`submissions_settlement_owed_idx`, in its order): its condition written as
- * constants, as the planner must see them to use it; SQLite is told to (`INDEXED BY`: without statistics it prefers
- * the status index and then reads and sorts every settled row at each start).
+ * Settled submissions whose settlement was never recorded, `limit` at a time, on `submissions_settlement_owed_idx`:
+ * its condition as constants, as the planner must see them; SQLite is told to (without statistics it would take the
+ * status index, and read and sort every settled row at each start).
  */
 export async function settlementsOwed(store: StoreSql, limit: number): Promise<SubmissionRow[]> {
   const index = store.dialect === "sqlite" ? sql`indexed by submissions_settlement_owed_idx` : sql``;

@@ -2,7 +2,6 @@ import type {
   bookedAppointments,
   platformDeliveries,
   platformEvents,
-  platformWebhookSecrets,
   sourcedLeads,
   webhookAttempts,
   webhookDeliveries,
@@ -37,8 +36,8 @@ export type DeliveryToSend = WebhookDeliveryRow & Pick<WebhookEventRow, "envelop
 export type WebhookTarget = Pick<WebhookSubscriptionRow, "id" | "events" | "createdAt">;
 
 /**
- * An event's envelope, stored once for all its deliveries. `envelope` is made only when a delivery is new; `traceParent`
- * is the trace its deliveries join (none: a trace of their own, docs/tracing.md).
+ * An event's envelope, stored once for all its deliveries: made only when a delivery is new; `traceParent`, the trace
+ * its deliveries join (none: a trace of their own, docs/tracing.md).
  */
 export type NewWebhookEvent = Omit<WebhookEventRow, "envelope" | "traceParent"> & {
   envelope: () => string;
@@ -80,9 +79,6 @@ export type PlatformEventSummary = Omit<PlatformEventRow, "companyId" | "body">;
 
 /** A platform delivery id seen (§6.3.2), kept until `keepUntil` (Unix seconds). */
 export type PlatformDeliveryRow = typeof platformDeliveries.$inferSelect;
-
-/** A company's sealed ring of the platform's secrets (§6.5). */
-export type PlatformSecretsRow = typeof platformWebhookSecrets.$inferSelect;
 
 /** Lead → the lead source that created it and the latest submission carrying its contact. */
 export type SourcedLeadRow = typeof sourcedLeads.$inferSelect;
