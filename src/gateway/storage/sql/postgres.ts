@@ -5,10 +5,7 @@ import type { Database, Sql } from "./database.js";
 import { camelCase } from "./sqlite.js";
 import { toPostgresParameter } from "./values.js";
 
-/**
- * int8 (bigint: epoch milliseconds, counts) as a number, as SQLite returns it: node-postgres gives text by default, since
- * a bigint may exceed 2^53 — the gateway's never do (times in ms, row counts).
- */
+/** int8 as a number, as SQLite returns it (node-postgres gives text: it may pass 2^53, which ms and counts never do). */
 const NUMBERS: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === pg.types.builtins.INT8
@@ -41,9 +38,8 @@ async function run(client: pg.PoolClient, sqlText: string, parameters: readonly 
 }
 
 /**
- * A client of the pool for statements of one's own. A connection that breaks while checked out (the server restarted,
- * a proxy cut it) emits `error`, and node-postgres listens for it only while the client is idle in the pool: without
- * a listener here the process would end. The statement in flight rejects anyway; `release(true)` then drops the client.
+ * A client of the pool for statements of one's own, listening for its connection's `error` (node-postgres does only
+ * while it is idle: the process would end), and dropped when released broken.
  */
 export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
   const client = await pool.connect();
