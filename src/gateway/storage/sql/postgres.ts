@@ -5,7 +5,7 @@ import type { Database, Sql } from "./database.js";
 import { camelCase } from "./sqlite.js";
 import { toPostgresParameter } from "./values.js";
 
-/** int8 as a number, as SQLite returns it (node-postgres gives text: it may pass 2^53, which ms and counts never do). */
+/** int8 as a number, as SQLite returns it (node-postgres gives text: it may pass 2^53, which ms and counts do not). */
 const NUMBERS: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === pg.types.builtins.INT8
