@@ -94,23 +94,6 @@ export function storesOn(
   };
 }
 
-/** Transactions on SQLite across awaits, BEGIN … COMMIT run by hand while the gate is held (D-222). */
-function sqliteTransactionOf(sqlite: SqliteDatabase, gate: SqliteGate) {
-  return <T>(work: () => Promise<T>, mode: "deferred" | "immediate" = "deferred"): Promise<T> =>
-    gate.hold(async () => {
-      await begin(sqlite, mode);
-      try {
-        const result = await work();
-        sqlite.exec("COMMIT");
-        return result;
-      } catch (error) {
-        // A failed COMMIT (SQLITE_BUSY) leaves the transaction open: it is rolled back like a throw of `work`.
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-        throw error;
-      }
-    });
-}
-
 /** How long an immediate transaction waits for another connection's write lock: the connection's busy timeout. */
 const WRITE_LOCK_PATIENCE_MS = 5_000;
 
@@ -140,15 +123,28 @@ async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Pr
   }
 }
 
-/** The stores of one SQLite connection and its transaction, as the context carries them. */
-export function sqliteStorage(handles: { sqlite: SqliteDatabase }): Stores & { transaction: StoreTransaction } {
+/** The stores of one SQLite connection and its transactions, as the context carries them. */
+export function sqliteStorage({ sqlite }: { sqlite: SqliteDatabase }): Stores & { transaction: StoreTransaction } {
   const gate = new SqliteGate();
-  const { inside, outside } = sqliteSql(handles.sqlite, gate);
-  const inTransaction = sqliteTransactionOf(handles.sqlite, gate);
+  const { inside, outside } = sqliteSql(sqlite, gate);
+  // Across awaits: BEGIN … COMMIT run by hand while the gate is held (D-222).
+  const inTransaction = <T>(work: () => Promise<T>, mode: "deferred" | "immediate" = "deferred"): Promise<T> =>
+    gate.hold(async () => {
+      await begin(sqlite, mode);
+      try {
+        const result = await work();
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        // A failed COMMIT (SQLITE_BUSY) leaves the transaction open: it is rolled back like a throw of `work`.
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      }
+    });
   const shared: SharedCaches = {
-    keys: new SqliteTableCache(handles.sqlite, "vendor_keys"),
+    keys: new SqliteTableCache(sqlite, "vendor_keys"),
     versions: new VersionCache(),
-    connections: new SqliteTableCache(handles.sqlite, "connections"),
+    connections: new SqliteTableCache(sqlite, "connections"),
   };
   const tx = storesOn(storeSql(inside, "sqlite"), shared);
   return {
