@@ -1,6 +1,6 @@
-import { type ExpressionBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import { CompiledOnce } from "../sql/compiled.js";
-import type { Database, Sql } from "../sql/database.js";
+import type { Sql } from "../sql/database.js";
 import { byCodeUnits, type StoreSql } from "../sql/store-sql.js";
 import type { SubmissionChange, SubmissionRow } from "./row.js";
 
@@ -24,21 +24,6 @@ export function settle(store: StoreSql, id: string, now: number, change: Submiss
 }
 
 /**
- * The appointments of the lead's own vendor key waiting for it: its `sub_…` id in their `leadId` (appointment
- * chaining, docs/forwarding.md); `->>` reads a JSON field as text on both databases.
- */
-function waitingFor(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
-  return (eb: ExpressionBuilder<Database, "submissions">) =>
-    eb.and([
-      eb("status", "=", "waiting"),
-      eb("kind", "=", "appointment"),
-      eb("companyId", "=", lead.companyId),
-      eb("vendorKeyId", "=", lead.vendorKeyId),
-      eb(eb.ref("canonicalBody", "->>").key("leadId"), "=", lead.id),
-    ]);
-}
-
-/**
  * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction (a crash between
  * would leave them waiting); the lead's row lock orders it with holdForLead on PostgreSQL (D-240). Released by id.
  */
@@ -49,7 +34,12 @@ export function settleReleasing(store: StoreSql, id: string, now: number, change
     const released = await db
       .updateTable("submissions")
       .set({ status: "queued", waitingReason: null, leaseUntil: null, updatedAt: iso(now) })
-      .where(waitingFor(settled))
+      // The appointments of the lead's own key waiting for it: its id in their `leadId` (`->>`: a JSON field as text).
+      .where("status", "=", "waiting")
+      .where("kind", "=", "appointment")
+      .where("companyId", "=", settled.companyId)
+      .where("vendorKeyId", "=", settled.vendorKeyId)
+      .where((eb) => eb(eb.ref("canonicalBody", "->>").key("leadId"), "=", settled.id))
       .returningAll()
       .execute();
     return { settled, released: released.sort((a, b) => byCodeUnits(a.id, b.id)) };
@@ -85,11 +75,6 @@ export function holdForLead(store: StoreSql, appointmentId: string, leadSubmissi
     });
     return true;
   }, "immediate");
-}
-
-/** Appointments of the lead's own vendor key waiting for it to be forwarded, by id. */
-export async function dependents(store: StoreSql, lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
-  return store.db.selectFrom("submissions").selectAll().where(waitingFor(lead)).orderBy("id").execute();
 }
 
 /** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */

@@ -84,10 +84,10 @@ export function sqlTenantStore(sql: StoreSql): TenantStore {
         .executeTakeFirst();
       return result.numUpdatedRows !== 0n;
     },
-    revokeSessions: (ownerId, now) => revokeSessions(db, ownerId, now),
   };
 }
 
+/** Ends every session of an owner (its bearer tokens stay: D-250). */
 function revokeSessions(db: Sql, ownerId: string, now: Date): Promise<void> {
   return run(
     db
