@@ -9,10 +9,8 @@ export interface GatewayDatabase {
 }
 
 /**
- * Opens the gateway's database and brings its schema up to date (drizzle-kit's migrations, applied by drizzle's
- * migrator). `secure_delete`: content deleted or overwritten is overwritten with zeros in its page, so a person's
- * erased data does not linger in free space of the file (an erasure then also empties the WAL; docs/decisions.md,
- * "Erasure of every copy").
+ * Opens the gateway's database and migrates it. `secure_delete`: what is deleted or overwritten is zeroed in its page,
+ * so erased data does not linger in the file's free space (D-241).
  */
 export function openGatewayDb(path: string): GatewayDatabase {
   const sqlite = openSqlite(path);

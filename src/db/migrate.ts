@@ -12,16 +12,10 @@ export function migrationsFolder(schema: "gateway" | "sandbox" | "gateway-pg"): 
 }
 
 /**
- * Foreign keys are off while the migrations run, then checked. A migration that changes a column's constraints
- * rebuilds its table (SQLite's ALTER TABLE cannot): copy to a new table, drop the old, rename. drizzle-kit writes
- * `PRAGMA foreign_keys=OFF` around that, but the migrator runs in a transaction, where the pragma does nothing, and
- * dropping a table other rows reference then fails. SQLite's documented procedure is this one: enforcement off across
- * the transaction, `foreign_key_check` after it.
- *
- * Several processes may open one database file at once (the BullMQ driver's API and worker processes). The migrator
- * reads what is applied before it takes the write lock, so the slower of two racing processes re-runs a migration
- * the other has just committed and fails (in its own transaction, which rolls back whole); trying again, it finds
- * everything applied. A migration that is really broken fails every time and is thrown.
+ * Foreign keys are off while the migrations run, then checked: a migration that rebuilds a table drops one other rows
+ * reference, and drizzle-kit's `PRAGMA foreign_keys=OFF` does nothing inside the migrator's transaction (SQLite's
+ * documented procedure). Tried up to three times: the migrator reads what is applied before it takes the write lock,
+ * so the slower of two processes starting at once re-runs the other's migration, fails and rolls back whole.
  */
 export function applyMigrations(
   // biome-ignore lint/suspicious/noExplicitAny: drizzle's migrator accepts a database of any schema.

@@ -13,12 +13,9 @@ export interface PgTableCacheOptions {
 }
 
 /**
- * The TableCache of PostgreSQL (table-cache.ts), for several processes on one database (D-247). Two signals: this
- * process's own writes through its store call `invalidate()` once they committed (they hold from the very next
- * lookup); and the table's counter in `table_versions`, bumped by a trigger in the transaction of any process's
- * change, read every `checkEveryMs` (250 ms) by a timer of this process. A counter that moved empties the cache, so
- * another process's committed change is refused here within `maxStaleMs` (750 ms) at the latest. The timer starts at
- * the first lookup (building a cache does no I/O), is unref'd, and stops at `close()`.
+ * The TableCache of PostgreSQL (D-247): emptied by this process's committed writes (`invalidate()`) and whenever the
+ * table's counter in `table_versions`, read every `checkEveryMs`, moved. The timer starts at the first lookup (building
+ * a cache does no I/O), is unref'd, and stops at `close()`.
  */
 export class PgTableCache<T extends object> implements TableCache<T> {
   readonly #pool: pg.Pool;

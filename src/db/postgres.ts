@@ -4,9 +4,8 @@ import pg from "pg";
 import { migrationsFolder } from "./migrate.js";
 
 /**
- * The gateway's state on PostgreSQL (DATABASE_URL; docs/decisions.md, "PostgreSQL"): node-postgres with a pool
- * (D-225), the schema of `schema-pg.ts` (derived from the one schema: D-226, D-275), migrations and the config file applied by one process at a time under
- * an advisory lock (D-227). The stores query it through the one typed query builder (D-275).
+ * The gateway's state on PostgreSQL (DATABASE_URL): node-postgres with a pool (D-225), the schema of `schema-pg.ts`
+ * (D-226, D-275), migrations and the config file applied by one process at a time under an advisory lock (D-227).
  */
 
 export interface PostgresOptions {
@@ -15,10 +14,8 @@ export interface PostgresOptions {
   /** A statement running longer is cancelled by the server (PG_STATEMENT_TIMEOUT_MS); 0: no limit. */
   statementTimeoutMs?: number;
   /**
-   * How long the client waits for a statement's answer before it fails it (node-postgres's `query_timeout`): the
-   * server's statement timeout cannot end a statement the server never received (a network partition), so without
-   * this a statement, and the loop that runs it, would wait for ever (D-335). By default the statement timeout and 5 s
-   * more, or 60 s without one.
+   * How long the client waits for a statement's answer (node-postgres's `query_timeout`: the server's timeout cannot
+   * end a statement it never received, D-335). By default the statement timeout and 5 s more, or 60 s without one.
    */
   queryTimeoutMs?: number;
   /** Bring the schema up to date before returning (default true); `false` for a caller that migrates itself. */
@@ -88,17 +85,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 }
 
 /**
- * Runs `fn` while this process holds the startup lock, a session-level advisory lock on a connection of its own
- * (outside the pool, so `fn` may use every pooled connection). Processes that start together wait for one another
- * here; the lock is released when `fn` settles, or by the server if this process dies. The lock's connection has no
- * statement timeout: waiting behind another process's migrations is not a stuck statement, and a migration that
- * builds an index on a large table may take long. It is passed to `fn`, which may run statements on it.
+ * Runs `fn` (given the lock's connection) while this process holds the startup lock (D-227), on a connection outside
+ * the pool, so `fn` may use every pooled one, and without a statement timeout: waiting behind another process's
+ * migrations, or a migration building an index, is not a stuck statement.
  */
 export async function withStartupLock<T>(
   database: Pick<GatewayPostgres, "lockConnection">,
   fn: (lock: pg.ClientBase) => Promise<T>,
 ): Promise<T> {
-  const client = await lockClient(database);
+  const client = await connected(database.lockConnection);
   try {
     await client.query("SELECT pg_advisory_lock($1::bigint)", [STARTUP_LOCK_KEY]);
     try {
@@ -131,13 +126,10 @@ export interface HeldLock {
 export const LOCK_CHECK_MS = 2_000;
 
 /**
- * Takes the session-level advisory lock `key` on a connection of its own, held until `release` (or this process's
- * death: the server releases a dead session's locks). Undefined, at once, when another session holds it.
- *
- * The lock lives as long as its session (D-336): a restart of PostgreSQL, or a connection cut, ends it — and then
- * another process may take it. So the connection is watched: its error or end, or a check (`SELECT 1` every
- * `checkMs`) that fails or goes unanswered for `checkMs` (a partition), makes `held` false at once, and the lock is
- * taken back on a new connection as soon as the server answers again and nobody else took it meanwhile.
+ * Takes the session-level advisory lock `key` on a connection of its own, held until `release` or this process's death;
+ * undefined at once when another session holds it. The lock lives as long as its session (D-336): the connection's
+ * error or end, or a `SELECT 1` every `checkMs` that fails or goes unanswered, makes `held` false, and the lock is
+ * taken back on a new connection once the server answers and nobody else took it.
  */
 export async function tryHoldLock(
   database: Pick<GatewayPostgres, "lockConnection">,
@@ -233,20 +225,21 @@ export async function tryHoldLock(
 }
 
 /** A connection of its own for a session-level lock, outside the pool. */
-async function lockClient(database: Pick<GatewayPostgres, "lockConnection">): Promise<pg.Client> {
-  const client = new pg.Client(database.lockConnection);
+async function connected(config: pg.ClientConfig): Promise<pg.Client> {
+  const client = new pg.Client(config);
   // A broken lock connection fails the statement running on it; the event alone must not end the process.
   client.on("error", () => undefined);
-  await client.connect();
+  await client.connect().catch((error: unknown) => {
+    client.end().catch(() => undefined);
+    throw error;
+  });
   return client;
 }
 
 /** A new session holding `key`, or undefined (the session ended) when another holds it. */
 async function lockSession(config: pg.ClientConfig, key: string): Promise<pg.Client | undefined> {
-  const client = new pg.Client(config);
-  client.on("error", () => undefined);
+  const client = await connected(config);
   try {
-    await client.connect();
     const taken = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
     if (taken.rows[0]?.taken === true) return client;
   } catch (error) {

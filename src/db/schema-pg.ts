@@ -18,12 +18,8 @@ import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm
 import * as sqliteSchema from "./schema/index.js";
 
 /**
- * The gateway's schema on PostgreSQL (DATABASE_URL), derived from the one written in `schema/` (docs/decisions.md,
- * D-275): the same tables, columns, keys and indexes, each column in the PostgreSQL type that reads back the same row —
- * `json` for SQLite's JSON text, `boolean` for its 0/1, `bigint` for epoch milliseconds (`epochMs`, SQLite's
- * `integer`). drizzle-kit reads this module for the PostgreSQL migrations (drizzle.gateway-pg.config.ts); the stores
- * query through the one typed schema of storage/sql/database.ts, and read a column's PostgreSQL type here where a
- * statement must name it (storage/sql/values.ts).
+ * The gateway's schema on PostgreSQL (DATABASE_URL), derived at load from the one written in `schema/` (D-275): what
+ * drizzle-kit reads for the PostgreSQL migrations, and where storage/sql/values.ts reads a column's PostgreSQL type.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: drizzle's table type over columns only known at run time
@@ -143,11 +139,7 @@ export const webhookDeliveries = pg(sqliteSchema.webhookDeliveries);
 export const webhookEvents = pg(sqliteSchema.webhookEvents);
 export const webhookSubscriptions = pg(sqliteSchema.webhookSubscriptions);
 
-/**
- * PostgreSQL only (no SQLite twin: there `PRAGMA data_version` and a temporary trigger tell a cache that a table
- * changed, db/table-cache.ts): a change counter per cached table, bumped by a statement trigger on that table in the
- * transaction of the change, and read by each process's cache every 250 ms (docs/decisions.md, D-247).
- */
+/** PostgreSQL only: a change counter per cached table, bumped by a statement trigger (D-247; SQLite: table-cache). */
 export const tableVersions = pgTable("table_versions", {
   /** The cached table's name (`vendor_keys`). */
   name: text("name").primaryKey(),

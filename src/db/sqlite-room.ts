@@ -5,12 +5,10 @@ import { dirname } from "node:path";
 export const SQLITE_MIN_FREE_BYTES = 256 * 1024;
 
 /**
- * Whether a SQLite file can take writes now (readiness, D-333): `select 1` answers on a full disk and on a read-only
- * file alike, so the file's write permission and its file system's free space are looked at. Throws an error with
- * SQLite's own code (SQLITE_READONLY, SQLITE_FULL) — what a write would meet — so it is classified as the outage it
- * is. An in-memory database always can.
+ * Whether a SQLite file can take writes now (readiness, D-333: `select 1` answers on a full or read-only one): throws
+ * an error with the code a write would meet (SQLITE_READONLY, SQLITE_FULL), so it is classified as that outage.
  */
-export function checkSqliteRoom(path: string, minFreeBytes = SQLITE_MIN_FREE_BYTES): void {
+export function checkSqliteRoom(path: string): void {
   if (path === ":memory:" || path === "") return;
   try {
     accessSync(path, constants.W_OK);
@@ -21,7 +19,7 @@ export function checkSqliteRoom(path: string, minFreeBytes = SQLITE_MIN_FREE_BYT
   }
   const fs = statfsSync(dirname(path));
   const free = fs.bavail * fs.bsize;
-  if (free < minFreeBytes) {
+  if (free < SQLITE_MIN_FREE_BYTES) {
     throw Object.assign(new Error(`the database's file system is full (${free} bytes free)`), { code: "SQLITE_FULL" });
   }
 }

@@ -7,10 +7,8 @@ const MAX_ENTRIES = 10_000;
 let caches = 0;
 
 /**
- * Rows of one table by key, kept for as long as nobody could have changed the table: what a cache of a record's
- * store (the vendor key of every intake request) needs of its dialect (docs/decisions.md, D-247, D-275). A hit is
- * answered synchronously; a miss is a promise of `load`, never cached: unknown ids cost a query each and cannot fill
- * memory. A row read while the cache was emptied is not kept (it may predate the change).
+ * Rows of one table by key, kept for as long as nobody could have changed the table (D-247, D-275). A hit is answered
+ * synchronously; a miss is a promise of `load`, never cached (unknown ids cannot fill memory).
  */
 export interface TableCache<T extends object> {
   lookup(id: string, load: (id: string) => Promise<T | undefined>): MaybePromise<T | undefined>;
@@ -49,11 +47,9 @@ export class KeptRows<T extends object> {
 }
 
 /**
- * The SQLite cache. Two signals: a temporary trigger on this connection counts its own inserts, updates and deletes of
- * the table (whichever code made them), so this process's own change (a revocation through the owner API) holds from
- * the very next request; and `PRAGMA data_version`, which changes when any other connection — another process, the CLI
- * — commits to the database file. Reading it costs about as much as the lookup it saves, so it is read at most every
- * `checkEveryMs` (100 ms): another process's change holds here within that. Either signal empties the cache.
+ * The SQLite cache, emptied by either signal: a temporary trigger counting this connection's own writes to the table
+ * (they hold from the next request), and `PRAGMA data_version`, moved by any other connection's commit. That costs
+ * about the lookup it saves, so it is read at most every `checkEveryMs`.
  */
 export class SqliteTableCache<T extends object> implements TableCache<T> {
   readonly #rows = new KeptRows<T>();

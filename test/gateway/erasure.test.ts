@@ -54,7 +54,7 @@ describe("erasure by person scans a company's submissions in steps (no contact i
     expect(turns).toBeGreaterThan(0);
 
     const row = async (id: string | undefined) => {
-      const read = await ctx.submissions.read(id ?? "");
+      const read = await ctx.submissions.get(id ?? "");
       return read && pick(read, ["rawPayload", "contactEmail", "status", "lastError"]);
     };
     for (const i of byEmail) {
@@ -96,7 +96,7 @@ describe("retention purge: a range of the time-ordered ids (no created_at index)
       { ...base, at: cutoff + 60_000, status: "forwarded" },
     ]);
     await purgeExpiredPayloads({ ctx });
-    const payload = async (id: string | undefined) => (await ctx.submissions.read(id ?? ""))?.rawPayload;
+    const payload = async (id: string | undefined) => (await ctx.submissions.get(id ?? ""))?.rawPayload;
     expect(await payload(old)).toBeNull();
     expect(await payload(oldQueued)).toEqual(expect.any(String));
     expect(await payload(recent)).toEqual(expect.any(String));

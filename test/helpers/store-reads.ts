@@ -8,13 +8,13 @@ import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "../../src/gatewa
  * rows in the order of `ids` (a missing one is left out), and the attempts of each.
  */
 export async function submissionRows(gateway: Pick<Gateway, "ctx">, ids: readonly string[]): Promise<SubmissionRow[]> {
-  const rows = await Promise.all(ids.map((id) => gateway.ctx.submissions.read(id)));
+  const rows = await Promise.all(ids.map((id) => gateway.ctx.submissions.get(id)));
   return rows.filter((row): row is SubmissionRow => row !== undefined);
 }
 
 /** One submission through the stores, or undefined when it is not committed. */
 export function submissionRow(gateway: Pick<Gateway, "ctx">, id: string): Promise<SubmissionRow | undefined> {
-  return gateway.ctx.submissions.read(id);
+  return gateway.ctx.submissions.get(id);
 }
 
 /** All of a company's submissions, newest first: the owner's log, page by page. */

@@ -29,11 +29,7 @@ export type StorageHandles =
   | { dialect: "sqlite"; database: GatewayDatabase }
   | { dialect: "postgres"; database: GatewayPostgres };
 
-/**
- * The stores the context carries (D-223), on whichever database was asked for (D-255), and what a process does with
- * its storage as a whole: `ping` (readiness), `exclusively` (work one process at a time across every process of the
- * deployment: the config file at start), `close`.
- */
+/** The stores the context carries (D-223), on whichever database was asked for (D-255), and the storage as a whole. */
 export interface OpenedStorage extends Stores {
   transaction: StoreTransaction;
   /**
@@ -42,30 +38,23 @@ export interface OpenedStorage extends Stores {
    */
   ping(): Promise<void>;
   /**
-   * Runs `fn` while no other gateway process on this database runs its own `exclusively` work or migrations: the
-   * startup lock on PostgreSQL (D-227, D-256); on SQLite, where one machine's processes share a file and only
-   * `serve` applies the config file, `fn` runs at once.
+   * Runs `fn` while no other gateway process on this database runs its own `exclusively` work or migrations: under the
+   * startup lock on PostgreSQL (D-227, D-256); at once on SQLite, where only `serve` applies the config file.
    */
   exclusively<T>(fn: () => Promise<T>): Promise<T>;
   /**
-   * The embedded forwarding driver's claim on the database: its queue lives in one process's memory, so on
-   * PostgreSQL, where processes of several machines may share the database, a second embedded forwarder is refused
-   * (a ConfigError naming REDIS_URL) until the first releases — or dies (D-256). On SQLite it always succeeds.
+   * The embedded forwarding driver's claim on the database: on PostgreSQL a second embedded forwarder is refused (a
+   * ConfigError naming REDIS_URL) until the first releases or dies (D-256), and the claim is lost while its connection
+   * is (`held` false: the forwarder sends nothing, D-336). On SQLite it always holds.
    */
-  claimEmbeddedForwarding(): Promise<EmbeddedForwardingClaim>;
+  claimEmbeddedForwarding(): Promise<HeldLock>;
   readonly handles: StorageHandles;
   /** Stops the checkpointer or the caches' timers, then closes the database (the pool ends). */
   close(): Promise<void>;
 }
 
-/**
- * The embedded forwarder's claim: `held` false while it is lost (PostgreSQL restarted, its connection cut: D-336) —
- * the forwarder then sends nothing until it is taken back, since another process may have taken it meanwhile.
- */
-export type EmbeddedForwardingClaim = HeldLock;
-
 /** SQLite's claim: one file, one process that forwards; never lost. */
-const ALWAYS_HELD: EmbeddedForwardingClaim = {
+const ALWAYS_HELD: HeldLock = {
   held: true,
   onChange: () => undefined,
   release: async () => undefined,

@@ -29,10 +29,8 @@ export const COMPANY_LOCK_CLASS = 0x70677763;
 export const CREDENTIAL_LOCK_CLASS = 0x7067776b;
 
 /**
- * The locks an immediate transaction takes right after BEGIN, by scope (D-249, D-273), always from the widest down,
- * so that no two transactions wait on each other: the database's key exclusively without a scope; for a company,
- * the database's key shared, then the company's exclusively; for one credential's outcome, both shared, then the
- * credential's exclusively. Each nested subquery runs before the select around it.
+ * The locks an immediate transaction takes right after BEGIN, by scope (D-249, D-273), from the widest down so that
+ * no two wait on each other. Each nested subquery runs before the select around it.
  */
 function immediateLocks(scope: TransactionScope | undefined): pg.QueryConfig {
   if (!scope)
@@ -64,14 +62,9 @@ function queueKey(scope: TransactionScope | undefined): string {
 }
 
 /**
- * The stores of one PostgreSQL pool and its transactions, as the context carries them (D-223): the context's stores
- * run each statement on any free connection of the pool; `transaction(work, mode, scope)` checks a client out, runs
- * BEGIN, hands `work` the stores bound to that client, and COMMITs (ROLLBACK when `work` or the COMMIT throws) before
- * releasing it. `immediate` (work that reads before it writes while other processes may write: the outcome of a send,
- * a settlement) also takes transaction-scoped advisory locks at BEGIN, as SQLite's BEGIN IMMEDIATE takes its write
- * lock (D-249), but only over what its scope covers (immediateLocks): one credential's outcomes run one at a time in
- * every process while other credentials' and companies' run beside them (D-273). `close()` stops the caches' timers;
- * the pool stays the caller's to end.
+ * The stores of one PostgreSQL pool and its transactions, as the context carries them (D-223): a transaction runs on
+ * one checked-out client, its `immediate` mode taking the advisory locks of its scope at BEGIN (D-249, D-273).
+ * `close()` stops the caches' timers; the pool stays the caller's to end.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTransaction; close(): Promise<void> } {
   const shared: SharedCaches = {
@@ -144,9 +137,8 @@ function connectionGone(error: unknown): boolean {
 
 /**
  * Where this process's immediate transactions wait before they take a connection (D-249, D-273): one at a time per
- * lock key (a credential's, a company's, or "" for the whole database), and at most `holders` of them holding a connection at once —
- * half the pool — so that a burst of them waiting on a lock another holds never takes every connection while a holder
- * needs one more (a cache fill on the pool) and waits for ever.
+ * lock key, and at most `holders` (half the pool) at once, so that a burst waiting on a lock never takes every
+ * connection while the holder needs one more (a cache fill on the pool).
  */
 class ImmediateQueue {
   readonly #tails = new Map<string, Promise<unknown>>();

@@ -1,9 +1,6 @@
 /**
- * The async gate of the one SQLite connection (docs/decisions.md, D-222). better-sqlite3 runs each statement on the
- * calling thread, and its own transaction() cannot span an await, so an asynchronous transaction runs BEGIN … COMMIT
- * by hand; while it is open every statement on the connection would join it. The gate keeps them out: a statement
- * from outside waits until the transaction ends, and transactions queue, one at a time (SQLite has a single writer
- * anyway). One boolean read when no transaction is open, so a statement pays nothing for it.
+ * The async gate of the one SQLite connection (D-222): while a transaction is open, a statement from outside waits
+ * until it ends, and transactions queue one at a time. One boolean read when none is open.
  */
 export class SqliteGate {
   /** A transaction is running: outside statements wait. */

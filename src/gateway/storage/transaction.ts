@@ -28,26 +28,17 @@ export interface Stores {
 }
 
 /**
- * One transaction across records' storage modules (D-222, D-223, D-275): what `work` does through `tx` — the stores
- * bound to the transaction — commits together (an outcome and the webhooks it owes; a platform event and its fan-out), or
- * nothing does when it throws. `immediate` takes the write lock at the start, for work that reads before it writes
- * while other processes may write. Its `scope` says what the work touches: without one, anything (it then runs alone
- * on PostgreSQL); `{ companyId }`, that company's rows only; `{ companyId, credentialId }`, the rows of one send's
- * outcome under that credential only (its submission, the credential and its submissions, keyed upserts). On
- * PostgreSQL an immediate transaction is ordered only with those whose scope overlaps its own (D-273); SQLite's single
- * writer orders them all. On PostgreSQL `tx` is bound to the transaction's client. The storage's own: the context's
- * `transaction` hands the work a TransactionContext instead.
+ * One transaction across records' storage modules (D-222, D-223, D-275): what `work` does through `tx`, the stores
+ * bound to it, commits together or not at all. `immediate` takes the write lock first, for work that reads before it
+ * writes; its `scope` (what the work touches) orders it on PostgreSQL only with those it overlaps (D-273). The
+ * storage's own: the context's `transaction` hands the work a TransactionContext instead.
  */
 export type StoreTransaction = TransactionOf<Stores>;
 
 /**
- * What work inside a transaction receives (D-275, D-371): the stores bound to the transaction, and the services that
- * touch no store — never the context's own stores, which would wait for the transaction to end (the SQLite gate) or
- * for a connection it holds (PostgreSQL), nor what runs (GatewayContext.running), which must not hear of a row before
- * its commit. A function that runs inside a transaction takes this, not the GatewayContext: reaching a store outside
- * the transaction does not compile, and neither does calling it outside one (the GatewayContext has the stores but
- * not the mark). test/types/transaction-boundary.ts holds both; test/architecture/transaction-work.test.ts the work
- * written inline, which could still reach the `ctx` around it.
+ * What work inside a transaction receives (D-275, D-371): the stores bound to the transaction and the services that
+ * touch no store, never the context's own stores (they would wait for the transaction) nor what runs. A function that
+ * runs inside a transaction takes this, so reaching a store outside it, or calling it outside one, does not compile.
  */
 export interface TransactionContext extends Stores {
   log: Logger;
@@ -68,7 +59,7 @@ type TransactionOf<Tx> = <T>(
   scope?: TransactionScope,
 ) => Promise<T>;
 
-/** What an immediate transaction's work reads and writes (see Transaction): a company's rows, or one credential's. */
+/** What an immediate transaction's work reads and writes: a company's rows, or one credential's outcome (D-273). */
 export interface TransactionScope {
   companyId: string;
   credentialId?: string;
@@ -103,34 +94,12 @@ export function storesOn(
   };
 }
 
-/**
- * Transactions on SQLite across awaits (D-222). better-sqlite3's own transaction() is synchronous, so BEGIN (or BEGIN
- * IMMEDIATE) … COMMIT / ROLLBACK run by hand while the gate is held: every statement from outside waits for it,
- * transactions queue one at a time, and the work runs on `inside`, the query builder that never waits.
- */
-function sqliteTransactionOf(sqlite: SqliteDatabase, gate: SqliteGate) {
-  return <T>(work: () => Promise<T>, mode: "deferred" | "immediate" = "deferred"): Promise<T> =>
-    gate.hold(async () => {
-      await begin(sqlite, mode);
-      try {
-        const result = await work();
-        sqlite.exec("COMMIT");
-        return result;
-      } catch (error) {
-        // A failed COMMIT (SQLITE_BUSY) leaves the transaction open: it is rolled back like a throw of `work`.
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-        throw error;
-      }
-    });
-}
-
 /** How long an immediate transaction waits for another connection's write lock: the connection's busy timeout. */
 const WRITE_LOCK_PATIENCE_MS = 5_000;
 
 /**
- * BEGIN, or BEGIN IMMEDIATE (the write lock first). Another process holding the write lock is waited for between
- * tries, never in better-sqlite3's busy handler, which would stop this process's event loop meanwhile (and, with two
- * connections in one process, the other's transaction with it, until the timeout).
+ * BEGIN, or BEGIN IMMEDIATE (the write lock first), another process's write lock waited for between tries, never in
+ * better-sqlite3's busy handler, which would stop the event loop meanwhile (D-275).
  */
 async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Promise<void> {
   if (mode === "deferred") {
@@ -154,15 +123,28 @@ async function begin(sqlite: SqliteDatabase, mode: "deferred" | "immediate"): Pr
   }
 }
 
-/** The stores of one SQLite connection and its transaction, as the context carries them. */
-export function sqliteStorage(handles: { sqlite: SqliteDatabase }): Stores & { transaction: StoreTransaction } {
+/** The stores of one SQLite connection and its transactions, as the context carries them. */
+export function sqliteStorage({ sqlite }: { sqlite: SqliteDatabase }): Stores & { transaction: StoreTransaction } {
   const gate = new SqliteGate();
-  const { inside, outside } = sqliteSql(handles.sqlite, gate);
-  const inTransaction = sqliteTransactionOf(handles.sqlite, gate);
+  const { inside, outside } = sqliteSql(sqlite, gate);
+  // Across awaits: BEGIN … COMMIT run by hand while the gate is held (D-222).
+  const inTransaction = <T>(work: () => Promise<T>, mode: "deferred" | "immediate" = "deferred"): Promise<T> =>
+    gate.hold(async () => {
+      await begin(sqlite, mode);
+      try {
+        const result = await work();
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        // A failed COMMIT (SQLITE_BUSY) leaves the transaction open: it is rolled back like a throw of `work`.
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      }
+    });
   const shared: SharedCaches = {
-    keys: new SqliteTableCache(handles.sqlite, "vendor_keys"),
+    keys: new SqliteTableCache(sqlite, "vendor_keys"),
     versions: new VersionCache(),
-    connections: new SqliteTableCache(handles.sqlite, "connections"),
+    connections: new SqliteTableCache(sqlite, "connections"),
   };
   const tx = storesOn(storeSql(inside, "sqlite"), shared);
   return {

@@ -93,7 +93,7 @@ async function scanSubmissions(
       async (tx) => {
         const step = await tx.submissions.eraseStep(companyId, by, from, nowMs, match);
         for (const id of step.failed) {
-          const failed = await tx.submissions.read(id);
+          const failed = await tx.submissions.get(id);
           if (failed) found.enqueued.push(...(await recordSettlement(tx, failed, nowMs)));
           await tx.submissions.markSettlementRecorded(id, nowMs);
         }

@@ -196,5 +196,5 @@ async function resolveLeadId(
 /** Name, address and phone for the visit, from the latest forwarded submission of its lead (if it came this way). */
 async function visitContact(tx: TransactionContext, companyId: string, leadId: string) {
   const submissionId = await tx.webhooks.routing.contactSubmissionOf(companyId, leadId);
-  return contactOfLead(submissionId ? (await tx.submissions.read(submissionId))?.canonicalBody : undefined);
+  return contactOfLead(submissionId ? (await tx.submissions.get(submissionId))?.canonicalBody : undefined);
 }

@@ -68,7 +68,7 @@ describe("§7 the backoff of a retryable failure counts from its answer", () => 
     // Positive control: the outcome did commit well after the answer.
     expect(committedAt - answeredAt).toBeGreaterThanOrEqual(COMMIT_WAIT_MS);
     expect(verdict).toEqual({ kind: "retry", at: answeredAt + retry.baseMs });
-    const row = await ctx.submissions.read(submissionId);
+    const row = await ctx.submissions.get(submissionId);
     expect(row).toMatchObject({ status: "queued", attempts: 1, nextAttemptAt: answeredAt + retry.baseMs });
   });
 });

@@ -173,7 +173,7 @@ describe.each(BACKENDS)("tenants store on $name", (backend) => {
         // Positive control: valid here before the revocation, read twice (a cache would now hold it).
         expect((await gateway.tenants.tokenWithOwner(session.tokenDigest))?.token.revokedAt).toBeNull();
         expect((await gateway.tenants.tokenWithOwner(session.tokenDigest))?.token.revokedAt).toBeNull();
-        await other.tenants.revokeSessions(owner.id, new Date("2026-02-01T00:00:00.000Z"));
+        await other.tenants.updateOwner(owner.id, { name: "renamed" }, new Date("2026-02-01T00:00:00.000Z"));
         expect((await gateway.tenants.tokenWithOwner(session.tokenDigest))?.token.revokedAt).toBe(
           "2026-02-01T00:00:00.000Z",
         );
@@ -209,14 +209,14 @@ describe.each(BACKENDS)("tenants store on $name", (backend) => {
         );
       });
 
-      it("revokeSessions ends sessions only, leaving tokens and ended sessions as they were", async () => {
+      it("updateOwner's endSessions ends sessions only, leaving tokens and ended sessions as they were", async () => {
         const company = await newCompany(gateway);
         const owner = await newOwner(company.id);
         const first = await newSession(owner.id);
         const second = await newSession(owner.id);
         const token = await newSession(owner.id, "token");
         await gateway.tenants.revokeToken(first.id, owner.id, "2026-01-15T00:00:00.000Z");
-        await gateway.tenants.revokeSessions(owner.id, new Date("2026-02-01T00:00:00.000Z"));
+        await gateway.tenants.updateOwner(owner.id, { name: "renamed" }, new Date("2026-02-01T00:00:00.000Z"));
         expect((await gateway.tenants.tokenWithOwner(first.tokenDigest))?.token.revokedAt).toBe(
           "2026-01-15T00:00:00.000Z",
         );

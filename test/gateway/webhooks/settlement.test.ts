@@ -65,7 +65,7 @@ for (const { driver, skip } of drivers) {
       const res = await postJson(`${rig.url}/api/inbound/leads`, lead(), { "x-api-key": source.key });
       const { submissionId } = (await res.json()) as { submissionId: string };
       const forwarded = await until(async () => {
-        const row = await ctx.submissions.read(submissionId);
+        const row = await ctx.submissions.get(submissionId);
         return row?.status === "forwarded" ? row : undefined;
       }, 20_000);
       expect(await fault.fired()).toBe(true);

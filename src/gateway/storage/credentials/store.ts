@@ -8,10 +8,8 @@ const BY_ID = new CompiledOnce((on, args: { id: string }) =>
 );
 
 /**
- * The upstream credentials record (one of a company's general keys for the Inbound API): every statement on its table
- * is here, once for both databases (D-275). The owner's API creates, rotates and lists them; forwarding reads one per
- * send and pauses one the platform refused. Nothing cached: forwarding reads a credential per send, so a rotation or a
- * pause holds in every process from its commit.
+ * The upstream credentials record, once for both databases (D-275). Nothing cached: forwarding reads a credential per
+ * send, so a rotation or a pause holds in every process from its commit.
  */
 export function sqlUpstreamCredentialStore(sql: StoreSql): UpstreamCredentialStore {
   const { db } = sql;

@@ -3,10 +3,8 @@ import type { ProfileStore } from "./port.js";
 import type { VersionCache } from "./version-cache.js";
 
 /**
- * The profiles record — profiles and their versions: every statement on their tables is here, once for both databases
- * (D-275). Intake and webhook delivery read a version's expression through `expressionOf` (cached for good: a version
- * is immutable, D-248; synchronous on a hit); the owner's API creates, saves, publishes and rolls back; an erasure
- * removes samples. `versions`: the process's cache, shared with the stores bound to its transactions.
+ * The profiles record (profiles and their versions), once for both databases (D-275). `versions`: the process's cache
+ * of immutable versions (D-248), shared with the stores bound to its transactions.
  */
 export function sqlProfileStore(sql: StoreSql, versions: VersionCache): ProfileStore {
   const { db } = sql;

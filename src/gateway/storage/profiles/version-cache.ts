@@ -5,11 +5,9 @@ export interface VersionEntry {
 }
 
 /**
- * Profile versions are immutable (a version's expression and company never change; an erasure removes samples only),
- * so each process reads one from the database once and keeps it, bounded: the least recently used falls out first.
- * Nothing to invalidate, in this process or another (docs/decisions.md, D-248). A hit is answered synchronously, a
- * miss is a promise. Only committed reads are kept: a store bound to a transaction reads the cache but keeps nothing
- * it read itself (the version may roll back with the transaction). One per process, shared by its stores.
+ * The process's profile versions, kept for good (immutable: nothing to invalidate, D-248), the least recently used
+ * falling out first. A hit is answered synchronously. Only committed reads are kept (`keep`): a version read inside a
+ * transaction may roll back with it.
  */
 export class VersionCache {
   readonly #entries = new Map<string, VersionEntry>();

@@ -9,10 +9,8 @@ const TRUNCATE_RETRY_MS = 20;
 
 /**
  * Once an erasure has committed: leaves no page of the database holding an earlier version of what it erased from a
- * record's `tables` (D-241, D-257). What that takes differs by nature between the two databases: SQLite's WAL
- * checkpointed and truncated (with `secure_delete` on, the file then holds no trace) — the whole file's, so the store
- * asked (`truncateWal`) does it for every record; PostgreSQL's dead row versions, and their TOASTed payloads, removed
- * by VACUUM of the tables. Neither can run inside a transaction.
+ * record's `tables` (D-241, D-257): SQLite's WAL truncated (the whole file's, so only the store asked `truncateWal`
+ * does it), PostgreSQL's tables vacuumed. Neither can run inside a transaction.
  */
 export async function compactAfterErasure(
   store: StoreSql,
@@ -25,10 +23,8 @@ export async function compactAfterErasure(
 }
 
 /**
- * Every WAL frame copied into the database file and the WAL truncated to nothing: the frames hold earlier versions of
- * the pages written since the last reset, erased data included. The checkpointer thread's own PASSIVE checkpoint, or
- * a read on its connection, makes a TRUNCATE answer busy at once (SQLite runs one checkpoint at a time): it is tried
- * again for a while before the erasure says so (false; the next full checkpoint finishes it).
+ * Every WAL frame copied into the database file and the WAL truncated to nothing. The checkpointer thread's own
+ * checkpoint, or a read, makes it answer busy: tried again for a while, then false (the next full checkpoint does it).
  */
 async function truncateWal(db: Sql): Promise<boolean> {
   const deadline = Date.now() + TRUNCATE_PATIENCE_MS;
@@ -41,10 +37,8 @@ async function truncateWal(db: Sql): Promise<boolean> {
 }
 
 /**
- * VACUUM of a record's tables, so that no row version — live or dead — holds the erased data any more (D-241). It
- * cannot run in a transaction block: it runs on a connection of its own, without the pool's statement timeout (a large
- * table takes long; it blocks no reader or writer, only another VACUUM or DDL of the table). What it does not do (zero
- * freed space, WAL, backups) is in D-241.
+ * VACUUM of a record's tables (D-241), on a connection of its own and without the pool's statement timeout: a large
+ * table takes long, and it blocks no reader or writer.
  */
 async function vacuum(db: Sql, tables: readonly string[]): Promise<boolean> {
   await db.connection().execute(async (connection) => {

@@ -5,10 +5,7 @@ import type { Database, Sql } from "./database.js";
 import { camelCase } from "./sqlite.js";
 import { toPostgresParameter } from "./values.js";
 
-/**
- * int8 (bigint: epoch milliseconds, counts) as a number, as SQLite returns it: node-postgres gives text by default, since
- * a bigint may exceed 2^53 — the gateway's never do (times in ms, row counts).
- */
+/** int8 as a number, as SQLite returns it (node-postgres gives text: it may pass 2^53, which ms and counts do not). */
 const NUMBERS: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === pg.types.builtins.INT8
@@ -41,9 +38,8 @@ async function run(client: pg.PoolClient, sqlText: string, parameters: readonly 
 }
 
 /**
- * A client of the pool for statements of one's own. A connection that breaks while checked out (the server restarted,
- * a proxy cut it) emits `error`, and node-postgres listens for it only while the client is idle in the pool: without
- * a listener here the process would end. The statement in flight rejects anyway; `release(true)` then drops the client.
+ * A client of the pool for statements of one's own, listening for its connection's `error` (node-postgres does only
+ * while it is idle: the process would end), and dropped when released broken.
  */
 export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
   const client = await pool.connect();
@@ -62,37 +58,33 @@ export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
 }
 
 /**
- * The pool as Kysely's driver takes it, with each statement's parameters as PostgreSQL stores them (values.ts: a JSON
- * column's object or array as JSON text).
+ * A query builder on the clients `connect` gives, with each statement's parameters as PostgreSQL stores them
+ * (values.ts: a JSON column's object or array as JSON text). Without `end`, the client is an open transaction's, which
+ * its owner releases.
  */
-function convertingPool(pool: pg.Pool): PostgresPool {
-  return {
+function sqlOn(connect: () => Promise<pg.PoolClient>, end?: () => Promise<void>): Sql {
+  const pool: PostgresPool = {
     async connect() {
-      const client = await checkOut(pool);
+      const client = await connect();
       return {
         query: (sqlText: string, parameters: readonly unknown[]) => run(client, sqlText, parameters),
-        release: () => client.release(),
+        release: () => end && client.release(),
       } as unknown as Awaited<ReturnType<PostgresPool["connect"]>>;
     },
-    end: () => pool.end(),
+    end: end ?? (async () => undefined),
   };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [camelCase()] });
 }
 
 /** The query builder of a PostgreSQL pool (D-275): each statement on any free connection, transactions on one. */
 export function postgresSql(pool: pg.Pool): Sql {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: convertingPool(pool) }), plugins: [camelCase()] });
+  return sqlOn(
+    () => checkOut(pool),
+    () => pool.end(),
+  );
 }
 
 /** The query builder of one checked-out client (an open transaction's): its statements run on that client only. */
 export function postgresSqlOn(client: pg.PoolClient): Sql {
-  const pool: PostgresPool = {
-    connect: async () =>
-      ({
-        query: (sqlText: string, parameters: readonly unknown[]) => run(client, sqlText, parameters),
-        // The transaction's owner releases the client.
-        release: () => undefined,
-      }) as unknown as Awaited<ReturnType<PostgresPool["connect"]>>,
-    end: async () => undefined,
-  };
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [camelCase()] });
+  return sqlOn(async () => client);
 }

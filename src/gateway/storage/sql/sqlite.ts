@@ -45,9 +45,8 @@ class SqliteStatements {
 }
 
 /**
- * A connection that checks the gate in the same turn as it runs the statement, so no statement from outside ever
- * joins a transaction that began while it was on its way; `inside`, the stores bound to the open transaction, never
- * wait. It is its own Kysely driver: transactions are the gate's (sqliteStorage), never Kysely's.
+ * A connection that checks the gate in the same turn as it runs the statement, so none from outside joins a
+ * transaction begun meanwhile (D-275). Its own Kysely driver: transactions are the gate's, never Kysely's.
  */
 class GatedConnection implements DatabaseConnection, Driver {
   constructor(

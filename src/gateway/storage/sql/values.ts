@@ -38,9 +38,8 @@ export function fromSqliteRow(row: Record<string, unknown>): Record<string, unkn
 }
 
 /**
- * A parameter as the driver binds it: an object or an array is a JSON column's value (the stores never bind arrays
- * otherwise: `in` lists are expanded into one parameter per item), so it is sent as JSON text on both dialects
- * (node-postgres would write an array as a PostgreSQL array); SQLite has no booleans, so they are 0/1 there.
+ * A parameter as the driver binds it: an object or an array is a JSON column's value (`in` lists are one parameter per
+ * item), sent as JSON text on both dialects (node-postgres would write a PostgreSQL array); a boolean is 0/1 on SQLite.
  */
 export function toSqliteParameter(value: unknown): unknown {
   if (typeof value === "boolean") return value ? 1 : 0;

@@ -1,6 +1,6 @@
 import { idFloor } from "../../../ids.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { IntakeCounts, SubmissionTimes } from "./port.js";
+import type { IntakeCounts, SubmissionTimes } from "./row.js";
 
 // What the alert evaluator reads of the submissions record (docs/alerts.md), every evaluation for every company: each
 // statement is a range of one index, said beside it, so a company's cost follows its traffic in the window only.

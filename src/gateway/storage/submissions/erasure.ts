@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { idFloor } from "../../../ids.js";
 import type { Sql } from "../sql/database.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { ScanBy, ScannedSubmission } from "./port.js";
+import type { ScanBy, ScannedSubmission } from "./row.js";
 
 // Retention and erasure (D-241): what a person's erasure and the retention purge drop, a chunk at a time.
 
@@ -11,8 +11,7 @@ export const ERASURE_CHUNK = 2_000;
 
 /**
  * A step's rows, newest first below `before`: the person's own submissions with their contact, or the appointments
- * with the lead they name. `result` as its JSON text, as SQLite stores it (the erasure finds an appointment's id in
- * it): cast, so that neither driver parses it.
+ * with the lead they name; `result` as its JSON text, unparsed (the erasure finds an appointment's id in it).
  */
 async function scan(db: Sql, companyId: string, by: ScanBy, before: string): Promise<ScannedSubmission[]> {
   const rows = await db
@@ -42,9 +41,10 @@ async function scan(db: Sql, companyId: string, by: ScanBy, before: string): Pro
 }
 
 /**
- * SubmissionStore.eraseStep, in chunks so that a large company never holds the thread serving intake. The status is
- * checked in the UPDATE, so a row another process settles meanwhile keeps its outcome (D-240). The contact columns
- * stay (forgetContacts): a rerun after a crash finds the person's submissions by them.
+ * One step of an erasure's pass over a company's submissions, newest first below `before`, a chunk per immediate
+ * transaction (D-241): the rows `match` accepts lose their payloads, and those not sent yet are failed (`failed`, for
+ * the caller to record their outcome in the same transaction; the status checked in the UPDATE, D-240). `last`: where
+ * the next step starts, none after the last chunk. The contacts stay (forgetContacts): a rerun after a crash uses them.
  */
 export function eraseStep(
   store: StoreSql,
@@ -98,9 +98,8 @@ export async function forgetContacts(store: StoreSql, submissionIds: readonly st
 }
 
 /**
- * Drops the native payload of a company's mapping failures that `mentions` accepts: no profile produced a body there,
- * so there is no contact column to compare, only the text as received. Scanned newest first on the (company, id)
- * index, a chunk per immediate transaction, the event loop's turn between chunks.
+ * Drops the native payload of a company's mapping failures that `mentions` accepts (no body, so no contact column to
+ * compare), newest first on the (company, id) index, a chunk per immediate transaction.
  */
 export async function eraseMappingFailures(
   store: StoreSql,
@@ -137,9 +136,8 @@ export async function eraseMappingFailures(
 }
 
 /**
- * Drops raw payloads accepted before `cutoffMs`, in one transaction with those of mapping failures of the same age.
- * Only finished submissions are purged: a queued one still needs its payload for a redrive with another profile
- * version.
+ * Drops the raw payloads of finished submissions accepted before `cutoffMs` (a queued one may still be redriven with
+ * another profile version), in one transaction with those of mapping failures of the same age.
  */
 export function purgePayloadsBefore(store: StoreSql, cutoffMs: number, nowIso: string): Promise<number> {
   return store.atomically(async (db) => {

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { FetchChange } from "./port.js";
-import type { SubmissionRow } from "./row.js";
+import type { FetchChange, SubmissionRow } from "./row.js";
 
 // A notified record's fetch (connections/fetcher.ts, docs/connections.md "Fetch after notify"): the `fetching` rows
 // due, a claim with a lease, and each attempt's end, written only under the lease the claim took. Several gateway

@@ -2,8 +2,7 @@ import { newId } from "../../../ids.js";
 import { CompiledOnce, pick } from "../sql/compiled.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { columnsOf } from "../sql/values.js";
-import type { Admissible, AttemptRecord } from "./port.js";
-import type { SubmissionAttemptRow, SubmissionRow } from "./row.js";
+import type { Admissible, AttemptRecord, SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
 // Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, and a paused
 // credential's submissions. Where SQLite relied on its single writer, a statement's own condition decides on both
@@ -34,11 +33,9 @@ const CLAIM = new CompiledOnce((on, args: { id: string; now: number; leaseUntil:
 );
 
 /**
- * Takes the submission for one send: only if it is queued, or its last holder's lease ran out. Several worker
- * processes may be handed the same submission (a re-dispatch after a lost answer); the database lets one send it. One
- * conditional UPDATE: on PostgreSQL, of two processes claiming it at once, the second waits for the first's row lock,
- * re-reads the row it committed, and finds it taken (D-240). The row as the claim left it, or undefined when it was not
- * taken: a send reads nothing else of its submission before it goes (D-361).
+ * Takes the submission for one send, only if it is queued or its last holder's lease ran out: one conditional UPDATE,
+ * so of several processes handed it one sends it (D-240). The row as the claim left it, or undefined when not taken:
+ * a send reads nothing else of its submission before it goes (D-361).
  */
 export async function claim(
   store: StoreSql,
@@ -61,9 +58,8 @@ export async function unclaim(store: StoreSql, id: string, firstSentAt: number |
 }
 
 /**
- * After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2), so it is safe. The
- * embedded driver's start releases every lease (`expiredBy` = Infinity), which needs no comparison (PostgreSQL's
- * bigint has no infinity). `except`: submissions whose sender is alive and committing their outcome (D-334).
+ * After a crash, what was being sent is sent again: leads merge and appointments replay (§4.2). `expiredBy` Infinity
+ * (the embedded driver's start) compares nothing: PostgreSQL's bigint has none. `except`: senders alive (D-334).
  */
 export async function releaseExpiredLeases(
   store: StoreSql,
@@ -147,9 +143,8 @@ export async function waitOnCredential(store: StoreSql, credentialId: string, re
 }
 
 /**
- * Submissions still queued on a paused credential wait with the others (forwarding/dispatcher.ts): intake queues
- * whatever it accepts, so a submission accepted while the pause was being committed, or whose notice was lost,
- * would otherwise stay queued.
+ * Submissions still queued on a paused credential wait with the others (forwarding/dispatcher.ts): one accepted while
+ * the pause was being committed, or whose notice was lost, would otherwise stay queued.
  */
 export async function parkOnCredential(store: StoreSql, credentialId: string, reason: string, now: number) {
   const result = await store.db

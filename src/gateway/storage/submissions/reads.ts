@@ -1,13 +1,19 @@
 import { idFloor } from "../../../ids.js";
 import type { StoreSql } from "../sql/store-sql.js";
 import { byBytes } from "../sql/store-sql.js";
-import type { ChangeCursor, FailedSelection, KeyCounts, SubmissionFilter, SubmissionTimes } from "./port.js";
-import type { MappingFailureRow, SubmissionAttemptRow, SubmissionRow } from "./row.js";
+import type {
+  ChangeCursor,
+  FailedSelection,
+  KeyCounts,
+  MappingFailureRow,
+  SubmissionAttemptRow,
+  SubmissionFilter,
+  SubmissionRow,
+  SubmissionTimes,
+} from "./row.js";
 
-// The owner's reads: the log, the live log's poll, a submission's attempts, the mapping failures, a redrive's
-// selection and the insights' counts. The same rows in the same order on both databases (D-242): each list says its
-// order. Ids are time-ordered and compare alike byte-wise and under the usual collations (one prefix, then digits and
-// lower-case letters), so ordering by id needs no `byBytes` and keeps its index.
+// The owner's reads, the same rows in the same order on both databases (D-242): each list says its order. Ids are
+// time-ordered and compare alike under every usual collation, so ordering by id needs no `byBytes` (D-246).
 
 /** A company's submissions, newest first, keyset-paginated: `limit + 1` rows, so the caller sees whether more follow. */
 export async function listPage(store: StoreSql, companyId: string, filter: SubmissionFilter): Promise<SubmissionRow[]> {
@@ -49,9 +55,8 @@ function likeEscaped(text: string): string {
 }
 
 /**
- * A company's submissions changed after `after`, oldest change first, at most `limit`: the live log's poll
- * (submissions/stream, D-235). A row comparison on `submissions_company_updated_idx`, so a quiet company costs one
- * index probe; ISO times and ids order alike in every collation (D-246).
+ * A company's submissions changed after `after`, oldest change first, at most `limit`: the live log's poll (D-235), a
+ * row comparison on `submissions_company_updated_idx` (a quiet company costs one index probe).
  */
 export async function changedSince(store: StoreSql, companyId: string, after: ChangeCursor, limit: number) {
   return store.db

@@ -1,9 +1,8 @@
-import { type ExpressionBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import { CompiledOnce } from "../sql/compiled.js";
-import type { Database, Sql } from "../sql/database.js";
+import type { Sql } from "../sql/database.js";
 import { byCodeUnits, type StoreSql } from "../sql/store-sql.js";
-import type { SubmissionChange } from "./port.js";
-import type { SubmissionRow } from "./row.js";
+import type { SubmissionChange, SubmissionRow } from "./row.js";
 
 // A submission's outcome: settled with its change, the appointments waiting for a lead held and released, and the
 // settlement recorded (webhooks/on-submission-settled.ts).
@@ -25,24 +24,8 @@ export function settle(store: StoreSql, id: string, now: number, change: Submiss
 }
 
 /**
- * The appointments of the lead's own vendor key waiting for it: its `sub_…` id in their `leadId` (appointment
- * chaining, docs/forwarding.md); `->>` reads a JSON field as text on both databases.
- */
-function waitingFor(lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
-  return (eb: ExpressionBuilder<Database, "submissions">) =>
-    eb.and([
-      eb("status", "=", "waiting"),
-      eb("kind", "=", "appointment"),
-      eb("companyId", "=", lead.companyId),
-      eb("vendorKeyId", "=", lead.vendorKeyId),
-      eb(eb.ref("canonicalBody", "->>").key("leadId"), "=", lead.id),
-    ]);
-}
-
-/**
- * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction: a crash
- * between the two would leave them waiting for a lead that is already done. On PostgreSQL the lead's UPDATE takes its
- * row lock, which holdForLead waits for (D-240). The released rows come by id (D-242).
+ * Settles a submission and, for a lead, queues the appointments that waited for it, in one transaction (a crash between
+ * would leave them waiting); the lead's row lock orders it with holdForLead on PostgreSQL (D-240). Released by id.
  */
 export function settleReleasing(store: StoreSql, id: string, now: number, change: SubmissionChange) {
   return store.atomically(async (db) => {
@@ -51,7 +34,12 @@ export function settleReleasing(store: StoreSql, id: string, now: number, change
     const released = await db
       .updateTable("submissions")
       .set({ status: "queued", waitingReason: null, leaseUntil: null, updatedAt: iso(now) })
-      .where(waitingFor(settled))
+      // The appointments of the lead's own key waiting for it: its id in their `leadId` (`->>`: a JSON field as text).
+      .where("status", "=", "waiting")
+      .where("kind", "=", "appointment")
+      .where("companyId", "=", settled.companyId)
+      .where("vendorKeyId", "=", settled.vendorKeyId)
+      .where((eb) => eb(eb.ref("canonicalBody", "->>").key("leadId"), "=", settled.id))
       .returningAll()
       .execute();
     return { settled, released: released.sort((a, b) => byCodeUnits(a.id, b.id)) };
@@ -59,11 +47,9 @@ export function settleReleasing(store: StoreSql, id: string, now: number, change
 }
 
 /**
- * An appointment naming a lead submission that is not settled yet waits for it. Checked and set in one transaction:
- * on SQLite an immediate one (its single writer orders it with the lead's settlement); on PostgreSQL it holds the
- * lead's row lock (`FOR UPDATE`, D-240): settleReleasing's UPDATE of the lead waits for it and then finds this
- * appointment waiting, or it went first, and this read waits for its commit and sees the lead settled. A reference
- * that is no lead of the appointment's own key holds nothing: forwarding then fails it (upstream-request.ts).
+ * An appointment naming a lead submission that is not settled yet waits for it, checked and set in one immediate
+ * transaction holding the lead's row lock on PostgreSQL, so settleReleasing either finds it waiting or went first
+ * (D-240). A reference that is no lead of the appointment's own key holds nothing (forwarding then fails it).
  */
 export function holdForLead(store: StoreSql, appointmentId: string, leadSubmissionId: string, now: number) {
   return store.atomically(async (db) => {
@@ -89,11 +75,6 @@ export function holdForLead(store: StoreSql, appointmentId: string, leadSubmissi
     });
     return true;
   }, "immediate");
-}
-
-/** Appointments of the lead's own vendor key waiting for it to be forwarded, by id. */
-export async function dependents(store: StoreSql, lead: Pick<SubmissionRow, "id" | "companyId" | "vendorKeyId">) {
-  return store.db.selectFrom("submissions").selectAll().where(waitingFor(lead)).orderBy("id").execute();
 }
 
 /** Appointments left waiting for a lead that is already settled (by a process that predates settleReleasing). */
@@ -129,10 +110,9 @@ export async function markSettlementRecorded(store: StoreSql, id: string, nowMs:
 }
 
 /**
- * Settled submissions whose settlement was never recorded, `limit` at a time (webhooks/repair-settlements.ts), on the
- * partial index of exactly those rows (`submissions_settlement_owed_idx`, in its order): its condition written as
- * constants, as the planner must see them to use it; SQLite is told to (`INDEXED BY`: without statistics it prefers
- * the status index and then reads and sorts every settled row at each start).
+ * Settled submissions whose settlement was never recorded, `limit` at a time, on `submissions_settlement_owed_idx`:
+ * its condition as constants, as the planner must see them; SQLite is told to (without statistics it would take the
+ * status index, and read and sort every settled row at each start).
  */
 export async function settlementsOwed(store: StoreSql, limit: number): Promise<SubmissionRow[]> {
   const index = store.dialect === "sqlite" ? sql`indexed by submissions_settlement_owed_idx` : sql``;

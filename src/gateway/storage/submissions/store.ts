@@ -45,16 +45,11 @@ const LEAD_OF = new CompiledOnce((on, args: Pick<SubmissionRow, "id" | "companyI
 
 /**
  * The submissions record (submissions, their attempts, and the mapping failures of refused payloads): every statement
- * on its tables is in this folder, once for both databases (D-275). Intake writes through the group-committing writer
- * (writer.ts); forwarding claims and releases (forwarding.ts) and settles (settlement.ts); the connections' fetcher
- * claims and ends its fetches (fetching.ts); the owner's tools list (reads.ts), redrive and erase (erasure.ts,
- * compaction.ts). Cheap to build (no I/O, nothing compiled here): the stores of a transaction are built per
- * transaction.
+ * on its tables is in this folder, once for both databases (D-275). Cheap to build (no I/O): built per transaction.
  */
 export function sqlSubmissionStore(sql: StoreSql): SubmissionStore {
   /** Made on the first insert outside a transaction: the context's store group-commits all of its callers'. */
   let writer: SubmissionWriter | undefined;
-  const byId = async (id: string) => (await BY_ID.run(sql, { id })).rows[0];
   return {
     ...bound(sql, forwarding),
     ...bound(sql, settlement),
@@ -68,8 +63,7 @@ export function sqlSubmissionStore(sql: StoreSql): SubmissionStore {
       writer ??= new SubmissionWriter(sql);
       return writer.insert(row);
     },
-    get: byId,
-    read: byId,
+    get: async (id) => (await BY_ID.run(sql, { id })).rows[0],
     getOfVendorKey: async (id, vendorKeyId) => (await OF_VENDOR_KEY.run(sql, { id, vendorKeyId })).rows[0],
     getOfCompany: (id, companyId) => rowOfCompany(sql.db, "submissions", id, companyId),
     findByIdempotencyKey: async (vendorKeyId, kind, idempotencyKey) =>

@@ -39,6 +39,4 @@ export interface TenantStore {
   tokensOf(ownerId: string): Promise<OwnerTokenSummary[]>;
   /** Revokes one of the owner's sessions or tokens; false when it has none by that id (or it is revoked already). */
   revokeToken(id: string, ownerId: string, at: string): Promise<boolean>;
-  /** Ends every session of an owner. */
-  revokeSessions(ownerId: string, now: Date): Promise<void>;
 }

@@ -3,10 +3,8 @@ import { byBytes, run, type StoreSql } from "../sql/store-sql.js";
 import type { TenantStore } from "./port.js";
 
 /**
- * The tenants record — companies, their owners, and the owners' sessions and bearer tokens: every statement on their
- * tables is here, once for both databases (D-275). The owner API signs in, authenticates each request
- * (`tokenWithOwner`), and manages tokens; forwarding reads a company's own limits. Sessions and tokens are read on
- * every request, never cached: a revoked one is refused by every process at once (D-250).
+ * The tenants record (companies, owners, their sessions and bearer tokens), once for both databases (D-275). Sessions
+ * and tokens are read on every request, never cached: a revoked one is refused by every process at once (D-250).
  */
 export function sqlTenantStore(sql: StoreSql): TenantStore {
   const { db } = sql;
@@ -86,10 +84,10 @@ export function sqlTenantStore(sql: StoreSql): TenantStore {
         .executeTakeFirst();
       return result.numUpdatedRows !== 0n;
     },
-    revokeSessions: (ownerId, now) => revokeSessions(db, ownerId, now),
   };
 }
 
+/** Ends every session of an owner (its bearer tokens stay: D-250). */
 function revokeSessions(db: Sql, ownerId: string, now: Date): Promise<void> {
   return run(
     db

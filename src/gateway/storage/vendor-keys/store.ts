@@ -4,15 +4,9 @@ import type { VendorKeyStore } from "./port.js";
 import type { VendorKeyRow } from "./row.js";
 
 /**
- * The vendor keys record: every statement on vendor_keys is here, once for both databases (D-275). Intake looks a key
- * up on every request (`find`): answered from this process's cache synchronously on a hit, read on a miss; the cache
- * holds until this process or any other changes the table (db/table-cache.ts on SQLite, db/pg-table-cache.ts on
- * PostgreSQL: D-247), so a revoked key is refused by every process within a second. The owner's API issues, rotates,
- * rebinds and revokes keys. `cache`: the process's, shared with the stores bound to its transactions.
- *
- * Bound to a transaction (`tx.vendorKeys`) the store reads through the transaction, uncached (it sees the
- * transaction's own writes, and keeps nothing that may roll back); its writes empty the shared cache once the
- * transaction committed (`afterCommit`, called by the storage's transaction).
+ * The vendor keys record, once for both databases (D-275). Intake's `find` reads through the process's cache (`cache`,
+ * shared with the stores bound to its transactions; D-247). Bound to a transaction the store reads uncached (it sees
+ * the transaction's own writes and keeps nothing that may roll back); its writes empty the cache once it committed.
  */
 export function sqlVendorKeyStore(
   sql: StoreSql,

@@ -4,11 +4,7 @@ import { eraseDeliveries } from "./erasure.js";
 import type { DeliveryStore } from "./port.js";
 import { PENDING } from "./statements.js";
 
-/**
- * Webhook events, their deliveries and the deliveries' attempts, beyond the dispatcher's hot path (statements.ts):
- * the owner's delivery log and redelivery, the dispatcher's start and backlog, an erasure's redaction (erasure.ts),
- * disabling a failing endpoint.
- */
+/** Webhook events, deliveries and attempts beyond the dispatcher's hot path (statements.ts). */
 export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
   const { db } = sql;
   return {

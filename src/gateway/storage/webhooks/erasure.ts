@@ -59,10 +59,8 @@ export async function eraseDeliveries(
 }
 
 /**
- * The keys starting with `prefix`. As a key range on the (dedupe_key, subscription) index where text is ordered by its
- * bytes — SQLite, and PostgreSQL in a bytewise collation: `:` + 1 is `;`, so [`submission:x:`, `submission:x;`) —;
- * else by `starts_with`, a scan over the rows: in a linguistic collation the keys with a prefix are not one range
- * (D-246).
+ * The keys starting with `prefix`: a range on the (dedupe_key, subscription) index where text is ordered by its bytes
+ * ([`submission:x:`, `submission:x;`)), else `starts_with` (in a linguistic collation they are no range: D-246).
  */
 function startsWith(
   eb: ExpressionBuilder<Database, "webhookDeliveries">,

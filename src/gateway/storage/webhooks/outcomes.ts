@@ -4,15 +4,11 @@ import { columnsOf, pgTypeOf } from "../sql/values.js";
 import type { AttemptOutcome, NewWebhookAttempt } from "./row.js";
 import { wholeMs } from "./statements.js";
 
-/**
- * The statements of a delivery attempt's outcome (the dispatcher's group commit runs them for every attempt),
- * compiled once per dialect like the rest of the hot path (statements.ts).
- */
+// The statements of a delivery attempt's outcome, compiled once per dialect like the rest of the hot path.
 
 /**
- * An attempt, only if its delivery is still there (it goes with its subscription, possibly while in flight; the
- * batch of outcomes must still commit). On PostgreSQL the check locks the delivery, so no delete slips between it and
- * the update that follows in the same transaction (SQLite's single writer gives that).
+ * An attempt, only if its delivery is still there (it goes with its subscription, possibly in flight, and the batch
+ * must still commit). On PostgreSQL the check locks the delivery until the update that follows.
  */
 const ATTEMPT_COLUMNS = columnsOf("webhookAttempts");
 const INSERT_ATTEMPT = new CompiledOnce((on, attempt: NewWebhookAttempt) =>

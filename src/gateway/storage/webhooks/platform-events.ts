@@ -65,11 +65,8 @@ export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
         .executeTakeFirst();
       return row?.body;
     },
-    /**
-     * Newest first on the (company, received_at) index, `perStep` rows per transaction of their own (immediate on
-     * SQLite; on PostgreSQL the rows locked while rewritten) with the event loop's turn between steps. The keyset is
-     * (received_at, id), the id being unique within the company.
-     */
+    // Newest first on the (company, received_at) index, keyset (received_at, id), `perStep` rows per immediate
+    // transaction (the rows locked on PostgreSQL) with the event loop's turn between steps.
     async rewriteBodies(companyId, perStep, redact) {
       let rewritten = 0;
       let before: Pick<PlatformEventRow, "receivedAt" | "id"> | undefined;

@@ -34,7 +34,7 @@ export interface SubscriptionStore {
   deliveryCounts(subscriptionId: string): Promise<Record<string, number>>;
 }
 
-/** Events, deliveries and attempts beyond the hot path: the owner's log and redelivery, the dispatcher's start, erasure. */
+/** Deliveries beyond the hot path: the owner's log and redelivery, the dispatcher's start, erasure. */
 export interface DeliveryStore {
   /** A subscription's deliveries of one status, newest first, `limit` of them below `before`. */
   pageOf(
@@ -113,12 +113,7 @@ export interface EventRoutingStore {
   bookingsOf(companyId: string): Promise<{ appointmentId: string; leadId: string | null }[]>;
 }
 
-/**
- * The webhooks record as the capabilities use it (D-221). The delivery hot path — fan-out (`targets`,
- * `insertDeliveries`), the dispatcher's queue (`subscription`, `queueHead`, `delivery`) and its outcomes
- * (`recordAttempt`, `endpointSucceeded`, `endpointFailed`) — is named methods here, however an implementation runs
- * them (statements compiled once: statements.ts).
- */
+/** The webhooks record as the capabilities use it (D-221): its delivery hot path as named methods (D-243). */
 export interface WebhookStore {
   readonly platformEvents: PlatformEventStore;
   readonly routing: EventRoutingStore;
@@ -153,10 +148,8 @@ export interface WebhookStore {
   /** The retention purge of the webhook tables for what was created before `cutoffMs`. */
   purgeHistory(cutoffMs: number, companyIds: readonly string[]): Promise<PurgedWebhookHistory>;
   /**
-   * After an erasure has committed, no old version of an erased webhook copy (an envelope, a platform event's body)
-   * stays in the database (D-241, D-257). SQLite: nothing to do here, true (the submissions store's checkpoint
-   * covers the whole file). PostgreSQL: VACUUM of the webhook tables that hold copies, true once it ran; never inside
-   * a transaction.
+   * After an erasure has committed, no old version of an erased webhook copy stays in the database (D-241, D-257;
+   * sql/compaction.ts: on SQLite the submissions store's does it for the whole file).
    */
   compactAfterErasure(): Promise<boolean>;
 }

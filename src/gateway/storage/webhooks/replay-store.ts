@@ -4,11 +4,7 @@ import type { StoreSql } from "../sql/store-sql.js";
 import { columnsOf } from "../sql/values.js";
 import type { PlatformDeliveryRow } from "./row.js";
 
-/**
- * §6.3.2: a delivery id is new for exactly one of the receipts of it, whichever processes receive it at once. The
- * insert is the check (`ON CONFLICT DO NOTHING` on the primary key, then its row count), never a read before a write:
- * on PostgreSQL a second insert of the same id waits for the first one's transaction, then inserts nothing (D-245).
- */
+/** §6.3.2: a delivery id is new for exactly one of its receipts, whichever process: the insert is the check (D-245). */
 const REMEMBER_DELIVERY = new CompiledOnce((on, row: PlatformDeliveryRow) =>
   on.db
     .insertInto("platformDeliveries")
@@ -26,9 +22,8 @@ const EVENT_PROCESSED = new CompiledOnce((on, args: { companyId: string; eventId
 );
 
 /**
- * §6.6 for the gateway's receiver of platform deliveries: a delivery id seen (kept until its signature could no longer
- * pass the §6.3.2 timestamp check) and an event id processed are remembered in the database, so a redelivery is
- * answered 2xx without processing, whichever process receives it.
+ * §6.6 for the gateway's receiver of platform deliveries: the delivery ids seen (until their signature expires) and
+ * the events processed, in the database, so any process answers a redelivery 2xx without processing it.
  */
 export function sqlReplayStore(sql: StoreSql, companyId: string): ReplayStore {
   return {

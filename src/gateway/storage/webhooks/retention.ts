@@ -6,16 +6,10 @@ import type { PurgedWebhookHistory } from "./row.js";
 const CHUNK = 1_000;
 
 /**
- * The retention purge of the webhook tables (called by the submissions' one, retention.ts), for what was created
- * before `cutoffMs`:
- * - finished deliveries (delivered, or dead-lettered) with their attempts; pending ones stay, however old (a
- *   disabled subscription's backlog resumes when it is re-enabled). The status is in the DELETE's own WHERE too, so
- *   on PostgreSQL a delivery a redelivery made pending while the purge runs is checked again on the locked row, not
- *   only in the chunk's snapshot (D-245);
- * - the events (envelopes) none of whose deliveries remains;
- * - the platform events received: a redelivery that old fails the §6.3.2 timestamp check before the §6.6 lookup.
- * Deliveries are found by id, which carries its creation time (src/ids.ts), so no index is written per delivery
- * for this; an event and its deliveries are created together, at the same time.
+ * The retention purge of the webhook tables for what was created before `cutoffMs`: finished deliveries with their
+ * attempts (pending ones stay: a disabled subscription's backlog resumes when re-enabled), the events none of whose
+ * deliveries remains, and the platform events received (a redelivery that old fails §6.3.2 before §6.6). Deliveries
+ * are found by id, which carries its creation time (src/ids.ts): no index is written per delivery for this.
  */
 export async function purgeWebhookHistory(
   sql: StoreSql,
@@ -29,6 +23,7 @@ export async function purgeWebhookHistory(
   const webhookDeliveries = await inChunks(() =>
     db
       .deleteFrom("webhookDeliveries")
+      // Checked again on the locked row, not only in the chunk's snapshot: a redelivery may make it pending (D-245).
       .where("status", "in", finished)
       .where("id", "in", (eb) =>
         eb

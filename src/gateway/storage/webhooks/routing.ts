@@ -65,9 +65,8 @@ const BOOKER = new CompiledOnce((on, args: { companyId: string; appointmentId: s
 );
 
 /**
- * What routes later platform events to the vendor that caused them (§1): the lead a lead source created (and the
- * latest submission carrying its contact), the appointment a booking vendor booked. Written in the settlement's
- * transaction, read when a platform event fans out; the statements of both are compiled once.
+ * What routes later platform events to the vendor that caused them (§1): written in the settlement's transaction,
+ * read when a platform event fans out.
  */
 export function sqlEventRoutingStore(store: StoreSql): EventRoutingStore {
   return {

@@ -37,8 +37,8 @@ export type DeliveryToSend = WebhookDeliveryRow & Pick<WebhookEventRow, "envelop
 export type WebhookTarget = Pick<WebhookSubscriptionRow, "id" | "events" | "createdAt">;
 
 /**
- * An event's envelope, stored once for all its deliveries. `envelope` is made only when a delivery is new; `traceParent`
- * is the trace its deliveries join (none: a trace of their own, docs/tracing.md).
+ * An event's envelope, stored once for all its deliveries: made only when a delivery is new; `traceParent`, the trace
+ * its deliveries join (none: a trace of their own, docs/tracing.md).
  */
 export type NewWebhookEvent = Omit<WebhookEventRow, "envelope" | "traceParent"> & {
   envelope: () => string;

@@ -3,11 +3,7 @@ import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import { columnsOf } from "../sql/values.js";
 import type { NewWebhookDelivery, NewWebhookEvent, WebhookEventRow } from "./row.js";
 
-/**
- * The statements of the delivery hot path — fan-out and the dispatcher's queue; the outcomes are in outcomes.ts —
- * compiled once per dialect (sql/compiled.ts): building a query costs more than running it at thousands of deliveries a
- * second (bench:fanout). store.ts runs them behind the port's named methods.
- */
+/** The statements of the delivery hot path (fan-out, the dispatcher's queue), compiled once per dialect (D-275). */
 
 /**
  * An epoch-millisecond time as written: a whole number. A Retry-After may be fractional seconds (`1.0005`, so
@@ -24,7 +20,7 @@ export function wholeMs<T extends number | null>(ms: T): T {
  */
 export const PENDING = sql<boolean>`${sql.ref("webhookDeliveries.status")} = 'pending'`;
 
-/** Active subscriptions of a vendor key (fan-out; the caller checks the key is not revoked), on the (key, status) index. */
+/** A vendor key's active subscriptions (fan-out: the caller checks the key), on the (key, status) index. */
 export const TARGETS = new CompiledOnce((on, args: { vendorKeyId: string; companyId: string }) =>
   on.db
     .selectFrom("webhookSubscriptions")
@@ -67,11 +63,9 @@ function insertMany(count: number): CompiledOnce<unknown[], { id: string }> {
 }
 
 /**
- * An event's deliveries, in the order given (the store's one order for every writer), skipping those whose (dedupe
- * key, subscription) is taken — the unique index decides; a concurrent insert of the same key waits for the first
- * transaction, then skips (D-244): the ids of the new ones. SQLite: one statement per delivery, since a statement costs
- * no round trip there and SQLite inserts ten rows one by one for less than as one ten-row statement (300 against 550
- * µs of CPU, measured); PostgreSQL: the whole fan-out in one round trip (up to MAX_DELIVERIES_PER_INSERT a statement).
+ * An event's deliveries, in the order given, skipping those whose (dedupe key, subscription) is taken (D-244): the ids
+ * of the new ones. SQLite: one statement per delivery (no round trip; ten rows one by one cost 300 µs of CPU against
+ * 550 as one statement, measured); PostgreSQL: the whole fan-out in one round trip.
  */
 export async function insertDeliveryRows(
   on: On,
@@ -139,9 +133,8 @@ export const SUBSCRIPTION = new CompiledOnce((on, args: { id: string }) =>
 );
 
 /**
- * The head of a subscription's pending queue, oldest due first, on the partial pending index. Ties: SQLite's index
- * gives them in rowid (insertion) order, and a second term would sort a whole backlog made due at one time (a range
- * redelivered) in a temporary b-tree at every read; PostgreSQL has no insertion order, so it says id (creation) order.
+ * The head of a subscription's pending queue, oldest due first, on the partial pending index. Ties: in SQLite's index
+ * order (insertion; a second term would sort a redelivered backlog at every read), by id on PostgreSQL.
  */
 export const QUEUE_HEAD = new CompiledOnce((on, args: { subscriptionId: string; limit: number }) =>
   on.db

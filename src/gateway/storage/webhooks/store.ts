@@ -22,15 +22,9 @@ import { sqlSubscriptionStore } from "./subscriptions.js";
 const COPIES = ["webhook_events", "webhook_deliveries", "webhook_attempts", "platform_events"];
 
 /**
- * The webhooks record, once for SQLite and PostgreSQL (D-275): vendors' subscriptions, the events and deliveries made
- * for them with their attempts, the platform events received (their secrets, the §6.6 replay store), what routes those
- * to vendors (sourced leads, booked appointments), and the retention purge of its tables. The delivery hot path
- * (fan-out, the dispatcher's queue, recording attempts) runs statements compiled once (statements.ts) behind the named
- * methods of port.ts; the rest are methods of the sub-stores. Construction does no I/O, so a transaction builds its
- * own store. What differs by dialect is small and named where it is: the fan-out's rows per statement and the queue
- * head's tie order (statements.ts), the lock an attempt takes (outcomes.ts), the latest contact (routing.ts), the
- * erasure's key search (erasure.ts), the purge of finished events (retention.ts), the row locks of multi-statement
- * work (`FOR UPDATE`, PostgreSQL only) and the compaction after an erasure (sql/compaction.ts).
+ * The webhooks record, once for SQLite and PostgreSQL (D-275): subscriptions, events, deliveries and their attempts,
+ * the platform events received, what routes those to vendors, and the retention purge. The delivery hot path runs
+ * statements compiled once (statements.ts, D-243). Construction does no I/O, so a transaction builds its own store.
  */
 export function sqlWebhookStore(sql: StoreSql): WebhookStore {
   return {
