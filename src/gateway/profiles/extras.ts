@@ -29,8 +29,18 @@ export interface SplitBody {
 
 /** Takes a profile's `extras` out of its output and names the keys the canonical body of `kind` would drop. */
 export function splitBody(kind: "lead" | "appointment", output: Record<string, unknown>): SplitBody {
-  const { [EXTRAS_KEY]: extras, ...body } = output;
   const fields = CANONICAL_FIELDS[kind];
+  // Most outputs are a canonical body and nothing more: the output itself is the body (it is validated into a new
+  // object next), without the copy a rest pattern makes on every request.
+  let plain = true;
+  for (const key in output) {
+    if (!fields.has(key)) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return { body: output, dropped: [] };
+  const { [EXTRAS_KEY]: extras, ...body } = output;
   const dropped = Object.keys(body).filter((key) => !fields.has(key) && body[key] !== undefined);
   if (extras === undefined || extras === null) return { body, dropped };
   if (typeof extras !== "object" || Array.isArray(extras)) {
