@@ -265,7 +265,8 @@ describe.skipIf(!hasRedis)("docs/tracing.md: one trace per lead on the BullMQ dr
 
     const spans = await until(() => {
       const mine = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === vendorTrace);
-      return mine.some((s) => s.name === "settle submission") && mine;
+      // The attempt's span ends after the settlement's (which ends inside the attempt's commit): both are waited for.
+      return mine.some((s) => s.name === "settle submission") && mine.some((s) => s.kind === SpanKind.CLIENT) && mine;
     }, 30_000);
     const hook = spans.find((s) => s.kind === SpanKind.SERVER);
     expect(hook?.name).toBe("POST /hooks/{token}");
