@@ -11,7 +11,8 @@
  * difference is the figure, and the minima's beside it (a noisy machine only ever adds).
  *
  * `server`: bench/intake-server.ts's gateway untraced and traced (always_on, OTLP/HTTP protobuf to a receiver here),
- * each loaded for `BENCH_SECONDS` (6) at 32 connections in turn, `BENCH_ROUNDS` (3) times; it prints each run's server
+ * each loaded for `BENCH_SECONDS` (6) at 32 connections in turn (at `BENCH_RATE` requests/s when set, else closed-loop),
+ * `BENCH_ROUNDS` (3) times; it prints each run's server
  * CPU per request (its process tree, as bench:intake's `measured`) and the medians' difference.
  *
  * The machine is shared: run it with `nice -n 5` and compare medians of runs made one after the other.
@@ -149,6 +150,9 @@ async function micro() {
 
 async function server() {
   const seconds = Number(process.env.BENCH_SECONDS ?? 6);
+  // BENCH_RATE: an open-loop rate both servers keep up with, so each commits as many rows a turn and CPU per request
+  // compares like for like (closed-loop, the slower server batches less and pays more per request for it).
+  const rate = Number(process.env.BENCH_RATE ?? 0);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const profile = "profiles/homequote-marketplace";
   const file = readdirSync(join(profile, "samples"))
@@ -168,17 +172,29 @@ async function server() {
     OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
     OTEL_TRACES_SAMPLER: "always_on",
   });
+  // BENCH_GC_DIR: where a preload given in BENCH_NODE_OPTIONS (`--import`) writes each server's GC pauses so far, in
+  // ms, to gc-<pid> every 100 ms; each run then prints its server's GC pause per request too.
+  const gcMs = (gw: Gw) => {
+    try {
+      return Number(readFileSync(join(process.env.BENCH_GC_DIR ?? "", `gc-${gw.child.pid}`), "utf8").split(" ")[0]);
+    } catch {
+      return 0;
+    }
+  };
   const measured = async (gw: Gw, s: number) => {
     const before = processTreeCpuMs(gw.child.pid ?? 0);
+    const gcBefore = gcMs(gw);
     const result = await load({
       url: `${gw.info.url}${PATH}`,
       body,
       headers: { "x-api-key": gw.info.keys.normal },
       seconds: s,
       connections: 32,
+      ...(rate ? { rate } : {}),
     });
     const cpu = ((processTreeCpuMs(gw.child.pid ?? 0) - before) * 1000) / Math.max(1, result.rps * s);
-    return { rps: result.rps, cpu, non2xx: result.non2xx };
+    const gc = ((gcMs(gw) - gcBefore) * 1000) / Math.max(1, result.rps * s);
+    return { rps: result.rps, cpu, gc, non2xx: result.non2xx };
   };
   try {
     await measured(plain, 4);
@@ -191,8 +207,8 @@ async function server() {
       const b = await measured(traced, seconds);
       on.push(b.cpu);
       console.log(
-        `round ${round}: untraced ${a.rps.toFixed(0)} req/s ${a.cpu.toFixed(1)} µs CPU/req (non-2xx ${a.non2xx}); ` +
-          `traced ${b.rps.toFixed(0)} req/s ${b.cpu.toFixed(1)} µs CPU/req (non-2xx ${b.non2xx}); load ${loadavg()[0]?.toFixed(1)}`,
+        `round ${round}: untraced ${a.rps.toFixed(0)} req/s ${a.cpu.toFixed(1)} µs CPU/req, GC ${a.gc.toFixed(1)} (non-2xx ${a.non2xx}); ` +
+          `traced ${b.rps.toFixed(0)} req/s ${b.cpu.toFixed(1)} µs CPU/req, GC ${b.gc.toFixed(1)} (non-2xx ${b.non2xx}); load ${loadavg()[0]?.toFixed(1)}`,
       );
     }
     console.log(
