@@ -20,6 +20,10 @@ import type { Logger } from "../../log.js";
 import { packageVersion } from "../../version.js";
 import { type Tracing, tracingWith } from "./tracing.js";
 
+/** The batch processor's queue and batch, in spans (D-377). */
+const MAX_QUEUE = 16_384;
+const BATCH = 256;
+
 /** The instrumentation scope every span of the gateway carries. */
 export const TRACER_NAME = "partner-gateway";
 
@@ -29,16 +33,23 @@ export const TRACER_NAME = "partner-gateway";
  * the SDK's exporters. Nothing is registered globally: the context carries the tracing (D-350).
  */
 export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
-  const options = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
+  // A flush of a full queue (at shutdown) exports all its batches at once: the exporter must take that many (D-377).
+  const options = {
+    url: config.url,
+    headers: config.headers,
+    timeoutMillis: config.timeoutMs,
+    concurrencyLimit: MAX_QUEUE / BATCH,
+  };
   const exporter: SpanExporter =
     config.protocol === "http/json"
       ? new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options)
       : new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
-  // A busy gateway makes thousands of spans a second: a deep queue, exported often in large batches.
+  // A busy gateway makes thousands of spans a second: a deep queue, exported in small batches soon after they end, so
+  // a span is garbage before the young generation's next collection rather than copied and promoted (D-377).
   const processor = new BatchSpanProcessor(new LoggedExporter(exporter, log), {
-    maxQueueSize: 16_384,
-    maxExportBatchSize: 2_048,
-    scheduledDelayMillis: 1_000,
+    maxQueueSize: MAX_QUEUE,
+    maxExportBatchSize: BATCH,
+    scheduledDelayMillis: 200,
     exportTimeoutMillis: config.timeoutMs,
   });
   log.info(
