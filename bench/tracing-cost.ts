@@ -172,8 +172,9 @@ async function server() {
     OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
     OTEL_TRACES_SAMPLER: "always_on",
   });
-  // BENCH_GC_DIR: where a preload given in BENCH_NODE_OPTIONS (`--import`) writes each server's GC pauses so far, in
-  // ms, to gc-<pid> every 100 ms; each run then prints its server's GC pause per request too.
+  // BENCH_GC_DIR: where bench/lib/gc-preload.mjs, given in BENCH_NODE_OPTIONS (`--import bench/lib/gc-preload.mjs`),
+  // writes each server's GC pauses so far; each run then prints its server's GC pause per request too (a file read
+  // while it is rewritten reads as 0: a negative figure is such a run).
   const gcMs = (gw: Gw) => {
     try {
       return Number(readFileSync(join(process.env.BENCH_GC_DIR ?? "", `gc-${gw.child.pid}`), "utf8").split(" ")[0]);
