@@ -1,3 +1,4 @@
+import { randomFillSync } from "node:crypto";
 import { type ExportResult, ExportResultCode } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
@@ -5,6 +6,7 @@ import {
   AlwaysOnSampler,
   BasicTracerProvider,
   BatchSpanProcessor,
+  type IdGenerator,
   ParentBasedSampler,
   type ReadableSpan,
   type Sampler,
@@ -18,6 +20,10 @@ import type { Logger } from "../../log.js";
 import { packageVersion } from "../../version.js";
 import { type Tracing, tracingWith } from "./tracing.js";
 
+/** The batch processor's queue and batch, in spans (D-377). */
+const MAX_QUEUE = 16_384;
+const BATCH = 256;
+
 /** The instrumentation scope every span of the gateway carries. */
 export const TRACER_NAME = "partner-gateway";
 
@@ -27,16 +33,23 @@ export const TRACER_NAME = "partner-gateway";
  * the SDK's exporters. Nothing is registered globally: the context carries the tracing (D-350).
  */
 export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
-  const options = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
+  // A flush of a full queue (at shutdown) exports all its batches at once: the exporter must take that many (D-377).
+  const options = {
+    url: config.url,
+    headers: config.headers,
+    timeoutMillis: config.timeoutMs,
+    concurrencyLimit: MAX_QUEUE / BATCH,
+  };
   const exporter: SpanExporter =
     config.protocol === "http/json"
       ? new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options)
       : new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
-  // A busy gateway makes thousands of spans a second: a deep queue, exported often in large batches.
+  // A busy gateway makes thousands of spans a second: a deep queue, exported in small batches soon after they end, so
+  // a span is garbage before the young generation's next collection rather than copied and promoted (D-377).
   const processor = new BatchSpanProcessor(new LoggedExporter(exporter, log), {
-    maxQueueSize: 16_384,
-    maxExportBatchSize: 2_048,
-    scheduledDelayMillis: 1_000,
+    maxQueueSize: MAX_QUEUE,
+    maxExportBatchSize: BATCH,
+    scheduledDelayMillis: 200,
     exportTimeoutMillis: config.timeoutMs,
   });
   log.info(
@@ -59,8 +72,42 @@ export function tracingOver(
     }),
     sampler: samplerOf(config.sampler),
     spanProcessors: processors,
+    idGenerator: new BufferedIdGenerator(),
   });
   return tracingWith(provider.getTracer(TRACER_NAME, packageVersion), provider);
+}
+
+/**
+ * Trace and span ids cut from a buffer of random bytes, refilled every 4,096 trace ids' worth (D-377), where the SDK's
+ * generator draws each id's words from Math.random one at a time: one `randomFillSync` for thousands of spans, and
+ * each id one hex slice of it. The bytes are the operating system's, so ids are as unguessable as W3C Trace Context
+ * asks; an all-zero id, which it calls invalid, is drawn again.
+ */
+export class BufferedIdGenerator implements IdGenerator {
+  readonly #bytes = Buffer.allocUnsafe(16 * 4_096);
+  #at = this.#bytes.length;
+
+  generateTraceId(): string {
+    return this.#next(16);
+  }
+
+  generateSpanId(): string {
+    return this.#next(8);
+  }
+
+  #next(size: number): string {
+    for (;;) {
+      if (this.#at + size > this.#bytes.length) {
+        randomFillSync(this.#bytes);
+        this.#at = 0;
+      }
+      const start = this.#at;
+      this.#at += size;
+      for (let i = start; i < this.#at; i++) {
+        if (this.#bytes[i] !== 0) return this.#bytes.toString("hex", start, this.#at);
+      }
+    }
+  }
 }
 
 /** OTEL_TRACES_SAMPLER and its argument, as OpenTelemetry's specification names them. */

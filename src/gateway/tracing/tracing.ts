@@ -1,9 +1,11 @@
 import {
   type Attributes,
+  type Context,
   INVALID_SPAN_CONTEXT,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
+  type SpanOptions,
   SpanStatusCode,
   type Tracer,
   trace,
@@ -65,11 +67,10 @@ export function tracingWith(
   return {
     enabled: true,
     start(name, options = {}) {
-      return tracer.startSpan(
-        name,
-        { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) },
-        parentContext(options.parent),
-      );
+      const kind = options.kind ?? SpanKind.INTERNAL;
+      // No options object made per span when there are no attributes: the kind's own, made once (D-377).
+      const spanOptions = options.attributes ? { kind, attributes: options.attributes } : KIND_OPTIONS[kind];
+      return tracer.startSpan(name, spanOptions, parentContext(options.parent));
     },
     traceparent: (span) => formatTraceparent(span.spanContext()),
     forceFlush: () => provider.forceFlush(),
@@ -77,12 +78,50 @@ export function tracingWith(
   };
 }
 
-function parentContext(parent: SpanParent) {
+const KIND_OPTIONS: Record<SpanKind, SpanOptions> = {
+  [SpanKind.INTERNAL]: { kind: SpanKind.INTERNAL },
+  [SpanKind.SERVER]: { kind: SpanKind.SERVER },
+  [SpanKind.CLIENT]: { kind: SpanKind.CLIENT },
+  [SpanKind.PRODUCER]: { kind: SpanKind.PRODUCER },
+  [SpanKind.CONSUMER]: { kind: SpanKind.CONSUMER },
+};
+
+function parentContext(parent: SpanParent): Context {
   if (parent === null || parent === undefined) return ROOT_CONTEXT;
-  if (typeof parent !== "string") return trace.setSpan(ROOT_CONTEXT, parent);
+  if (typeof parent !== "string")
+    return SPAN_KEY_HOLDS ? new SpanParentContext(parent) : trace.setSpan(ROOT_CONTEXT, parent);
   const remote = parseTraceparent(parent);
   return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
 }
+
+/**
+ * The API's key for a context's span: `createContextKey` is `Symbol.for` of its description, so that copies of the API
+ * in one process agree on it. Checked once below; were it ever otherwise, parents go through `trace.setSpan`.
+ */
+const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN");
+
+/**
+ * A context holding only a span of this process, the parent of the span started with it (D-377): one small object,
+ * where `trace.setSpan(ROOT_CONTEXT, span)` copies a Map and makes three closures for each child span. The tracer only
+ * reads it (its span, and the suppression flag, absent); setting or deleting a value makes an ordinary context.
+ */
+class SpanParentContext implements Context {
+  constructor(private readonly span: Span) {}
+
+  getValue(key: symbol): unknown {
+    return key === SPAN_KEY ? this.span : undefined;
+  }
+
+  setValue(key: symbol, value: unknown): Context {
+    return trace.setSpan(ROOT_CONTEXT, this.span).setValue(key, value);
+  }
+
+  deleteValue(key: symbol): Context {
+    return trace.setSpan(ROOT_CONTEXT, this.span).deleteValue(key);
+  }
+}
+
+const SPAN_KEY_HOLDS = trace.getSpan(new SpanParentContext(NOTHING)) === NOTHING;
 
 /**
  * Ends `span` as failed: the error's kind only (its class, or an API error's code), never its message, which may
