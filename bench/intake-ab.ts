@@ -18,9 +18,9 @@
  * on a quiet machine only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { newLeads, samplePayload } from "./lib/leads.js";
 import { load } from "./lib/load.js";
 import { postgresUnreachable, scratchDatabase } from "./lib/postgres.js";
 import { median, processTreeCpuMs } from "./lib/stats.js";
@@ -37,14 +37,7 @@ const SAME = process.env.BENCH_AB_SAME === "1";
 const PROFILE = "profiles/homequote-marketplace";
 const RUNAWAY = "profiles/_attacks/runaway-retry-loop";
 
-const samples = `${PROFILE}/samples`;
-const sample = readdirSync(samples)
-  .sort()
-  .find((name) => name.endsWith(".json"));
-if (!sample) throw new Error(`no sample in ${samples}`);
-const payload = (
-  JSON.parse(readFileSync(`${samples}/${sample}`, "utf8")) as { payload: { contact: { email: string } } }
-).payload;
+const payload = samplePayload(PROFILE);
 const samePayload = JSON.stringify(payload);
 
 interface Gateway {
@@ -71,7 +64,7 @@ async function startGateway(dir: string, databaseUrl: string | undefined): Promi
   return { child, url: info.url, key: info.keys.normal };
 }
 
-let sent = 0;
+const nextLead = newLeads(payload, "lead");
 const loadOn = (gateway: Gateway, seconds: number) =>
   load({
     url: `${gateway.url}/api/inbound/leads`,
@@ -82,10 +75,7 @@ const loadOn = (gateway: Gateway, seconds: number) =>
     ...(SAME
       ? {}
       : {
-          each: () => {
-            payload.contact.email = `lead${++sent}@example.com`;
-            return { body: JSON.stringify(payload), headers: { "x-api-key": gateway.key } };
-          },
+          each: () => ({ body: nextLead(), headers: { "x-api-key": gateway.key } }),
         }),
   });
 

@@ -29,12 +29,13 @@
  * without a reachable PostgreSQL the bench says so and prints the SQLite line only.
  */
 import { createHmac } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startChild } from "./lib/child.js";
+import { newLeads, samplePayload } from "./lib/leads.js";
 import { type LoadResult, load } from "./lib/load.js";
 import { postgresUnreachable, scratchDatabase } from "./lib/postgres.js";
 import { median, processTreeCpuMs } from "./lib/stats.js";
@@ -44,14 +45,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PROFILE = process.env.BENCH_PROFILE ?? "profiles/homequote-marketplace";
 const RUNAWAY = process.env.BENCH_RUNAWAY_PROFILE ?? "profiles/_attacks/runaway-retry-loop";
-
-function samplePayload(dir: string): unknown {
-  const file = readdirSync(join(dir, "samples"))
-    .sort()
-    .find((name) => name.endsWith(".json"));
-  if (!file) throw new Error(`no sample in ${dir}/samples`);
-  return (JSON.parse(readFileSync(join(dir, "samples", file), "utf8")) as { payload: unknown }).payload;
-}
 
 interface Run extends LoadResult {
   cpuUsPerRequest: number;
@@ -173,8 +166,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
     });
   // The hook case: the same payload shape through the connection's hook URL, each request a new lead (a vendor's retry
   // of the same payload is stored once) signed with HMAC-SHA256 over its raw body, made by the load generator.
-  const hookPayload = JSON.parse(normalPayload) as { contact: { email: string } };
-  let sent = 0;
+  const hookLead = newLeads(JSON.parse(normalPayload), "lead");
   const hookLoad = (seconds: number) =>
     load({
       url: `${gw.info.url}${gw.info.hook.path}`,
@@ -182,8 +174,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
       seconds,
       connections: CONNECTIONS,
       each: () => {
-        hookPayload.contact.email = `lead${++sent}@example.com`;
-        const body = JSON.stringify(hookPayload);
+        const body = hookLead();
         const signature = createHmac("sha256", gw.info.hook.secret).update(body).digest("hex");
         return { body, headers: { "x-hub-signature-256": `sha256=${signature}` } };
       },
@@ -191,8 +182,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
   // hook_ratio's baseline: the x-api-key path given what the hook case is given, each request a new lead made by the
   // load generator (its own work per request as the hook case's, but the signature), so the two differ by the hook's
   // work only: the same lead every time costs intake less (one index key, no new JSON made by the client).
-  const freshPayload = JSON.parse(normalPayload) as { contact: { email: string } };
-  let fresh = 0;
+  const freshLead = newLeads(JSON.parse(normalPayload), "fresh");
   const freshIntakeLoad = (seconds: number) =>
     load({
       url: leads,
@@ -200,10 +190,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
       headers: normal,
       seconds,
       connections: CONNECTIONS,
-      each: () => {
-        freshPayload.contact.email = `fresh${++fresh}@example.com`;
-        return { body: JSON.stringify(freshPayload), headers: {} };
-      },
+      each: () => ({ body: freshLead(), headers: {} }),
     });
   const tracedLoad = (server: GatewayServer, seconds: number) =>
     load({

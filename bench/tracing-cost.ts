@@ -18,7 +18,7 @@
  * The machine is shared: run it with `nice -n 5` and compare medians of runs made one after the other.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { SpanKind } from "@opentelemetry/api";
@@ -26,6 +26,7 @@ import type { TracingConfig } from "../src/config.js";
 import { childSpan, NO_TRACING, startTracing, type Tracing } from "../src/gateway/tracing/index.js";
 import { createLogger } from "../src/log.js";
 import { startChild } from "./lib/child.js";
+import { samplePayload } from "./lib/leads.js";
 import { load } from "./lib/load.js";
 import { median, processTreeCpuMs } from "./lib/stats.js";
 
@@ -155,12 +156,7 @@ async function server() {
   const rate = Number(process.env.BENCH_RATE ?? 0);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const profile = "profiles/homequote-marketplace";
-  const file = readdirSync(join(profile, "samples"))
-    .sort()
-    .find((name) => name.endsWith(".json")) as string;
-  const body = JSON.stringify(
-    (JSON.parse(readFileSync(join(profile, "samples", file), "utf8")) as { payload: unknown }).payload,
-  );
+  const body = JSON.stringify(samplePayload(profile));
   const receiver = await startReceiver();
   const args = ["gateway", profile, "profiles/_attacks/runaway-retry-loop"];
   type Gw = Awaited<ReturnType<typeof startChild<{ url: string; keys: { normal: string } }>>>;
