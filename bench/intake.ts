@@ -155,7 +155,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
   const gwPid = gw.child.pid ?? 0;
   const leads = `${gw.info.url}/api/inbound/leads`;
   const normal = { "x-api-key": gw.info.keys.normal };
-  const intakeLoad = (seconds: number, rate?: number) =>
+  const intakeLoad = (seconds: number, rate?: number, each?: () => { body: string; headers: Record<string, string> }) =>
     load({
       url: leads,
       body: normalPayload,
@@ -163,6 +163,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
       seconds,
       connections: CONNECTIONS,
       ...(rate ? { rate } : {}),
+      ...(each ? { each } : {}),
     });
   // The hook case: the same payload shape through the connection's hook URL, each request a new lead (a vendor's retry
   // of the same payload is stored once) signed with HMAC-SHA256 over its raw body, made by the load generator.
@@ -184,14 +185,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
   // work only: the same lead every time costs intake less (one index key, no new JSON made by the client).
   const freshLead = newLeads(JSON.parse(normalPayload), "fresh");
   const freshIntakeLoad = (seconds: number) =>
-    load({
-      url: leads,
-      body: normalPayload,
-      headers: normal,
-      seconds,
-      connections: CONNECTIONS,
-      each: () => ({ body: freshLead(), headers: {} }),
-    });
+    intakeLoad(seconds, undefined, () => ({ body: freshLead(), headers: {} }));
   const tracedLoad = (server: GatewayServer, seconds: number) =>
     load({
       url: `${server.info.url}/api/inbound/leads`,
