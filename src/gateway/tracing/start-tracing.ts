@@ -1,10 +1,10 @@
 import { randomFillSync } from "node:crypto";
 import { type ExportResult, ExportResultCode } from "@opentelemetry/core";
-import { resourceFromAttributes } from "@opentelemetry/resources";
+import type { OTLPExporterNodeConfigBase } from "@opentelemetry/otlp-exporter-base";
+import { type Resource, resourceFromAttributes } from "@opentelemetry/resources";
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BasicTracerProvider,
   BatchSpanProcessor,
   type IdGenerator,
   ParentBasedSampler,
@@ -18,19 +18,24 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic
 import type { TracingConfig } from "../../config.js";
 import type { Logger } from "../../log.js";
 import { packageVersion } from "../../version.js";
+import { type EncodedSpans, OtlpBatches, type RequestExporter } from "./otlp-batches.js";
+import { OtlpSpanWriter } from "./otlp-protobuf.js";
 import { type Tracing, tracingWith } from "./tracing.js";
 
 /** The batch processor's queue and batch, in spans (D-377). */
 const MAX_QUEUE = 16_384;
 const BATCH = 256;
+const DELAY_MS = 200;
 
 /** The instrumentation scope every span of the gateway carries. */
 export const TRACER_NAME = "partner-gateway";
 
 /**
  * Tracing as the OTEL_* settings ask (config.ts tracingConfig; docs/tracing.md): spans batched and exported over
- * OTLP/HTTP, protobuf or JSON. The exporter's package is loaded only here, so a gateway with tracing off loads none of
- * the SDK's exporters. Nothing is registered globally: the context carries the tracing (D-350).
+ * OTLP/HTTP, protobuf or JSON, through the OTLP exporter base's transport (its retries of 429, 502, 503 and 504, its
+ * timeout, its limit of concurrent requests). Protobuf is written by the gateway as each span ends (D-378); JSON by the
+ * SDK's exporter behind its batch processor. The exporters' packages are loaded only here, so a gateway with tracing
+ * off loads none of them. Nothing is registered globally: the context carries the tracing (D-350).
  */
 export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
   // A flush of a full queue (at shutdown) exports all its batches at once: the exporter must take that many (D-377).
@@ -40,41 +45,77 @@ export async function startTracing(config: TracingConfig, log: Logger): Promise<
     timeoutMillis: config.timeoutMs,
     concurrencyLimit: MAX_QUEUE / BATCH,
   };
-  const exporter: SpanExporter =
-    config.protocol === "http/json"
-      ? new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options)
-      : new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
-  // A busy gateway makes thousands of spans a second: a deep queue, exported in small batches soon after they end, so
-  // a span is garbage before the young generation's next collection rather than copied and promoted (D-377).
-  const processor = new BatchSpanProcessor(new LoggedExporter(exporter, log), {
-    maxQueueSize: MAX_QUEUE,
-    maxExportBatchSize: BATCH,
-    scheduledDelayMillis: 200,
-    exportTimeoutMillis: config.timeoutMs,
-  });
+  const resource = resourceOf(config);
+  let processor: SpanProcessor;
+  if (config.protocol === "http/json") {
+    const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
+    // A busy gateway makes thousands of spans a second: small batches soon after they end, so that a span is garbage
+    // before the young generation's next collection rather than copied and promoted (D-377).
+    processor = new BatchSpanProcessor(new LoggedExporter(new OTLPTraceExporter(options), log), {
+      maxQueueSize: MAX_QUEUE,
+      maxExportBatchSize: BATCH,
+      scheduledDelayMillis: DELAY_MS,
+      exportTimeoutMillis: config.timeoutMs,
+    });
+  } else {
+    const exporter = await protobufExporter(options);
+    const header = OtlpSpanWriter.header(resource, SCOPE);
+    processor = new OtlpBatches(header, exporter, { batch: BATCH, delayMs: DELAY_MS, maxQueue: MAX_QUEUE }, log);
+  }
   log.info(
     { url: config.url, protocol: config.protocol, sampler: config.sampler.name, service: config.serviceName },
     "tracing on",
   );
-  return tracingOver([processor], config);
+  return tracingOver([processor], config, resource);
+}
+
+/**
+ * The OTLP exporter base over requests the gateway wrote (otlp-protobuf.ts): the transport, retries, timeout and
+ * concurrency limit of the SDK's protobuf exporter, whose serializer only hands each request over.
+ */
+export async function protobufExporter(options: OTLPExporterNodeConfigBase): Promise<RequestExporter> {
+  const [{ OTLPExporterBase }, http, { ProtobufTraceSerializer }] = await Promise.all([
+    import("@opentelemetry/otlp-exporter-base"),
+    import("@opentelemetry/otlp-exporter-base/node-http"),
+    import("@opentelemetry/otlp-transformer"),
+  ]);
+  const delegate = http.createOtlpHttpExportDelegate<EncodedSpans, unknown>(
+    http.convertLegacyHttpOptions(options, "TRACES", "v1/traces", { "Content-Type": "application/x-protobuf" }),
+    { serializeRequest: (batch) => batch.request, deserializeResponse: ProtobufTraceSerializer.deserializeResponse },
+    "otlp_http_span_exporter",
+    { name: "span", countItems: (batch) => batch.spans },
+    undefined,
+  );
+  return new OTLPExporterBase(delegate);
+}
+
+const SCOPE = { name: TRACER_NAME, version: packageVersion };
+
+function resourceOf(
+  config: Pick<TracingConfig, "serviceName"> & Partial<Pick<TracingConfig, "resourceAttributes">>,
+): Resource {
+  return resourceFromAttributes({
+    ...config.resourceAttributes,
+    [ATTR_SERVICE_NAME]: config.serviceName,
+    [ATTR_SERVICE_VERSION]: packageVersion,
+  });
 }
 
 /** Tracing over the given span processors (tests read spans back from an in-memory exporter). */
 export function tracingOver(
   processors: SpanProcessor[],
   config: Pick<TracingConfig, "serviceName" | "sampler"> & Partial<Pick<TracingConfig, "resourceAttributes">>,
+  resource = resourceOf(config),
 ): Tracing {
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({
-      ...config.resourceAttributes,
-      [ATTR_SERVICE_NAME]: config.serviceName,
-      [ATTR_SERVICE_VERSION]: packageVersion,
-    }),
-    sampler: samplerOf(config.sampler),
-    spanProcessors: processors,
-    idGenerator: new BufferedIdGenerator(),
+  const sink = { resource, scope: SCOPE, processors };
+  return tracingWith(sink, samplerOf(config.sampler), new BufferedIdGenerator(), {
+    forceFlush: async () => {
+      await Promise.all(processors.map((processor) => processor.forceFlush()));
+    },
+    shutdown: async () => {
+      await Promise.all(processors.map((processor) => processor.shutdown()));
+    },
   });
-  return tracingWith(provider.getTracer(TRACER_NAME, packageVersion), provider);
 }
 
 /**

@@ -2,14 +2,16 @@ import {
   type Attributes,
   type Context,
   INVALID_SPAN_CONTEXT,
+  isSpanContextValid,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
-  type SpanOptions,
   SpanStatusCode,
-  type Tracer,
+  TraceFlags,
   trace,
 } from "@opentelemetry/api";
+import { type IdGenerator, type Sampler, SamplingDecision } from "@opentelemetry/sdk-trace-base";
+import { GatewaySpan, localContext, type SpanSink } from "./gateway-span.js";
 import { formatTraceparent, parseTraceparent } from "./traceparent.js";
 
 /**
@@ -59,39 +61,59 @@ export function childSpan(tracing: Tracing, name: string, parent: Span | undefin
   return tracing.start(name, attributes ? { parent, attributes } : { parent });
 }
 
-/** Tracing through an OpenTelemetry tracer (start-tracing.ts builds it from the OTEL_* settings). */
+/**
+ * Tracing that starts the gateway's own spans (D-378): the sampler decides as the SDK's tracer would (OTEL_TRACES_SAMPLER),
+ * a child is in its parent's trace, and each span, ended, goes to the sink's processors.
+ */
 export function tracingWith(
-  tracer: Tracer,
+  sink: SpanSink,
+  sampler: Sampler,
+  ids: IdGenerator,
   provider: { forceFlush(): Promise<void>; shutdown(): Promise<void> },
 ): Tracing {
   return {
     enabled: true,
     start(name, options = {}) {
       const kind = options.kind ?? SpanKind.INTERNAL;
-      // No options object made per span when there are no attributes: the kind's own, made once (D-377).
-      const spanOptions = options.attributes ? { kind, attributes: options.attributes } : KIND_OPTIONS[kind];
-      return tracer.startSpan(name, spanOptions, parentContext(options.parent));
+      const parent = parentOf(options.parent);
+      const traceId = parent ? parent.spanContext().traceId : ids.generateTraceId();
+      const decision = sampler.shouldSample(
+        parent ? parentContext(parent) : ROOT_CONTEXT,
+        traceId,
+        name,
+        kind,
+        options.attributes ?? NO_ATTRIBUTES,
+        [],
+      );
+      const spanId = ids.generateSpanId();
+      if (decision.decision === SamplingDecision.NOT_RECORD)
+        return trace.wrapSpanContext({ traceId, spanId, traceFlags: TraceFlags.NONE });
+      const context = localContext(traceId, spanId, decision.decision === SamplingDecision.RECORD_AND_SAMPLED);
+      const span = new GatewaySpan(sink, context, parent?.spanContext(), name, kind, options.attributes);
+      if (decision.attributes) span.setAttributes(decision.attributes);
+      return span;
     },
-    traceparent: (span) => formatTraceparent(span.spanContext()),
+    traceparent: (span) => (span instanceof GatewaySpan ? span.traceparent() : formatTraceparent(span.spanContext())),
     forceFlush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
 }
 
-const KIND_OPTIONS: Record<SpanKind, SpanOptions> = {
-  [SpanKind.INTERNAL]: { kind: SpanKind.INTERNAL },
-  [SpanKind.SERVER]: { kind: SpanKind.SERVER },
-  [SpanKind.CLIENT]: { kind: SpanKind.CLIENT },
-  [SpanKind.PRODUCER]: { kind: SpanKind.PRODUCER },
-  [SpanKind.CONSUMER]: { kind: SpanKind.CONSUMER },
-};
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
 
-function parentContext(parent: SpanParent): Context {
-  if (parent === null || parent === undefined) return ROOT_CONTEXT;
-  if (typeof parent !== "string")
-    return SPAN_KEY_HOLDS ? new SpanParentContext(parent) : trace.setSpan(ROOT_CONTEXT, parent);
+/** The span a new span hangs under: one of this process, or a remote one named by a `traceparent`; else none. */
+function parentOf(parent: SpanParent): Span | undefined {
+  if (parent === null || parent === undefined) return undefined;
+  // The gateway's own spans are valid by construction; another span (tracing off's, say) is checked.
+  if (parent instanceof GatewaySpan) return parent;
+  if (typeof parent !== "string") return isSpanContextValid(parent.spanContext()) ? parent : undefined;
   const remote = parseTraceparent(parent);
-  return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+  return remote ? trace.wrapSpanContext(remote) : undefined;
+}
+
+/** The context the sampler reads a parent from (a parent-based sampler follows the parent's decision). */
+function parentContext(parent: Span): Context {
+  return SPAN_KEY_HOLDS ? new SpanParentContext(parent) : trace.setSpan(ROOT_CONTEXT, parent);
 }
 
 /**
@@ -101,9 +123,9 @@ function parentContext(parent: SpanParent): Context {
 const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN");
 
 /**
- * A context holding only a span of this process, the parent of the span started with it (D-377): one small object,
- * where `trace.setSpan(ROOT_CONTEXT, span)` copies a Map and makes three closures for each child span. The tracer only
- * reads it (its span, and the suppression flag, absent); setting or deleting a value makes an ordinary context.
+ * A context holding only the parent of the span being started, for the sampler (D-377): one small object, where
+ * `trace.setSpan(ROOT_CONTEXT, span)` copies a Map and makes three closures for each child span. Samplers only read it
+ * (its span); setting or deleting a value makes an ordinary context.
  */
 class SpanParentContext implements Context {
   constructor(private readonly span: Span) {}
