@@ -3,11 +3,6 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { migrationsFolder } from "./migrate.js";
 
-/**
- * The gateway's state on PostgreSQL (DATABASE_URL): node-postgres with a pool (D-225), the schema of `schema-pg.ts`
- * (D-226, D-275), migrations and the config file applied by one process at a time under an advisory lock (D-227).
- */
-
 export interface PostgresOptions {
   /** Connections of the pool (PG_POOL_MAX). */
   poolMax?: number;
@@ -37,13 +32,13 @@ export interface GatewayPostgres {
 /** Shown in `pg_stat_activity`, so an operator tells the gateway's connections apart. */
 const APPLICATION_NAME = "partner-gateway";
 
-/**
- * The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII. One per database, shared by every gateway
- * process of a deployment, whatever its role.
- */
+/** The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII, shared by every process of a deployment. */
 const STARTUP_LOCK_KEY = "123589686819105";
 
-/** Opens a pool on `url` (postgres:// or postgresql://) and, unless told not to, migrates under the startup lock. */
+/**
+ * The gateway's state on PostgreSQL (DATABASE_URL): a node-postgres pool on `url` (D-225) and, unless told not to, the
+ * schema of `schema-pg.ts` (D-226, D-275) migrated under the startup lock (D-227).
+ */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<GatewayPostgres> {
   const { poolMax = 10, statementTimeoutMs = 30_000 } = options;
   const connection: pg.ClientConfig = {
@@ -106,10 +101,7 @@ export async function withStartupLock<T>(
   }
 }
 
-/**
- * The key of the embedded forwarder's lock: "pgfwd!" in ASCII. The embedded driver keeps its queue in this process's
- * memory, so one process per database runs it (D-256).
- */
+/** The embedded forwarder's lock, "pgfwd!" in ASCII: its queue is in one process's memory, one per database (D-256). */
 export const EMBEDDED_FORWARDER_LOCK_KEY = "123589403042849";
 
 /** A session-level advisory lock this process took, which it may lose with its connection and take back. */
@@ -123,7 +115,7 @@ export interface HeldLock {
 }
 
 /** How often a held lock's connection is asked whether it is alive, and how long its answer may take. */
-export const LOCK_CHECK_MS = 2_000;
+const LOCK_CHECK_MS = 2_000;
 
 /**
  * Takes the session-level advisory lock `key` on a connection of its own, held until `release` or this process's death;
