@@ -2,18 +2,21 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { idFloor } from "../../../ids.js";
 import type { Sql } from "../sql/database.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { ScanBy, ScannedSubmission } from "./row.js";
+import type { ScanBy } from "./row.js";
 
 // Retention and erasure (D-241): what a person's erasure and the retention purge drop, a chunk at a time.
 
 /** Rows of a company scanned per step of an erasure (one transaction, then the event loop's turn). */
 export const ERASURE_CHUNK = 2_000;
 
+/** What an erasure's scan reads of a submission. */
+export type ScannedSubmission = Awaited<ReturnType<typeof scan>>[number];
+
 /**
  * A step's rows, newest first below `before`: the person's own submissions with their contact, or the appointments
  * with the lead they name; `result` as its JSON text, unparsed (the erasure finds an appointment's id in it).
  */
-async function scan(db: Sql, companyId: string, by: ScanBy, before: string): Promise<ScannedSubmission[]> {
+async function scan(db: Sql, companyId: string, by: ScanBy, before: string) {
   const rows = await db
     .selectFrom("submissions")
     .select((eb) => [

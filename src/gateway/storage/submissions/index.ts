@@ -1,4 +1,4 @@
-export { ERASURE_CHUNK } from "./erasure.js";
+export { ERASURE_CHUNK, type ScannedSubmission } from "./erasure.js";
 export type * from "./row.js";
 export { submissionRow } from "./row.js";
 export { type SubmissionView, submissionStatusView } from "./status-view.js";

@@ -31,10 +31,7 @@ const BATCH_FIELDS = INSERT_FIELDS.map((field) => (field === "test" ? `coalesce(
   ", ",
 );
 
-/**
- * One row inside the caller's open transaction: it commits with that transaction. A taken idempotency key fails the
- * statement; on PostgreSQL that aborts the caller's transaction too (it rolls back transactions, not statements: D-239).
- */
+/** One row in the caller's open transaction. A taken idempotency key fails it; on PostgreSQL, all of it (D-239). */
 export async function insertNow(target: On, row: NewSubmission): Promise<void> {
   await INSERT_ONE.run(target, row);
 }

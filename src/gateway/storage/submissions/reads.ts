@@ -4,7 +4,6 @@ import { byBytes } from "../sql/store-sql.js";
 import type {
   ChangeCursor,
   FailedSelection,
-  KeyCounts,
   MappingFailureRow,
   SubmissionAttemptRow,
   SubmissionFilter,
@@ -151,7 +150,7 @@ async function selectedOf(
  * Per vendor key, the submissions accepted since `since` (ms) and how many of those are forwarded and failed now, by
  * key. One grouped range read on `submissions_company_id_idx`; counts cast to integer, which both give as a number.
  */
-export function countsByKey(store: StoreSql, companyId: string, since: number, keyId?: string): Promise<KeyCounts[]> {
+export function countsByKey(store: StoreSql, companyId: string, since: number, keyId?: string) {
   return store.db
     .selectFrom("submissions")
     .select((eb) => [

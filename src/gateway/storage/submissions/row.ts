@@ -114,24 +114,6 @@ export type FetchChange = Partial<
 /** How an erasure's scan reads a row: the person's own submissions by contact, appointments by the lead they name. */
 export type ScanBy = "contact" | "leadReference";
 
-/** What an erasure's scan reads of a submission. */
-export interface ScannedSubmission {
-  id: string;
-  status: string;
-  email: string | null;
-  phone: string | null;
-  leadRef: string | null;
-  result: string | null;
-}
-
-/** Per vendor key, what was accepted since a time and how much of it is forwarded and failed now. */
-export interface KeyCounts {
-  keyId: string;
-  accepted: number;
-  forwarded: number;
-  failed: number;
-}
-
 /** Per vendor key and connection (null: the key's own intake), what was accepted in a window and how much is held. */
 export interface IntakeCounts {
   vendorKeyId: string;
