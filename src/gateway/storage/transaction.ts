@@ -69,10 +69,7 @@ export interface SharedCaches {
   connections: TableCache<ConnectionRow>;
 }
 
-/**
- * Every record's store on `sql` (D-275), the same on both databases: the context's, or one transaction's (built per
- * transaction: no I/O).
- */
+/** Every record's store on `sql`, the same on both databases (D-275): the context's, or one transaction's (no I/O). */
 export function storesOn(sql: StoreSql, shared: SharedCaches) {
   return {
     submissions: sqlSubmissionStore(sql),
