@@ -42,9 +42,7 @@ export interface ChangeCursor {
 /** What a redrive selects: a company's failed submissions (or held hook payloads), by id or by filter (or all). */
 export interface FailedSelection {
   submissionIds?: string[] | undefined;
-  filter?:
-    | { keyId?: string; connectionId?: string; kind?: "lead" | "appointment"; from?: string; to?: string }
-    | undefined;
+  filter?: Pick<SubmissionFilter, "keyId" | "connectionId" | "kind" | "from" | "to"> | undefined;
 }
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
