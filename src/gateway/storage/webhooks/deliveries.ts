@@ -4,10 +4,7 @@ import { eraseDeliveries } from "./erasure.js";
 import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "./row.js";
 import { PENDING } from "./statements.js";
 
-/**
- * Webhook events, deliveries and attempts beyond the dispatcher's hot path (statements.ts): the owner's log and
- * redelivery, the dispatcher's start, erasure.
- */
+/** Deliveries beyond the hot path (statements.ts): the owner's log and redelivery, the dispatcher's start, erasure. */
 export function sqlDeliveryStore(sql: StoreSql) {
   const { db } = sql;
   return {
@@ -38,8 +35,8 @@ export function sqlDeliveryStore(sql: StoreSql) {
     update: (id: string, change: Partial<WebhookDeliveryRow>) =>
       run(db.updateTable("webhookDeliveries").set(change).where("id", "=", id)),
     /**
-     * Resets a subscription's deliveries created in [from, to] with these statuses (never a pending one) to `change`:
-     * the time range as an id range (ids carry their creation time), on the (subscription, status, id) index.
+     * Resets a subscription's deliveries created in [from, to] with these statuses (never pending) to `change`: the
+     * time range as an id range (ids carry their creation time), on the (subscription, status, id) index.
      */
     async resetRange(
       subscriptionId: string,
@@ -62,10 +59,7 @@ export function sqlDeliveryStore(sql: StoreSql) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-    /**
-     * At a dispatcher's start: `delivering` rows (a previous process's) are pending again. Per subscription, so the
-     * (subscription, status, id) index finds them without reading the whole table.
-     */
+    /** A dispatcher's start: `delivering` rows (a previous process's) pending again, on the subscription index. */
     resumeDelivering: () =>
       run(
         db

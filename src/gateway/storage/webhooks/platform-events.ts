@@ -38,7 +38,7 @@ export function sqlPlatformEventStore(sql: StoreSql) {
           .where("companyId", "=", companyId)
           .where("id", "=", eventId),
       ),
-    /** A company's received events, newest first, with the deliveries each made: on the (company, received_at) index. */
+    /** A company's received events, newest first, with the deliveries each made; the (company, received_at) index. */
     list: (companyId: string, limit: number) =>
       db
         .selectFrom("platformEvents")

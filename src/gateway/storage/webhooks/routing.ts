@@ -5,9 +5,9 @@ import { columnsOf } from "../sql/values.js";
 import type { ForwardedLead, NewBookedAppointment } from "./row.js";
 
 /**
- * Lead → source and latest contact submission (compiled once: this runs in the settlement of every forwarded lead):
- * the first key that created the lead stays its source; the contact follows the latest submission (ids are
- * time-ordered), so recording an older submission again (the start-up repair) never takes the contact back.
+ * Lead → source and latest contact submission, in every forwarded lead's settlement: the first key that created the
+ * lead stays its source; the contact follows the latest submission (ids are time-ordered), so recording an older one
+ * again (the start-up repair) never takes the contact back.
  */
 const REMEMBER_LEAD = new CompiledOnce((on, lead: ForwardedLead & { at: string }) =>
   on.db
@@ -63,10 +63,7 @@ const BOOKER = new CompiledOnce((on, args: { companyId: string; appointmentId: s
     .where("appointmentId", "=", args.appointmentId),
 );
 
-/**
- * What routes later platform events to the vendor that caused them (§1): written in the settlement's transaction,
- * read when a platform event fans out.
- */
+/** What routes later platform events to the vendor that caused them (§1), written in the settlement's transaction. */
 export function sqlEventRoutingStore(store: StoreSql) {
   return {
     async rememberLead(lead: ForwardedLead, at: string) {

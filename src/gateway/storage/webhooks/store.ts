@@ -25,10 +25,9 @@ const COPIES = ["webhook_events", "webhook_deliveries", "webhook_attempts", "pla
 export type WebhookStore = ReturnType<typeof sqlWebhookStore>;
 
 /**
- * The webhooks record, once for SQLite and PostgreSQL (D-275): subscriptions, events, deliveries and their attempts,
- * the platform events received, what routes those to vendors, and the retention purge. The delivery hot path is named
- * methods running statements compiled once (statements.ts, D-243). Construction does no I/O, so a transaction builds
- * its own store.
+ * The webhooks record, once for both databases (D-275): subscriptions, events, deliveries and their attempts, the
+ * platform events received and their routing to vendors, the retention purge; the delivery hot path as named methods
+ * running statements compiled once (statements.ts, D-243). Built without I/O: a transaction builds its own.
  */
 export function sqlWebhookStore(sql: StoreSql) {
   return {
@@ -39,9 +38,8 @@ export function sqlWebhookStore(sql: StoreSql) {
     targets: async (vendorKeyId: string, companyId: string) =>
       (await TARGETS.run(sql, { vendorKeyId, companyId })).rows,
     /**
-     * An event's deliveries (one already there is skipped), then its envelope only if one of them is new: both in one
-     * transaction (the caller's, or one of their own), so no delivery is ever without its envelope (D-244). The ids of
-     * the new ones.
+     * An event's deliveries (one already there is skipped; the ids of the new ones), then its envelope if one is new:
+     * in one transaction (the caller's, or their own), so no delivery is ever without its envelope (D-244).
      */
     async insertDeliveries(event: NewWebhookEvent, deliveries: readonly NewWebhookDelivery[]): Promise<string[]> {
       if (deliveries.length === 0) return [];
@@ -53,8 +51,7 @@ export function sqlWebhookStore(sql: StoreSql) {
       const inserted = await sql.atomically(async (db) => {
         const on = { db, dialect: sql.dialect };
         const ids = await insertDeliveryRows(on, event, sorted);
-        // Stored once for all its deliveries; not at all (nor made) when every delivery was already there (a repeated
-        // hook).
+        // Neither made nor stored when every delivery was already there (a repeated hook).
         if (ids.size > 0) {
           const { id, companyId, createdAt } = event;
           const envelope = event.envelope();
