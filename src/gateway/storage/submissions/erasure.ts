@@ -100,10 +100,7 @@ export async function forgetContacts(store: StoreSql, submissionIds: readonly st
   }
 }
 
-/**
- * Drops the native payload of a company's mapping failures that `mentions` accepts (no body, so no contact column to
- * compare), newest first on the (company, id) index, a chunk per immediate transaction.
- */
+/** Drops the payloads of a company's mapping failures that `mentions` accepts, a chunk per immediate transaction. */
 export async function eraseMappingFailures(
   store: StoreSql,
   companyId: string,
@@ -139,8 +136,8 @@ export async function eraseMappingFailures(
 }
 
 /**
- * Drops the raw payloads of finished submissions accepted before `cutoffMs` (a queued one may still be redriven with
- * another profile version), in one transaction with those of mapping failures of the same age.
+ * Drops the raw payloads of finished submissions accepted before `cutoffMs` (a queued one may still be redriven), in
+ * one transaction with those of mapping failures as old.
  */
 export function purgePayloadsBefore(store: StoreSql, cutoffMs: number, nowIso: string): Promise<number> {
   return store.atomically(async (db) => {

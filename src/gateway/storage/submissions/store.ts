@@ -42,10 +42,7 @@ const LEAD_OF = new CompiledOnce((on, args: Pick<SubmissionRow, "id" | "companyI
     .where("kind", "=", "lead"),
 );
 
-/**
- * The submissions record as the capabilities use it (D-221): the type of its store (D-374). The methods that run a
- * statement module's function are made by `bound` and documented at the function (D-373).
- */
+/** The submissions record as the capabilities use it (D-221): its store's type (D-374; `bound` methods: D-373). */
 export type SubmissionStore = ReturnType<typeof sqlSubmissionStore>;
 
 /**
@@ -89,9 +86,8 @@ export function sqlSubmissionStore(sql: StoreSql) {
     recordMappingFailure: (failure: NewMappingFailure) =>
       run(sql.db.insertInto("mappingFailures").values({ id: newId("mf"), ...failure })),
     /**
-     * Once an erasure has committed: no page of the database keeps an earlier version of what it erased (D-241,
-     * sql/compaction.ts); false when SQLite's WAL could not be truncated yet. It is truncated here for every record's
-     * tables (the webhooks' included).
+     * Once an erasure has committed: no page keeps an earlier version of what it erased (D-241, sql/compaction.ts);
+     * false when SQLite's WAL, truncated here for every record's tables, could not be yet.
      */
     compactAfterErasure: () => compactAfterErasure(sql, ["submissions", "mapping_failures"], "truncateWal"),
   };
