@@ -15,10 +15,7 @@ export interface PostgresOptions {
   queryTimeoutMs?: number;
   /** Bring the schema up to date before returning (default true); `false` for a caller that migrates itself. */
   migrate?: boolean;
-  /**
-   * An idle connection of the pool broke (the server restarted, a proxy cut it). The pool drops it and the next query
-   * opens another; without a listener node-postgres would end the process.
-   */
+  /** An idle pool connection broke (the pool opens another); without a listener node-postgres ends the process. */
   onIdleError?: (error: Error) => void;
 }
 
@@ -80,9 +77,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 }
 
 /**
- * Runs `fn` (given the lock's connection) while this process holds the startup lock (D-227), on a connection outside
- * the pool, so `fn` may use every pooled one, and without a statement timeout: waiting behind another process's
- * migrations, or a migration building an index, is not a stuck statement.
+ * Runs `fn` (given the lock's connection) holding the startup lock (D-227), on a connection outside the pool (`fn` may
+ * use every pooled one) and without a statement timeout: waiting behind another's migrations is not a stuck statement.
  */
 export async function withStartupLock<T>(
   database: Pick<GatewayPostgres, "lockConnection">,
@@ -244,8 +240,7 @@ async function lockSession(config: pg.ClientConfig, key: string): Promise<pg.Cli
 
 /**
  * Applies the migrations of `migrations/gateway-pg` under the startup lock: drizzle's migrator reads what is applied
- * before it writes, so two processes migrating at once would both apply the same migration; under the lock the second
- * finds everything applied and does nothing.
+ * before it writes, so two processes at once would both apply one; under the lock the second finds it applied.
  */
 export async function migratePostgres(database: Pick<GatewayPostgres, "lockConnection">): Promise<void> {
   // drizzle accepts a Pool, a Client or a PoolClient; ClientBase is what the lock's client is typed as.
