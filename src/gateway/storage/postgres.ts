@@ -1,15 +1,14 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
 import { outageCause } from "../outage/store-outage.js";
-import { VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import { storeSql } from "./sql/store-sql.js";
 import {
   committed,
-  type SharedCaches,
   type Stores,
   type StoreTransaction,
+  sharedCaches,
   storesOn,
   type TransactionScope,
 } from "./transaction.js";
@@ -62,11 +61,7 @@ function queueKey(scope: TransactionScope | undefined): string {
  * taking its scope's advisory locks at BEGIN (D-249, D-273). `close()` stops the caches' timers, not the pool.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTransaction; close(): Promise<void> } {
-  const shared: SharedCaches = {
-    keys: new PgTableCache(pool, "vendor_keys"),
-    versions: new VersionCache(),
-    connections: new PgTableCache(pool, "connections"),
-  };
+  const shared = sharedCaches((table) => new PgTableCache(pool, table));
   // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
   const stores = storesOn(
     storeSql(postgresSql(pool), "postgres", (work) => run((tx) => work(tx.sql), undefined)),

@@ -69,6 +69,11 @@ export interface SharedCaches {
   connections: TableCache<ConnectionRow>;
 }
 
+/** A process's caches, each cached table's made by `cacheOf` (the dialect's TableCache). */
+export function sharedCaches(cacheOf: <T extends object>(table: string) => TableCache<T>): SharedCaches {
+  return { keys: cacheOf("vendor_keys"), versions: new VersionCache(), connections: cacheOf("connections") };
+}
+
 /** Every record's store on `sql`, the same on both databases (D-275): the context's, or one transaction's (no I/O). */
 export function storesOn(sql: StoreSql, shared: SharedCaches) {
   return {
@@ -131,11 +136,7 @@ export function sqliteStorage({ sqlite }: { sqlite: SqliteDatabase }): Stores & 
         throw error;
       }
     });
-  const shared: SharedCaches = {
-    keys: new SqliteTableCache(sqlite, "vendor_keys"),
-    versions: new VersionCache(),
-    connections: new SqliteTableCache(sqlite, "connections"),
-  };
+  const shared = sharedCaches((table) => new SqliteTableCache(sqlite, table));
   const tx = storesOn(storeSql(inside, "sqlite"), shared);
   return {
     ...storesOn(

@@ -34,10 +34,7 @@ export interface SubmissionFilter {
 }
 
 /** A position in a company's changes: the last row read, by its `updatedAt` and then its id. */
-export interface ChangeCursor {
-  updatedAt: string;
-  id: string;
-}
+export type ChangeCursor = Pick<SubmissionRow, "updatedAt" | "id">;
 
 /** What a redrive selects: a company's failed submissions (or held hook payloads), by id or by filter (or all). */
 export interface FailedSelection {
@@ -121,12 +118,7 @@ export interface IntakeCounts {
 }
 
 /** The timestamps of one submission (the overview's time series). */
-export interface SubmissionTimes {
-  status: SubmissionRow["status"];
-  createdAt: string;
-  forwardedAt: string | null;
-  updatedAt: string;
-}
+export type SubmissionTimes = Pick<SubmissionRow, "status" | "createdAt" | "forwardedAt" | "updatedAt">;
 
 type Identity = "id" | "companyId" | "vendorKeyId" | "credentialId" | "kind" | "status" | "payloadDigest" | "createdAt";
 
