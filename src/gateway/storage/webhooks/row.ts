@@ -2,6 +2,7 @@ import type {
   bookedAppointments,
   platformDeliveries,
   platformEvents,
+  platformWebhookSecrets,
   sourcedLeads,
   webhookAttempts,
   webhookDeliveries,
@@ -64,6 +65,9 @@ export type NewPlatformEvent = typeof platformEvents.$inferInsert;
 
 /** A platform delivery id seen (§6.3.2), kept until `keepUntil` (Unix seconds). */
 export type PlatformDeliveryRow = typeof platformDeliveries.$inferSelect;
+
+/** A company's sealed ring of the platform's secrets (§6.5). */
+export type PlatformSecretsRow = typeof platformWebhookSecrets.$inferSelect;
 
 /** Lead → the lead source that created it and the latest submission carrying its contact. */
 export type SourcedLeadRow = typeof sourcedLeads.$inferSelect;
