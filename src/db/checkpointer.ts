@@ -3,12 +3,7 @@ import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.js";
 import type { SqliteDatabase } from "./sqlite.js";
 
-export interface Checkpointer {
-  /** Checkpoints failed in a row now (0 when the last one worked): a full disk, a read-only file. */
-  failedTries(): number;
-  /** Stops the thread after one last checkpoint. */
-  close(): Promise<void>;
-}
+export type Checkpointer = NonNullable<ReturnType<typeof startCheckpointer>>;
 
 /**
  * The thread's whole program. A PASSIVE checkpoint copies committed WAL frames into the database file (and fsyncs it)
@@ -44,10 +39,7 @@ parentPort.on("message", () => {
  * out as a backstop: by default the commit that pushes the WAL past 1,000 pages copies and fsyncs megabytes while
  * serving a request (measured: 87 → 49 µs per row in batches of 4). Durability is unchanged: a commit is in the WAL.
  */
-export function startCheckpointer(
-  sqlite: SqliteDatabase,
-  options: { intervalMs?: number; log?: Logger } = {},
-): Checkpointer | undefined {
+export function startCheckpointer(sqlite: SqliteDatabase, options: { intervalMs?: number; log?: Logger } = {}) {
   if (sqlite.memory) return undefined;
   const intervalMs = options.intervalMs ?? 200;
   const worker = new Worker(WORKER_SOURCE, {
@@ -84,8 +76,10 @@ export function startCheckpointer(
   });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
+    /** Checkpoints failed in a row now (0 when the last one worked): a full disk, a read-only file. */
     failedTries: () => failures,
-    async close() {
+    /** Stops the thread after one last checkpoint. */
+    async close(): Promise<void> {
       // Unreferenced, the thread would not keep the process alive through its last checkpoint: a caller awaiting
       // close() at the top level would be left with an unsettled await (exit code 13).
       worker.ref();

@@ -3,10 +3,7 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SqliteDatabase } from "./sqlite.js";
 
-/**
- * The generated migrations live at the project root (`migrations/<schema>`), for `src/` and `dist/` alike;
- * `gateway-pg` holds the gateway's schema on PostgreSQL (docs/decisions.md, D-226).
- */
+/** The generated migrations at the project root (`migrations/<schema>`), for `src/` and `dist/` alike (D-226). */
 export function migrationsFolder(schema: "gateway" | "sandbox" | "gateway-pg"): string {
   return fileURLToPath(new URL(`../../migrations/${schema}`, import.meta.url));
 }

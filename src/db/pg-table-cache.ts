@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { KeptRows, type TableCache } from "./table-cache.js";
+import { TableCache } from "./table-cache.js";
 
 export interface PgTableCacheOptions {
   /** How often the table's change counter is read (ms). */
@@ -15,14 +15,11 @@ export interface PgTableCacheOptions {
 /**
  * The TableCache of PostgreSQL (D-247): emptied by this process's committed writes (`invalidate()`) and whenever the
  * table's counter in `table_versions`, read every `checkEveryMs`, moved. The timer starts at the first lookup (building
- * a cache does no I/O), is unref'd, and stops at `close()`.
+ * a cache does no I/O), is unref'd, and stops at `close()`; lookups from then on read the database.
  */
-export class PgTableCache<T extends object> implements TableCache<T> {
-  readonly #pool: pg.Pool;
-  readonly #table: string;
+export class PgTableCache<T extends object> extends TableCache<T> {
   readonly #checkEveryMs: number;
   readonly #maxStaleMs: number;
-  readonly #rows = new KeptRows<T>();
   /** The counter as last read (bigint as text), or undefined before the first read. */
   #seenVersion: string | undefined;
   /** When the last applied read of the counter began (performance.now()). */
@@ -31,36 +28,33 @@ export class PgTableCache<T extends object> implements TableCache<T> {
   #checking = false;
   #closed = false;
 
-  constructor(pool: pg.Pool, table: string, options: PgTableCacheOptions = {}) {
-    this.#pool = pool;
-    this.#table = table;
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly table: string,
+    options: PgTableCacheOptions = {},
+  ) {
+    super();
     this.#checkEveryMs = options.checkEveryMs ?? 250;
     this.#maxStaleMs = options.maxStaleMs ?? 750;
   }
 
-  /** The row of `id`: now when cached and fresh, else a promise of `load(id)` (kept when found). */
-  lookup(id: string, load: (id: string) => Promise<T | undefined>): T | undefined | Promise<T | undefined> {
-    if (this.#timer === undefined && !this.#closed) this.#start();
-    const cached = performance.now() - this.#freshAt <= this.#maxStaleMs ? this.#rows.get(id) : undefined;
-    return cached ?? this.#rows.load(id, load, () => !this.#closed);
+  protected fresh(): boolean {
+    if (this.#timer === undefined && !this.#closed) {
+      this.#timer = setInterval(() => void this.#check(), this.#checkEveryMs);
+      this.#timer.unref();
+      void this.#check();
+    }
+    return performance.now() - this.#freshAt <= this.#maxStaleMs;
   }
 
-  /** Empties the cache (this process changed the table, and the change has committed). */
-  invalidate(): void {
-    this.#rows.drop();
+  protected keeps(): boolean {
+    return !this.#closed;
   }
 
-  /** Stops reading the counter; lookups from now on read the database. */
-  close(): void {
+  override close(): void {
     this.#closed = true;
     clearInterval(this.#timer);
-    this.invalidate();
-  }
-
-  #start(): void {
-    this.#timer = setInterval(() => void this.#check(), this.#checkEveryMs);
-    this.#timer.unref();
-    void this.#check();
+    super.close();
   }
 
   async #check(): Promise<void> {
@@ -69,10 +63,10 @@ export class PgTableCache<T extends object> implements TableCache<T> {
     this.#checking = true;
     const began = performance.now();
     try {
-      const { rows } = await this.#pool.query<{ version: string }>({
+      const { rows } = await this.pool.query<{ version: string }>({
         name: "table_versions_version",
         text: 'SELECT "version"::text AS "version" FROM "table_versions" WHERE "name" = $1',
-        values: [this.#table],
+        values: [this.table],
       });
       const version = rows[0]?.version ?? "0";
       // The first read empties the cache too: rows loaded before it may predate a change it is the first to see.

@@ -3,11 +3,6 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { migrationsFolder } from "./migrate.js";
 
-/**
- * The gateway's state on PostgreSQL (DATABASE_URL): node-postgres with a pool (D-225), the schema of `schema-pg.ts`
- * (D-226, D-275), migrations and the config file applied by one process at a time under an advisory lock (D-227).
- */
-
 export interface PostgresOptions {
   /** Connections of the pool (PG_POOL_MAX). */
   poolMax?: number;
@@ -20,10 +15,7 @@ export interface PostgresOptions {
   queryTimeoutMs?: number;
   /** Bring the schema up to date before returning (default true); `false` for a caller that migrates itself. */
   migrate?: boolean;
-  /**
-   * An idle connection of the pool broke (the server restarted, a proxy cut it). The pool drops it and the next query
-   * opens another; without a listener node-postgres would end the process.
-   */
+  /** An idle pool connection broke (the pool opens another); without a listener node-postgres ends the process. */
   onIdleError?: (error: Error) => void;
 }
 
@@ -37,13 +29,13 @@ export interface GatewayPostgres {
 /** Shown in `pg_stat_activity`, so an operator tells the gateway's connections apart. */
 const APPLICATION_NAME = "partner-gateway";
 
-/**
- * The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII. One per database, shared by every gateway
- * process of a deployment, whatever its role.
- */
+/** The key of the startup lock (`pg_advisory_lock`): "pgway!" in ASCII, shared by every process of a deployment. */
 const STARTUP_LOCK_KEY = "123589686819105";
 
-/** Opens a pool on `url` (postgres:// or postgresql://) and, unless told not to, migrates under the startup lock. */
+/**
+ * The gateway's state on PostgreSQL (DATABASE_URL): a node-postgres pool on `url` (D-225) and, unless told not to, the
+ * schema of `schema-pg.ts` (D-226, D-275) migrated under the startup lock (D-227).
+ */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<GatewayPostgres> {
   const { poolMax = 10, statementTimeoutMs = 30_000 } = options;
   const connection: pg.ClientConfig = {
@@ -85,9 +77,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 }
 
 /**
- * Runs `fn` (given the lock's connection) while this process holds the startup lock (D-227), on a connection outside
- * the pool, so `fn` may use every pooled one, and without a statement timeout: waiting behind another process's
- * migrations, or a migration building an index, is not a stuck statement.
+ * Runs `fn` (given the lock's connection) holding the startup lock (D-227), on a connection outside the pool (`fn` may
+ * use every pooled one) and without a statement timeout: waiting behind another's migrations is not a stuck statement.
  */
 export async function withStartupLock<T>(
   database: Pick<GatewayPostgres, "lockConnection">,
@@ -106,10 +97,7 @@ export async function withStartupLock<T>(
   }
 }
 
-/**
- * The key of the embedded forwarder's lock: "pgfwd!" in ASCII. The embedded driver keeps its queue in this process's
- * memory, so one process per database runs it (D-256).
- */
+/** The embedded forwarder's lock, "pgfwd!" in ASCII: its queue is in one process's memory, one per database (D-256). */
 export const EMBEDDED_FORWARDER_LOCK_KEY = "123589403042849";
 
 /** A session-level advisory lock this process took, which it may lose with its connection and take back. */
@@ -123,7 +111,7 @@ export interface HeldLock {
 }
 
 /** How often a held lock's connection is asked whether it is alive, and how long its answer may take. */
-export const LOCK_CHECK_MS = 2_000;
+const LOCK_CHECK_MS = 2_000;
 
 /**
  * Takes the session-level advisory lock `key` on a connection of its own, held until `release` or this process's death;
@@ -252,8 +240,7 @@ async function lockSession(config: pg.ClientConfig, key: string): Promise<pg.Cli
 
 /**
  * Applies the migrations of `migrations/gateway-pg` under the startup lock: drizzle's migrator reads what is applied
- * before it writes, so two processes migrating at once would both apply the same migration; under the lock the second
- * finds everything applied and does nothing.
+ * before it writes, so two processes at once would both apply one; under the lock the second finds it applied.
  */
 export async function migratePostgres(database: Pick<GatewayPostgres, "lockConnection">): Promise<void> {
   // drizzle accepts a Pool, a Client or a PoolClient; ClientBase is what the lock's client is typed as.

@@ -59,10 +59,7 @@ function withConstraints(builder: PgColumnBuilderBase, column: SQLiteColumn): Pg
   return b as unknown as PgColumnBuilderBase;
 }
 
-/**
- * The tables derived so far: a foreign key finds the one it references when drizzle reads the table's config, once
- * every export below is derived.
- */
+/** The tables derived so far: a foreign key finds the one it references once every export below is derived. */
 const derived = new Map<SQLiteTable, DerivedTable>();
 
 function pgColumn(column: SQLiteColumn): AnyPgColumn {

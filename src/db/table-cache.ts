@@ -8,41 +8,41 @@ let caches = 0;
 
 /**
  * Rows of one table by key, kept for as long as nobody could have changed the table (D-247, D-275). A hit is answered
- * synchronously; a miss is a promise of `load`, never cached (unknown ids cannot fill memory).
+ * synchronously; a miss is a promise of `load`, never cached (unknown ids cannot fill memory). How it learns of
+ * another's change is each dialect's own: `fresh` and `keeps`.
  */
-export interface TableCache<T extends object> {
-  lookup(id: string, load: (id: string) => Promise<T | undefined>): MaybePromise<T | undefined>;
-  /** This process changed the table and the change has committed: empty the cache. */
-  invalidate(): void;
-  close(): void;
-}
-
-/** The rows a cache of either dialect keeps, and how it keeps them. */
-export class KeptRows<T extends object> {
+export abstract class TableCache<T extends object> {
   readonly #rows = new Map<string, T>();
   /** Moves whenever the rows are dropped: a load begun before keeps nothing. */
   #generation = 0;
 
-  get(id: string): T | undefined {
-    return this.#rows.get(id);
-  }
+  /** Whether a hit may be answered now (having emptied the cache if the table changed). */
+  protected abstract fresh(): boolean;
+  /** Whether a row loaded now may be kept. */
+  protected abstract keeps(): boolean;
 
-  drop(): void {
-    this.#rows.clear();
-    this.#generation++;
-  }
-
-  /** `load(id)`, its row kept if the rows were not dropped meanwhile and `keep()` still holds when it comes. */
-  load(id: string, load: (id: string) => Promise<T | undefined>, keep: () => boolean): Promise<T | undefined> {
+  lookup(id: string, load: (id: string) => Promise<T | undefined>): MaybePromise<T | undefined> {
+    const hit = this.fresh() ? this.#rows.get(id) : undefined;
+    if (hit) return hit;
     const generation = this.#generation;
     return load(id).then((row) => {
-      if (row !== undefined && generation === this.#generation && keep()) {
+      if (row !== undefined && generation === this.#generation && this.keeps()) {
         if (this.#rows.size >= MAX_ENTRIES) this.#rows.clear();
         // Shared by every request that finds it: nobody may change it.
         this.#rows.set(id, Object.freeze(row));
       }
       return row;
     });
+  }
+
+  /** This process changed the table and the change has committed: empty the cache. */
+  invalidate(): void {
+    this.#rows.clear();
+    this.#generation++;
+  }
+
+  close(): void {
+    this.invalidate();
   }
 }
 
@@ -51,17 +51,19 @@ export class KeptRows<T extends object> {
  * (they hold from the next request), and `PRAGMA data_version`, moved by any other connection's commit. That costs
  * about the lookup it saves, so it is read at most every `checkEveryMs`.
  */
-export class SqliteTableCache<T extends object> implements TableCache<T> {
-  readonly #rows = new KeptRows<T>();
+export class SqliteTableCache<T extends object> extends TableCache<T> {
   readonly #dataVersion;
-  readonly #checkEveryMs: number;
   #ownWrites = 0;
   #seenWrites = 0;
   #seenVersion = -1;
   #checkedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(sqlite: SqliteDatabase, table: string, checkEveryMs = 100) {
-    this.#checkEveryMs = checkEveryMs;
+  constructor(
+    sqlite: SqliteDatabase,
+    table: string,
+    private readonly checkEveryMs = 100,
+  ) {
+    super();
     const name = `pg_cache_${++caches}_${table}`;
     const fn = `${name}_changed`;
     sqlite.function(fn, { deterministic: false, varargs: false }, () => {
@@ -74,9 +76,9 @@ export class SqliteTableCache<T extends object> implements TableCache<T> {
     this.#dataVersion = sqlite.prepare("pragma data_version").pluck();
   }
 
-  lookup(id: string, load: (id: string) => Promise<T | undefined>): MaybePromise<T | undefined> {
+  protected fresh(): boolean {
     const now = Date.now();
-    if (now - this.#checkedAt >= this.#checkEveryMs) {
+    if (now - this.#checkedAt >= this.checkEveryMs) {
       this.#checkedAt = now;
       const version = this.#dataVersion.get() as number;
       if (version !== this.#seenVersion) this.invalidate();
@@ -86,14 +88,10 @@ export class SqliteTableCache<T extends object> implements TableCache<T> {
       this.invalidate();
       this.#seenWrites = this.#ownWrites;
     }
-    return this.#rows.get(id) ?? this.#rows.load(id, load, () => this.#ownWrites === this.#seenWrites);
+    return true;
   }
 
-  invalidate(): void {
-    this.#rows.drop();
-  }
-
-  close(): void {
-    this.invalidate();
+  protected keeps(): boolean {
+    return this.#ownWrites === this.#seenWrites;
   }
 }

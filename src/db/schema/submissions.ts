@@ -32,10 +32,7 @@ export const submissions = sqliteTable(
     profileVersionId: text("profile_version_id"),
     /** Vendor's idempotency key (a lead's Idempotency-Key header, an appointment's idempotencyKey). */
     idempotencyKey: text("idempotency_key"),
-    /**
-     * SHA-256 of the native payload in canonical JSON: same key + same digest is a replay. Null without an idempotency
-     * key, where nothing compares it (intake skips the digest then).
-     */
+    /** SHA-256 of the native payload in canonical JSON: same key + same digest is a replay. Null without a key. */
     payloadDigest: text("payload_digest"),
     /** Sent upstream; derived per vendor key so two vendors' keys never collide at the platform (§8). */
     upstreamIdempotencyKey: text("upstream_idempotency_key"),
@@ -59,9 +56,8 @@ export const submissions = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     purgedAt: text("purged_at"),
     /**
-     * When what the settled submission is owed was written — its vendor's webhook deliveries, the lead and booking
-     * records that route later platform events — in the transaction of its outcome. Null on a settled row only when it
-     * was settled before this column existed: the start-up repair finds it (webhooks/repair-settlements.ts).
+     * When what the settled submission is owed (its vendor's webhook deliveries, the routing of later platform events)
+     * was written, in its outcome's transaction. Null on a settled row: the start-up repair's (repair-settlements.ts).
      */
     settlementRecordedAt: text("settlement_recorded_at"),
     /** The hook connection it came through (null: a vendor key's x-api-key intake). */
@@ -99,8 +95,7 @@ export const submissions = sqliteTable(
     index("submissions_company_id_idx").on(t.companyId, t.id),
     // Owner log filtered by status, and the dead letter (status = failed).
     index("submissions_company_status_id_idx").on(t.companyId, t.status, t.id),
-    // The live log (submissions/stream): a company's rows changed since a cursor (updated_at, id), polled by every
-    // API process so that each sees the others' writes (docs/decisions.md D-235).
+    // The live log's poll by every API process (D-235): a company's rows changed since a cursor (updated_at, id).
     index("submissions_company_updated_idx").on(t.companyId, t.updatedAt, t.id),
     // Dispatch: what is due now.
     index("submissions_status_next_idx").on(t.status, t.nextAttemptAt),
@@ -117,10 +112,9 @@ export const submissions = sqliteTable(
     // Alerts (D-344): a vendor key's latest submissions — when it last sent and its usual interval, to tell a vendor
     // gone quiet — read as a short seek per key every evaluation, whatever else its company receives.
     index("submissions_vendor_key_id_idx").on(t.vendorKeyId, t.id),
-    // The owner's log found by a person's e-mail or phone (D-319): the normalised contact columns intake already
-    // writes, newest first within a company. Partial: an appointment (no contact) costs its insert no entry. The
-    // retention purge has no index of its own (a range of the time-ordered ids); erasure scans a company's
-    // submissions (retention.ts). Each index costs every lead's insert.
+    // The owner's log found by a person's e-mail or phone (D-319), newest first within a company. Partial: an
+    // appointment (no contact) costs its insert no entry. Each index costs every lead's insert: retention and erasure
+    // have none (ranges of the time-ordered ids, a company's scan).
     index("submissions_company_email_id_idx")
       .on(t.companyId, t.contactEmail, t.id)
       .where(sql`contact_email IS NOT NULL`),

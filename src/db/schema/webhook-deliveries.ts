@@ -44,9 +44,8 @@ export const webhookDeliveries = sqliteTable(
     // appointment change share a key, and so do repeated calls of the forwarding hook (INSERT … ON CONFLICT DO NOTHING).
     // The key leads so that the rows of one event's fan-out, which share it, land in one leaf page (bench:fanout).
     uniqueIndex("webhook_deliveries_dedupe_subscription_uq").on(t.dedupeKey, t.subscriptionId),
-    // Dispatcher: the due pending deliveries of one subscription, oldest due first; and the per-subscription backlog
-    // loaded at start. Partial: only the backlog is in it, so it stays a few pages that every enqueue and outcome
-    // touch, instead of one page per subscription (queries must say `status = 'pending'` literally to use it).
+    // Dispatcher: a subscription's due pending deliveries, oldest first; the backlog loaded at start. Partial: a few
+    // pages, not one per subscription (queries must say `status = 'pending'` literally to use it).
     index("webhook_deliveries_pending_subscription_next_idx")
       .on(t.subscriptionId, t.nextAttemptAt)
       .where(sql`status = 'pending'`),

@@ -32,10 +32,7 @@ export type StorageHandles =
 /** The stores the context carries (D-223), on whichever database was asked for (D-255), and the storage as a whole. */
 export interface OpenedStorage extends Stores {
   transaction: StoreTransaction;
-  /**
-   * Resolves when the database answers a trivial statement and, on SQLite, its file can take writes (readiness,
-   * D-333); rejects otherwise.
-   */
+  /** Resolves when the database answers and, on SQLite, its file can take writes (readiness, D-333). */
   ping(): Promise<void>;
   /**
    * Runs `fn` while no other gateway process on this database runs its own `exclusively` work or migrations: under the
@@ -43,9 +40,8 @@ export interface OpenedStorage extends Stores {
    */
   exclusively<T>(fn: () => Promise<T>): Promise<T>;
   /**
-   * The embedded forwarding driver's claim on the database: on PostgreSQL a second embedded forwarder is refused (a
-   * ConfigError naming REDIS_URL) until the first releases or dies (D-256), and the claim is lost while its connection
-   * is (`held` false: the forwarder sends nothing, D-336). On SQLite it always holds.
+   * The embedded forwarding driver's claim: on PostgreSQL a second one is refused (a ConfigError naming REDIS_URL)
+   * until the first releases or dies (D-256), and lost while its connection is (the forwarder sends nothing, D-336).
    */
   claimEmbeddedForwarding(): Promise<HeldLock>;
   readonly handles: StorageHandles;

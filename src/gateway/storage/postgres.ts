@@ -1,29 +1,24 @@
 import type pg from "pg";
 import { PgTableCache } from "../../db/pg-table-cache.js";
 import { outageCause } from "../outage/store-outage.js";
-import { VersionCache } from "./profiles/index.js";
 import type { Sql } from "./sql/database.js";
 import { checkOut, postgresSql, postgresSqlOn } from "./sql/postgres.js";
 import { storeSql } from "./sql/store-sql.js";
 import {
   committed,
-  type SharedCaches,
   type Stores,
   type StoreTransaction,
+  sharedCaches,
   storesOn,
   type TransactionScope,
 } from "./transaction.js";
 
-/**
- * The key of the lock an `immediate` transaction takes at BEGIN (`pg_advisory_xact_lock`): "pgwtx!" in ASCII, beside
- * the startup lock's "pgway!" (db/postgres.ts). One per database, shared by every gateway process (D-249).
- */
+/** The lock an `immediate` transaction takes at BEGIN, "pgwtx!" in ASCII: one per database, every process's (D-249). */
 export const IMMEDIATE_LOCK_KEY = "123589688064033";
 
 /**
- * The two-key advisory lock spaces of scoped immediate transactions (`pg_advisory_xact_lock(int, int)`, the second key
- * `hashtext(id)`): a company's (the class "pgwc" in ASCII) and a credential's ("pgwk"), apart from the bigint keys of
- * the startup lock and IMMEDIATE_LOCK_KEY (D-273).
+ * The two-key lock spaces of scoped immediate transactions (`pg_advisory_xact_lock(int, hashtext(id))`): a company's
+ * ("pgwc" in ASCII) and a credential's ("pgwk"), apart from the bigint keys (D-273).
  */
 export const COMPANY_LOCK_CLASS = 0x70677763;
 export const CREDENTIAL_LOCK_CLASS = 0x7067776b;
@@ -62,16 +57,11 @@ function queueKey(scope: TransactionScope | undefined): string {
 }
 
 /**
- * The stores of one PostgreSQL pool and its transactions, as the context carries them (D-223): a transaction runs on
- * one checked-out client, its `immediate` mode taking the advisory locks of its scope at BEGIN (D-249, D-273).
- * `close()` stops the caches' timers; the pool stays the caller's to end.
+ * The stores of one PostgreSQL pool and its transactions (D-223): a transaction on one checked-out client, `immediate`
+ * taking its scope's advisory locks at BEGIN (D-249, D-273). `close()` stops the caches' timers, not the pool.
  */
 export function postgresStorage(pool: pg.Pool): Stores & { transaction: StoreTransaction; close(): Promise<void> } {
-  const shared: SharedCaches = {
-    keys: new PgTableCache(pool, "vendor_keys"),
-    versions: new VersionCache(),
-    connections: new PgTableCache(pool, "connections"),
-  };
+  const shared = sharedCaches((table) => new PgTableCache(pool, table));
   // A store's own statements as one: a plain transaction, which locks the rows it reads where that matters.
   const stores = storesOn(
     storeSql(postgresSql(pool), "postgres", (work) => run((tx) => work(tx.sql), undefined)),

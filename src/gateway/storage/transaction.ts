@@ -1,31 +1,27 @@
 import type { SqliteDatabase } from "../../db/sqlite.js";
 import { SqliteTableCache, type TableCache } from "../../db/table-cache.js";
 import type { Logger } from "../../log.js";
-import { type AlertStore, sqlAlertStore } from "./alerts/index.js";
-import { type CaptureStore, sqlCaptureStore } from "./captures/index.js";
+import { sqlAlertStore } from "./alerts/index.js";
+import { sqlCaptureStore } from "./captures/index.js";
 import { type ConnectionRow, type ConnectionStore, SqlConnectionStore } from "./connections/index.js";
-import { sqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./credentials/index.js";
-import { type ProfileStore, sqlProfileStore, VersionCache } from "./profiles/index.js";
+import { sqlUpstreamCredentialStore } from "./credentials/index.js";
+import { sqlProfileStore, VersionCache } from "./profiles/index.js";
 import { sqliteSql } from "./sql/sqlite.js";
 import { type StoreSql, storeSql } from "./sql/store-sql.js";
 import { SqliteGate } from "./sqlite-gate.js";
-import { type SubmissionStore, sqlSubmissionStore } from "./submissions/index.js";
-import { sqlTenantStore, type TenantStore } from "./tenants/index.js";
+import { sqlSubmissionStore } from "./submissions/index.js";
+import { sqlTenantStore } from "./tenants/index.js";
 import { sqlVendorKeyStore, type VendorKeyRow, type VendorKeyStore } from "./vendor-keys/index.js";
-import { sqlWebhookStore, type WebhookStore } from "./webhooks/index.js";
+import { sqlWebhookStore } from "./webhooks/index.js";
 
-/** Every record's store (D-223): the context's, or the same stores bound to one open transaction. */
-export interface Stores {
-  submissions: SubmissionStore;
+/**
+ * Every record's store (D-223): the context's, or the same stores bound to one open transaction; what only the storage
+ * calls (the caches' `afterCommit`) left out.
+ */
+export type Stores = Omit<ReturnType<typeof storesOn>, "vendorKeys" | "connections"> & {
   vendorKeys: VendorKeyStore;
-  tenants: TenantStore;
-  credentials: UpstreamCredentialStore;
-  profiles: ProfileStore;
-  webhooks: WebhookStore;
   connections: ConnectionStore;
-  alerts: AlertStore;
-  captures: CaptureStore;
-}
+};
 
 /**
  * One transaction across records' storage modules (D-222, D-223, D-275): what `work` does through `tx`, the stores
@@ -73,14 +69,13 @@ export interface SharedCaches {
   connections: TableCache<ConnectionRow>;
 }
 
-/**
- * Every record's store on `sql` (D-275), the same on both databases: the context's, or one transaction's (built per
- * transaction: no I/O).
- */
-export function storesOn(
-  sql: StoreSql,
-  shared: SharedCaches,
-): Stores & { vendorKeys: ReturnType<typeof sqlVendorKeyStore>; connections: SqlConnectionStore } {
+/** A process's caches, each cached table's made by `cacheOf` (the dialect's TableCache). */
+export function sharedCaches(cacheOf: <T extends object>(table: string) => TableCache<T>): SharedCaches {
+  return { keys: cacheOf("vendor_keys"), versions: new VersionCache(), connections: cacheOf("connections") };
+}
+
+/** Every record's store on `sql`, the same on both databases (D-275): the context's, or one transaction's (no I/O). */
+export function storesOn(sql: StoreSql, shared: SharedCaches) {
   return {
     submissions: sqlSubmissionStore(sql),
     vendorKeys: sqlVendorKeyStore(sql, shared.keys),
@@ -141,11 +136,7 @@ export function sqliteStorage({ sqlite }: { sqlite: SqliteDatabase }): Stores & 
         throw error;
       }
     });
-  const shared: SharedCaches = {
-    keys: new SqliteTableCache(sqlite, "vendor_keys"),
-    versions: new VersionCache(),
-    connections: new SqliteTableCache(sqlite, "connections"),
-  };
+  const shared = sharedCaches((table) => new SqliteTableCache(sqlite, table));
   const tx = storesOn(storeSql(inside, "sqlite"), shared);
   return {
     ...storesOn(

@@ -1,3 +1,2 @@
-export type { UpstreamCredentialStore } from "./port.js";
 export type { CredentialChange, NewUpstreamCredential, UpstreamCredentialRow } from "./row.js";
-export { sqlUpstreamCredentialStore } from "./store.js";
+export { sqlUpstreamCredentialStore, type UpstreamCredentialStore } from "./store.js";

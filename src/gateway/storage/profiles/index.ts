@@ -1,4 +1,3 @@
-export type { ProfileStore } from "./port.js";
 export type { ProfileRow, ProfileVersionRow, StoredSample } from "./row.js";
-export { sqlProfileStore } from "./store.js";
+export { type ProfileStore, sqlProfileStore } from "./store.js";
 export { VersionCache } from "./version-cache.js";

@@ -6,10 +6,9 @@ import type { StoreSql } from "./store-sql.js";
 export type On = Pick<StoreSql, "db" | "dialect">;
 
 /**
- * The PostgreSQL texts of the compiled statements, each with a name of its own: node-postgres prepares a named
- * statement once per connection and then only binds and executes it, where an unnamed one is parsed and planned again
- * on every call — on the same two cores as the gateway (D-362). Only these fixed texts are named: a statement whose
- * text varies with its arguments (an `in` list) would leave a prepared statement per shape on every connection.
+ * The compiled statements' PostgreSQL texts, each named: node-postgres prepares a named statement once per connection,
+ * an unnamed one is parsed and planned on every call (D-362). Only fixed texts: one varying with its arguments (an `in`
+ * list) would leave a prepared statement per shape on every connection.
  */
 const preparedNames = new Map<string, string>();
 
@@ -31,10 +30,8 @@ interface Template<R> {
 
 /**
  * A statement of a hot path (intake's insert, a send's claim and attempt, fan-out and delivery) compiled once per
- * dialect and then run with each call's values (D-275). Kysely builds and compiles a query in 6–80 µs, more than
- * better-sqlite3 takes to run one of these, and they run thousands of times a second (bench:intake, bench:fanout): so
- * they are built once, like the prepared statements they replace. The compiled query is the same for every query
- * builder of a dialect (the context's stores and every transaction's), so it is kept here, per dialect, not per store.
+ * dialect, not per store, and run with each call's values (D-275): Kysely takes 6–80 µs to build and compile a query,
+ * more than better-sqlite3 takes to run one of these.
  *
  * `build` receives `args` whose fields (or items, for an array) stand for the call's values:
  * `new CompiledOnce((on, args: { id: string }) => on.db.selectFrom(…).selectAll().where("id", "=", args.id))`.
@@ -54,9 +51,8 @@ export class CompiledOnce<A extends object, R> {
   }
 
   /**
-   * A write (a statement that returns no rows) at once where it can go at once: on SQLite, inside the open transaction
-   * (D-363) — intake's group commit writes every row of its batch so; elsewhere as `run`. Kysely's pipeline costs a
-   * statement several promise turns, and a batch's rows each paid them while holding SQLite's one writer.
+   * A write (no rows returned) run at once on SQLite inside the open transaction, as intake's group commit writes its
+   * rows, without the several promise turns of Kysely's pipeline while the one writer is held (D-363); else as `run`.
    */
   write(on: On, args: A): Promise<unknown> | undefined {
     const statements = on.dialect === "sqlite" ? statementsInside(on.db) : undefined;

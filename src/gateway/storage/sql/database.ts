@@ -14,9 +14,8 @@ type Columns<T extends Table> = {
 type Schema = typeof schema;
 
 /**
- * The gateway's tables as every store queries them, on SQLite and PostgreSQL alike (docs/decisions.md, D-275): typed
- * from the one schema of db/schema/ (the rows are its `$inferSelect`), named in camelCase — the CamelCasePlugin
- * maps `companyId` to the column `company_id`, as the schema's keys map to its columns.
+ * The gateway's tables as every store queries them, on SQLite and PostgreSQL alike (D-275): typed from the one schema
+ * of db/schema/, named in camelCase as its keys (the CamelCasePlugin maps `companyId` to the column `company_id`).
  */
 export type Database = {
   [K in keyof Schema as Schema[K] extends Table ? K : never]: Schema[K] extends Table ? Columns<Schema[K]> : never;

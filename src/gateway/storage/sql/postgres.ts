@@ -58,9 +58,8 @@ export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
 }
 
 /**
- * A query builder on the clients `connect` gives, with each statement's parameters as PostgreSQL stores them
- * (values.ts: a JSON column's object or array as JSON text). Without `end`, the client is an open transaction's, which
- * its owner releases.
+ * A query builder on the clients `connect` gives. Without `end`, the client is an open transaction's, which its owner
+ * releases.
  */
 function sqlOn(connect: () => Promise<pg.PoolClient>, end?: () => Promise<void>): Sql {
   const pool: PostgresPool = {

@@ -18,10 +18,7 @@ import { fromSqliteRow, toSqliteParameter } from "./values.js";
 /** Prepared statements kept per connection, by their text: the stores' statements are few and fixed in shape. */
 const MAX_STATEMENTS = 500;
 
-/**
- * The statements of the one SQLite connection, prepared once each (better-sqlite3 compiles a statement on prepare;
- * the stores run the same few hundred texts over and over) and run on the calling thread.
- */
+/** The statements of the one SQLite connection, each prepared (compiled) once and run on the calling thread. */
 class SqliteStatements {
   readonly #prepared = new Map<string, ReturnType<SqliteDatabase["prepare"]>>();
 
@@ -79,8 +76,7 @@ class GatedConnection implements DatabaseConnection, Driver {
 
 /**
  * The query builder of a SQLite transaction (`inside`): it carries the connection's statements, so that a write inside
- * the open transaction may run at once, without the builder's asynchronous pipeline (several promise turns a
- * statement, D-363).
+ * the open transaction may run at once, without the builder's promise turns (D-363).
  */
 class InsideSql extends Kysely<Database> {
   constructor(
@@ -91,10 +87,7 @@ class InsideSql extends Kysely<Database> {
   }
 }
 
-/**
- * The statements `db` runs on when it is a SQLite transaction's own builder; undefined for any other (the context's,
- * whose statements wait at the gate, and PostgreSQL's).
- */
+/** The statements `db` runs on when it is a SQLite transaction's own builder; undefined for any other builder. */
 export function statementsInside(db: Sql): Pick<SqliteStatements, "run"> | undefined {
   return db instanceof InsideSql ? db.statements : undefined;
 }

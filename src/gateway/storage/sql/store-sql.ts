@@ -2,9 +2,8 @@ import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import type { Database, Sql } from "./database.js";
 
 /**
- * What a record's store runs its statements on (docs/decisions.md, D-275): the query builder — the context's, or the
- * one of an open transaction — and the little that differs between the dialects, named. Only storage modules receive
- * it.
+ * What a record's store runs its statements on (D-275): the query builder — the context's, or an open transaction's —
+ * and the little that differs between the dialects. Only storage modules receive it.
  */
 export interface StoreSql {
   readonly db: Sql;
@@ -46,10 +45,7 @@ export type Bound<M> = {
     : never;
 };
 
-/**
- * The statement functions of a record's module (its other exports left out) bound to `sql`, as methods of the store:
- * the port's methods that only run a module's statement are written once, in the module.
- */
+/** The statement functions of a record's module (its other exports left out) bound to `sql`: store methods (D-373). */
 export function bound<M extends object>(sql: StoreSql, module: M): Bound<M> {
   const methods: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(module)) {

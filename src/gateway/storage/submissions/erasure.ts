@@ -2,18 +2,21 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { idFloor } from "../../../ids.js";
 import type { Sql } from "../sql/database.js";
 import type { StoreSql } from "../sql/store-sql.js";
-import type { ScanBy, ScannedSubmission } from "./row.js";
+import type { ScanBy } from "./row.js";
 
 // Retention and erasure (D-241): what a person's erasure and the retention purge drop, a chunk at a time.
 
 /** Rows of a company scanned per step of an erasure (one transaction, then the event loop's turn). */
 export const ERASURE_CHUNK = 2_000;
 
+/** What an erasure's scan reads of a submission. */
+export type ScannedSubmission = Awaited<ReturnType<typeof scan>>[number];
+
 /**
  * A step's rows, newest first below `before`: the person's own submissions with their contact, or the appointments
  * with the lead they name; `result` as its JSON text, unparsed (the erasure finds an appointment's id in it).
  */
-async function scan(db: Sql, companyId: string, by: ScanBy, before: string): Promise<ScannedSubmission[]> {
+async function scan(db: Sql, companyId: string, by: ScanBy, before: string) {
   const rows = await db
     .selectFrom("submissions")
     .select((eb) => [
@@ -97,10 +100,7 @@ export async function forgetContacts(store: StoreSql, submissionIds: readonly st
   }
 }
 
-/**
- * Drops the native payload of a company's mapping failures that `mentions` accepts (no body, so no contact column to
- * compare), newest first on the (company, id) index, a chunk per immediate transaction.
- */
+/** Drops the payloads of a company's mapping failures that `mentions` accepts, a chunk per immediate transaction. */
 export async function eraseMappingFailures(
   store: StoreSql,
   companyId: string,
@@ -136,8 +136,8 @@ export async function eraseMappingFailures(
 }
 
 /**
- * Drops the raw payloads of finished submissions accepted before `cutoffMs` (a queued one may still be redriven with
- * another profile version), in one transaction with those of mapping failures of the same age.
+ * Drops the raw payloads of finished submissions accepted before `cutoffMs` (a queued one may still be redriven), in
+ * one transaction with those of mapping failures as old.
  */
 export function purgePayloadsBefore(store: StoreSql, cutoffMs: number, nowIso: string): Promise<number> {
   return store.atomically(async (db) => {

@@ -4,9 +4,8 @@ import type { StoreSql } from "../sql/store-sql.js";
 import { columnsOf } from "../sql/values.js";
 import type { Admissible, AttemptRecord, SubmissionAttemptRow, SubmissionRow } from "./row.js";
 
-// Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, and a paused
-// credential's submissions. Where SQLite relied on its single writer, a statement's own condition decides on both
-// databases (D-240).
+// Forwarding's statements: the dispatcher's load, a send's claim and attempt, the leases given back, a paused
+// credential's submissions. A statement's own condition decides, not SQLite's single writer (D-240).
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -129,10 +128,7 @@ export async function recordAttempt(
   });
 }
 
-/**
- * A paused credential's submissions wait (in the transaction that pauses it: forwarding/attempt.ts): what was queued
- * or being sent on it.
- */
+/** What was queued or sent on a paused credential waits, in the transaction that pauses it (forwarding/attempt.ts). */
 export async function waitOnCredential(store: StoreSql, credentialId: string, reason: string, now: number) {
   await store.db
     .updateTable("submissions")

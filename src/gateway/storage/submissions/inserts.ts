@@ -12,41 +12,30 @@ export interface Pending {
   reject(error: unknown): void;
 }
 
-/**
- * One accepted submission: the fields of INSERT_FIELDS, the other columns left to their defaults. A row that leaves out
- * `test` is not a test (the column's default), as in the batch's statement.
- */
+/** One accepted submission: INSERT_FIELDS, the other columns' defaults. A row that leaves out `test` is no test. */
 const INSERT_ONE = new CompiledOnce((on, row: NewSubmission) =>
   on.db
     .insertInto("submissions")
     .values({ ...pick(row, INSERT_FIELDS), test: sql<boolean>`coalesce(${row.test}, false)` }),
 );
 
-/**
- * The batch's JSON rows as json_to_recordset's record: each field by its own name, in its column's type. A row that
- * leaves out `test` is not a test (its column's default).
- */
+/** The batch's JSON rows as json_to_recordset's record, each field in its column's type; without `test`, no test. */
 const BATCH_RECORD = INSERT_FIELDS.map((field) => `"${field}" ${pgTypeOf("submissions", field)}`).join(", ");
 const BATCH_FIELDS = INSERT_FIELDS.map((field) => (field === "test" ? `coalesce("test", false)` : `"${field}"`)).join(
   ", ",
 );
 
-/**
- * One row inside the caller's open transaction: it commits with that transaction. A taken idempotency key fails the
- * statement; on PostgreSQL that aborts the caller's transaction too (it rolls back transactions, not statements: D-239).
- */
+/** One row in the caller's open transaction. A taken idempotency key fails it; on PostgreSQL, all of it (D-239). */
 export async function insertNow(target: On, row: NewSubmission): Promise<void> {
   await INSERT_ONE.run(target, row);
 }
 
 /**
- * A batch on SQLite: its rows one by one in one transaction (BEGIN … COMMIT at the gate, D-222), so the commit is paid
- * once. A row that fails (a unique idempotency key taken by another process) fails alone — SQLite undoes the statement,
- * not the transaction — and the others commit. One `INSERT … SELECT … FROM json_each(?)` for the whole batch measured
- * half as much CPU again per row (docs/decisions.md, D-275). A row failing for want of the database itself (a full
- * disk, a read-only file: SQLite may then have rolled the transaction back on its own, and the rows after it would
- * commit one by one) fails the whole batch, rolled back: nobody is told "committed" of a row that was not, and no row
- * commits whose caller was refused (D-331). Settles every caller itself; never rejects.
+ * A batch on SQLite: its rows one by one in one transaction at the gate (D-222), the commit paid once; one
+ * `INSERT … SELECT … FROM json_each(?)` measured half as much CPU again per row (D-275). A row that fails (a taken
+ * idempotency key) fails alone: SQLite undoes the statement, not the transaction. A row failing for want of the
+ * database itself (a full disk, a read-only file) fails the whole batch, rolled back: no caller is told "committed" of
+ * a row that was not, and none refused has a row committed (D-331). Settles every caller itself; never rejects.
  */
 export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<void> {
   let failures: Map<Pending, unknown>;
@@ -78,10 +67,8 @@ export async function sqliteBatch(store: StoreSql, batch: Pending[]): Promise<vo
 }
 
 /**
- * A batch on PostgreSQL (D-239): one statement — one transaction, one round trip — whose text never changes with the
- * batch's size: the rows go as one JSON array, turned back into rows by `json_to_recordset`. `ON CONFLICT DO NOTHING …
- * RETURNING id`: a row whose unique key is taken (the partial idempotency index, or the id) is left out and the others
- * are written.
+ * A batch on PostgreSQL (D-239): one statement, one round trip, whose text does not change with the batch's size (the
+ * rows as one JSON array, `json_to_recordset`). A row whose unique key is taken is left out, the others written.
  */
 const INSERT_BATCH = new CompiledOnce((on, args: { rows: NewSubmission[] }) =>
   on.db

@@ -4,7 +4,6 @@ import { byBytes } from "../sql/store-sql.js";
 import type {
   ChangeCursor,
   FailedSelection,
-  KeyCounts,
   MappingFailureRow,
   SubmissionAttemptRow,
   SubmissionFilter,
@@ -54,10 +53,7 @@ function likeEscaped(text: string): string {
   return text.replace(/[%_]/g, "");
 }
 
-/**
- * A company's submissions changed after `after`, oldest change first, at most `limit`: the live log's poll (D-235), a
- * row comparison on `submissions_company_updated_idx` (a quiet company costs one index probe).
- */
+/** A company's submissions changed after `after`, oldest first, at most `limit`: the live log's poll (D-235). */
 export async function changedSince(store: StoreSql, companyId: string, after: ChangeCursor, limit: number) {
   return store.db
     .selectFrom("submissions")
@@ -115,10 +111,7 @@ export function failedOf(store: StoreSql, companyId: string, selection: FailedSe
   return selectedOf(store, companyId, "failed", selection);
 }
 
-/**
- * A company's held hook payloads (docs/connections.md, "Held payloads"), by id or filter — a connection's, on the
- * (company, status, id) index or the connection's own — for a re-map (D-308).
- */
+/** A company's held hook payloads, by id or filter (a connection's on its own index), for a re-map (D-308). */
 export function heldOf(store: StoreSql, companyId: string, selection: FailedSelection) {
   return selectedOf(store, companyId, "held", selection);
 }
@@ -148,10 +141,10 @@ async function selectedOf(
 }
 
 /**
- * Per vendor key, the submissions accepted since `since` (ms) and how many of those are forwarded and failed now, by
- * key. One grouped range read on `submissions_company_id_idx`; counts cast to integer, which both give as a number.
+ * Per vendor key, the submissions accepted since `since` (ms) and how many of those are forwarded and failed now: one
+ * grouped range read on `submissions_company_id_idx`, counts cast to integer (a number on both).
  */
-export function countsByKey(store: StoreSql, companyId: string, since: number, keyId?: string): Promise<KeyCounts[]> {
+export function countsByKey(store: StoreSql, companyId: string, since: number, keyId?: string) {
   return store.db
     .selectFrom("submissions")
     .select((eb) => [

@@ -34,17 +34,12 @@ export interface SubmissionFilter {
 }
 
 /** A position in a company's changes: the last row read, by its `updatedAt` and then its id. */
-export interface ChangeCursor {
-  updatedAt: string;
-  id: string;
-}
+export type ChangeCursor = Pick<SubmissionRow, "updatedAt" | "id">;
 
 /** What a redrive selects: a company's failed submissions (or held hook payloads), by id or by filter (or all). */
 export interface FailedSelection {
   submissionIds?: string[] | undefined;
-  filter?:
-    | { keyId?: string; connectionId?: string; kind?: "lead" | "appointment"; from?: string; to?: string }
-    | undefined;
+  filter?: Pick<SubmissionFilter, "keyId" | "connectionId" | "kind" | "from" | "to"> | undefined;
 }
 
 /** What a dispatcher needs of a queued submission: its route, when it is due, and a lead it may wait for. */
@@ -114,24 +109,6 @@ export type FetchChange = Partial<
 /** How an erasure's scan reads a row: the person's own submissions by contact, appointments by the lead they name. */
 export type ScanBy = "contact" | "leadReference";
 
-/** What an erasure's scan reads of a submission. */
-export interface ScannedSubmission {
-  id: string;
-  status: string;
-  email: string | null;
-  phone: string | null;
-  leadRef: string | null;
-  result: string | null;
-}
-
-/** Per vendor key, what was accepted since a time and how much of it is forwarded and failed now. */
-export interface KeyCounts {
-  keyId: string;
-  accepted: number;
-  forwarded: number;
-  failed: number;
-}
-
 /** Per vendor key and connection (null: the key's own intake), what was accepted in a window and how much is held. */
 export interface IntakeCounts {
   vendorKeyId: string;
@@ -141,12 +118,7 @@ export interface IntakeCounts {
 }
 
 /** The timestamps of one submission (the overview's time series). */
-export interface SubmissionTimes {
-  status: SubmissionRow["status"];
-  createdAt: string;
-  forwardedAt: string | null;
-  updatedAt: string;
-}
+export type SubmissionTimes = Pick<SubmissionRow, "status" | "createdAt" | "forwardedAt" | "updatedAt">;
 
 type Identity = "id" | "companyId" | "vendorKeyId" | "credentialId" | "kind" | "status" | "payloadDigest" | "createdAt";
 

@@ -110,9 +110,8 @@ export async function markSettlementRecorded(store: StoreSql, id: string, nowMs:
 }
 
 /**
- * Settled submissions whose settlement was never recorded, `limit` at a time, on `submissions_settlement_owed_idx`:
- * its condition as constants, as the planner must see them; SQLite is told to (without statistics it would take the
- * status index, and read and sort every settled row at each start).
+ * Settled submissions whose settlement was never recorded, `limit` at a time, on `submissions_settlement_owed_idx`
+ * (its condition as constants): SQLite is told to, without statistics it would read and sort every settled row.
  */
 export async function settlementsOwed(store: StoreSql, limit: number): Promise<SubmissionRow[]> {
   const index = store.dialect === "sqlite" ? sql`indexed by submissions_settlement_owed_idx` : sql``;
@@ -121,10 +120,7 @@ export async function settlementsOwed(store: StoreSql, limit: number): Promise<S
   return (await owed.execute(store.db)).rows;
 }
 
-/**
- * A held hook payload re-mapped (D-308): the row becomes what its payload now maps to (`change`), only if it is still
- * held — a second re-map of the same row, or one in another process, finds it no longer held and changes nothing.
- */
+/** A held hook payload re-mapped (D-308): `change`, only if it is still held (a second re-map then changes nothing). */
 export async function replaceHeld(store: StoreSql, id: string, change: Partial<SubmissionRow>): Promise<boolean> {
   const result = await store.db
     .updateTable("submissions")

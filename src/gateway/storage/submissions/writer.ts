@@ -6,14 +6,10 @@ import type { NewSubmission } from "./row.js";
 const MAX_BATCH = 1_000;
 
 /**
- * Group commit for accepted submissions (D-239): every insert requested in one turn of the event loop is written as
- * one batch, and each caller's promise settles only after that batch has committed — so a 202 still means
- * "committed", while the cost of a commit is shared by every request that arrived together. A row that fails (a unique
- * idempotency key taken by another process) fails alone; the others commit. What differs is the batch's statement
- * (inserts.ts): SQLite's rows one by one in a transaction of their own at the gate (it commits on its own, never
- * inside another's transaction; one batch at a time, SQLite having one writer), PostgreSQL's one multi-row statement
- * (two on their way at once, each on a connection of the pool). While that many are on their way, what arrives waits
- * and joins the next batch. The context's store makes one writer, so all of a process's intake shares it.
+ * Group commit for accepted submissions (D-239): the inserts requested in one turn of the event loop are written as one
+ * batch (inserts.ts), each caller's promise settled once it committed — a 202 still means "committed", the commit's
+ * cost shared. One batch on its way at a time on SQLite (one writer), two on PostgreSQL; what arrives meanwhile joins
+ * the next. The context's store makes one writer, shared by all of a process's intake.
  */
 export class SubmissionWriter {
   readonly #store: StoreSql;

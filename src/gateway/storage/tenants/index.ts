@@ -1,3 +1,2 @@
-export type { OwnerTokenSummary, TenantStore } from "./port.js";
 export type { CompanyRow, NewOwnerToken, OwnerRow, OwnerTokenRow } from "./row.js";
-export { sqlTenantStore } from "./store.js";
+export { sqlTenantStore, type TenantStore } from "./store.js";

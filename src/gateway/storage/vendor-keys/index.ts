@@ -1,3 +1,2 @@
-export type { VendorKeyStore } from "./port.js";
 export type { PartnerType, VendorKeyChange, VendorKeyRow, VendorScope } from "./row.js";
-export { sqlVendorKeyStore } from "./store.js";
+export { sqlVendorKeyStore, type VendorKeyStore } from "./store.js";

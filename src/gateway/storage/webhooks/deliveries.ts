@@ -1,14 +1,15 @@
 import { idFloor } from "../../../ids.js";
 import { rowOfCompany, run, type StoreSql } from "../sql/store-sql.js";
 import { eraseDeliveries } from "./erasure.js";
-import type { DeliveryStore } from "./port.js";
+import type { WebhookDeliveryRow, WebhookDeliveryStatus } from "./row.js";
 import { PENDING } from "./statements.js";
 
-/** Webhook events, deliveries and attempts beyond the dispatcher's hot path (statements.ts). */
-export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
+/** Deliveries beyond the hot path (statements.ts): the owner's log and redelivery, the dispatcher's start, erasure. */
+export function sqlDeliveryStore(sql: StoreSql) {
   const { db } = sql;
   return {
-    pageOf: (subscriptionId, status, before, limit) =>
+    /** A subscription's deliveries of one status, newest first, `limit` of them below `before`. */
+    pageOf: (subscriptionId: string, status: WebhookDeliveryStatus, before: string | undefined, limit: number) =>
       db
         .selectFrom("webhookDeliveries")
         .selectAll()
@@ -18,21 +19,32 @@ export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
         .orderBy("id", "desc")
         .limit(limit)
         .execute(),
-    getOfCompany: (id, companyId) => rowOfCompany(db, "webhookDeliveries", id, companyId),
-    async envelopeOf(eventId) {
+    getOfCompany: (id: string, companyId: string) => rowOfCompany(db, "webhookDeliveries", id, companyId),
+    async envelopeOf(eventId: string) {
       const row = await db.selectFrom("webhookEvents").select("envelope").where("id", "=", eventId).executeTakeFirst();
       return row?.envelope;
     },
-    attemptsOf: (deliveryRowId) =>
+    /** A delivery's attempts, in order. */
+    attemptsOf: (deliveryRowId: string) =>
       db
         .selectFrom("webhookAttempts")
         .selectAll()
         .where("deliveryRowId", "=", deliveryRowId)
         .orderBy("attempt")
         .execute(),
-    update: (id, change) => run(db.updateTable("webhookDeliveries").set(change).where("id", "=", id)),
-    // The time range as an id range (ids carry their creation time) runs on the (subscription, status, id) index.
-    async resetRange(subscriptionId, statuses, from, to, change) {
+    update: (id: string, change: Partial<WebhookDeliveryRow>) =>
+      run(db.updateTable("webhookDeliveries").set(change).where("id", "=", id)),
+    /**
+     * Resets a subscription's deliveries created in [from, to] with these statuses (never pending) to `change`: the
+     * time range as an id range (ids carry their creation time), on the (subscription, status, id) index.
+     */
+    async resetRange(
+      subscriptionId: string,
+      statuses: WebhookDeliveryStatus[],
+      from: Date,
+      to: Date,
+      change: Partial<WebhookDeliveryRow>,
+    ) {
       if (statuses.length === 0) return 0;
       const result = await db
         .updateTable("webhookDeliveries")
@@ -47,7 +59,7 @@ export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-    // Per subscription, so the (subscription, status, id) index finds them without reading the whole table.
+    /** A dispatcher's start: `delivering` rows (a previous process's) pending again, on the subscription index. */
     resumeDelivering: () =>
       run(
         db
@@ -56,7 +68,7 @@ export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
           .where("subscriptionId", "in", (eb) => eb.selectFrom("webhookSubscriptions").select("id"))
           .where("status", "=", "delivering"),
       ),
-    // On the partial pending index.
+    /** The earliest due time of every subscription with pending work, on the partial pending index. */
     async backlog() {
       const rows = await db
         .selectFrom("webhookDeliveries")
@@ -66,7 +78,8 @@ export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
         .execute();
       return rows.map((r) => ({ subscriptionId: r.subscriptionId, due: r.due === null ? null : Number(r.due) }));
     },
-    disableSubscription: (subscriptionId, reason, nowIso) =>
+    /** Disables an active subscription (its endpoint failed too long, or answered 410 Gone). */
+    disableSubscription: (subscriptionId: string, reason: string, nowIso: string) =>
       run(
         db
           .updateTable("webhookSubscriptions")
@@ -74,6 +87,6 @@ export function sqlDeliveryStore(sql: StoreSql): DeliveryStore {
           .where("id", "=", subscriptionId)
           .where("status", "=", "active"),
       ),
-    eraseDeliveries: (companyId, prefixes, redact) => eraseDeliveries(sql, companyId, prefixes, redact),
+    eraseDeliveries: eraseDeliveries.bind(undefined, sql),
   };
 }

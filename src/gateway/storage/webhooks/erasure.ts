@@ -6,8 +6,10 @@ import type { StoreSql } from "../sql/store-sql.js";
 const IDS_PER_STATEMENT = 500;
 
 /**
- * DeliveryStore.eraseDeliveries: one transaction of its own, immediate on SQLite; on PostgreSQL the rows are locked, in
- * id order, while they are rewritten.
+ * An erasure's step over a company's deliveries whose dedupe key starts with one of `prefixes` (the person's
+ * submissions and appointments: `submission:<id>:`): their bodies and response excerpts are dropped, and each event
+ * they carry is rewritten by `redact` (undefined: left as it is). One transaction of its own, immediate on SQLite; on
+ * PostgreSQL the rows are locked, in id order, while they are rewritten.
  */
 export async function eraseDeliveries(
   target: StoreSql,

@@ -1,3 +1,2 @@
-export type * from "./port.js";
 export type * from "./row.js";
-export { sqlWebhookStore } from "./store.js";
+export { sqlWebhookStore, type WebhookStore } from "./store.js";

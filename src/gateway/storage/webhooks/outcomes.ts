@@ -74,10 +74,7 @@ export const ENDPOINT_FAILED = new CompiledOnce((on, args: { id: string; nowMs: 
     .returning(["consecutiveFailures", "failingSince", "status"]),
 );
 
-/**
- * An attempt and what it leaves of its delivery, on `on`: a transaction's (the store runs it inside one, so the lock
- * the insert takes on PostgreSQL holds until the update).
- */
+/** An attempt and its delivery's outcome, in a transaction: on PostgreSQL the insert's lock holds till the update. */
 export async function recordAttemptOn(on: On, attempt: NewWebhookAttempt, outcome: AttemptOutcome): Promise<void> {
   await INSERT_ATTEMPT.run(on, attempt);
   await UPDATE_DELIVERY.run(on, {

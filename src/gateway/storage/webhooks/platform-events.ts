@@ -1,12 +1,12 @@
 import { run, type StoreSql } from "../sql/store-sql.js";
-import type { PlatformEventStore } from "./port.js";
-import type { PlatformEventRow } from "./row.js";
+import type { NewPlatformEvent, PlatformEventRow } from "./row.js";
 
 /** The platform events received for a company, and the sealed ring of secrets they are verified with. */
-export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
+export function sqlPlatformEventStore(sql: StoreSql) {
   const { db } = sql;
   return {
-    async sealedSecrets(companyId) {
+    /** The company's sealed secret ring (§6.3), if it has one. */
+    async sealedSecrets(companyId: string) {
       const row = await db
         .selectFrom("platformWebhookSecrets")
         .select("sealedSecrets")
@@ -14,14 +14,15 @@ export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
         .executeTakeFirst();
       return row?.sealedSecrets;
     },
-    saveSealedSecrets: (companyId, sealedSecrets, now) =>
+    saveSealedSecrets: (companyId: string, sealedSecrets: string, now: string) =>
       run(
         db
           .insertInto("platformWebhookSecrets")
           .values({ companyId, sealedSecrets, createdAt: now, updatedAt: now })
           .onConflict((conflict) => conflict.column("companyId").doUpdateSet({ sealedSecrets, updatedAt: now })),
       ),
-    async insert(event) {
+    /** Stores a received event; false when it is stored already (another delivery of it committed first: §6.6). */
+    async insert(event: NewPlatformEvent) {
       const result = await db
         .insertInto("platformEvents")
         .values(event)
@@ -29,7 +30,7 @@ export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows !== 0n;
     },
-    setFannedOut: (companyId, eventId, fannedOut) =>
+    setFannedOut: (companyId: string, eventId: string, fannedOut: number) =>
       run(
         db
           .updateTable("platformEvents")
@@ -37,8 +38,8 @@ export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
           .where("companyId", "=", companyId)
           .where("id", "=", eventId),
       ),
-    // On the (company, received_at) index.
-    list: (companyId, limit) =>
+    /** A company's received events, newest first, with the deliveries each made; the (company, received_at) index. */
+    list: (companyId: string, limit: number) =>
       db
         .selectFrom("platformEvents")
         .select([
@@ -56,7 +57,8 @@ export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
         .orderBy("receivedAt", "desc")
         .limit(limit)
         .execute(),
-    async bodyOf(companyId, eventId) {
+    /** The raw body of a received event as stored (§6.4.1), if the company has it. */
+    async bodyOf(companyId: string, eventId: string) {
       const row = await db
         .selectFrom("platformEvents")
         .select("body")
@@ -65,9 +67,16 @@ export function sqlPlatformEventStore(sql: StoreSql): PlatformEventStore {
         .executeTakeFirst();
       return row?.body;
     },
-    // Newest first on the (company, received_at) index, keyset (received_at, id), `perStep` rows per immediate
-    // transaction (the rows locked on PostgreSQL) with the event loop's turn between steps.
-    async rewriteBodies(companyId, perStep, redact) {
+    /**
+     * An erasure's pass over a company's received events: `redact` gives a row's new body, or undefined to leave it.
+     * Newest first on the (company, received_at) index, keyset (received_at, id), `perStep` rows per immediate
+     * transaction (the rows locked on PostgreSQL) with the event loop's turn between steps. How many were rewritten.
+     */
+    async rewriteBodies(
+      companyId: string,
+      perStep: number,
+      redact: (row: { resourceType: string; resourceId: string; body: string }) => string | undefined,
+    ) {
       let rewritten = 0;
       let before: Pick<PlatformEventRow, "receivedAt" | "id"> | undefined;
       for (;;) {

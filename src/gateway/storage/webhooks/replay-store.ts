@@ -22,8 +22,8 @@ const EVENT_PROCESSED = new CompiledOnce((on, args: { companyId: string; eventId
 );
 
 /**
- * §6.6 for the gateway's receiver of platform deliveries: the delivery ids seen (until their signature expires) and
- * the events processed, in the database, so any process answers a redelivery 2xx without processing it.
+ * §6.6 for the gateway's receiver: the delivery ids seen (until their signature expires) and the events processed, in
+ * the database, so any process answers a redelivery 2xx without processing it.
  */
 export function sqlReplayStore(sql: StoreSql, companyId: string): ReplayStore {
   return {

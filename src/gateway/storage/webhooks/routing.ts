@@ -2,13 +2,12 @@ import { type RawBuilder, sql } from "kysely";
 import { CompiledOnce, type On, pick } from "../sql/compiled.js";
 import { byBytes, type StoreSql } from "../sql/store-sql.js";
 import { columnsOf } from "../sql/values.js";
-import type { EventRoutingStore } from "./port.js";
 import type { ForwardedLead, NewBookedAppointment } from "./row.js";
 
 /**
- * Lead → source and latest contact submission (compiled once: this runs in the settlement of every forwarded lead):
- * the first key that created the lead stays its source; the contact follows the latest submission (ids are
- * time-ordered), so recording an older submission again (the start-up repair) never takes the contact back.
+ * Lead → source and latest contact submission, in every forwarded lead's settlement: the first key that created the
+ * lead stays its source; the contact follows the latest submission (ids are time-ordered), so recording an older one
+ * again (the start-up repair) never takes the contact back.
  */
 const REMEMBER_LEAD = new CompiledOnce((on, lead: ForwardedLead & { at: string }) =>
   on.db
@@ -64,25 +63,27 @@ const BOOKER = new CompiledOnce((on, args: { companyId: string; appointmentId: s
     .where("appointmentId", "=", args.appointmentId),
 );
 
-/**
- * What routes later platform events to the vendor that caused them (§1): written in the settlement's transaction,
- * read when a platform event fans out.
- */
-export function sqlEventRoutingStore(store: StoreSql): EventRoutingStore {
+/** What routes later platform events to the vendor that caused them (§1), written in the settlement's transaction. */
+export function sqlEventRoutingStore(store: StoreSql) {
   return {
-    async rememberLead(lead, at) {
+    async rememberLead(lead: ForwardedLead, at: string) {
       await REMEMBER_LEAD.run(store, { ...lead, at });
     },
-    contactSubmissionOf: async (companyId, leadId) =>
+    /** The submission whose canonical body carries the lead's contact (the latest forwarded for it). */
+    contactSubmissionOf: async (companyId: string, leadId: string) =>
       (await SOURCED_LEAD.run(store, { companyId, leadId })).rows[0]?.contactSubmissionId,
-    sourceOf: async (companyId, leadId) =>
+    /** The lead source that created the lead, if one did through the gateway. */
+    sourceOf: async (companyId: string, leadId: string) =>
       (await SOURCED_LEAD.run(store, { companyId, leadId })).rows[0]?.vendorKeyId ?? undefined,
-    async rememberBooking(row) {
+    /** Records a booking; the first one of an appointment stays (a repeat does nothing). */
+    async rememberBooking(row: NewBookedAppointment) {
       await REMEMBER_BOOKING.run(store, row);
     },
-    bookerOf: async (companyId, appointmentId) =>
+    /** The vendor key that booked the appointment through the gateway. */
+    bookerOf: async (companyId: string, appointmentId: string) =>
       (await BOOKER.run(store, { companyId, appointmentId })).rows[0]?.vendorKeyId,
-    bookingsOf: (companyId) =>
+    /** A company's bookings through the gateway with the lead each was for (an erasure finds the person's by them). */
+    bookingsOf: (companyId: string) =>
       store.db
         .selectFrom("bookedAppointments")
         .select(["appointmentId", "leadId"])

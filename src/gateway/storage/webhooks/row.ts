@@ -10,10 +10,7 @@ import type {
   webhookSubscriptions,
 } from "../../../db/schema/index.js";
 
-/**
- * The webhooks record's rows as stored, the same on SQLite and PostgreSQL (D-275): typed from the one schema, with
- * nothing of either dialect. The port and its callers import them from here, never from an implementation.
- */
+/** The webhooks record's rows as stored, the same on SQLite and PostgreSQL (D-275): typed from the one schema. */
 
 /** A vendor's subscription: its key, URL, events, sealed secrets, outbound profile, status and failure record. */
 export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;
@@ -33,9 +30,6 @@ export type NewWebhookAttempt = WebhookAttemptRow;
 /** A delivery as the dispatcher sends it: the row, its event's envelope and the trace it belongs to. */
 export type DeliveryToSend = WebhookDeliveryRow & Pick<WebhookEventRow, "envelope" | "traceParent">;
 
-/** An active subscription of a vendor key, as fan-out filters it. */
-export type WebhookTarget = Pick<WebhookSubscriptionRow, "id" | "events" | "createdAt">;
-
 /**
  * An event's envelope, stored once for all its deliveries: made only when a delivery is new; `traceParent`, the trace
  * its deliveries join (none: a trace of their own, docs/tracing.md).
@@ -51,9 +45,6 @@ export type NewWebhookDelivery = Pick<
   "id" | "subscriptionId" | "dedupeKey" | "sourceEventId" | "nextAttemptAt" | "createdAt" | "createdAtMs"
 >;
 
-/** The head of a subscription's pending queue. */
-export type QueuedDelivery = Pick<WebhookDeliveryRow, "id" | "nextAttemptAt">;
-
 /** What an attempt leaves of its delivery (`body`/`profileVersionId` are kept once set). */
 export interface AttemptOutcome {
   status: "pending" | "delivered" | "failed";
@@ -68,15 +59,9 @@ export interface AttemptOutcome {
   failedAt: string | null;
 }
 
-/** An endpoint's failure record after one more failure. */
-export type EndpointFailures = Pick<WebhookSubscriptionRow, "consecutiveFailures" | "failingSince" | "status">;
-
 /** A platform event received (§6.6), its body exactly as it came. */
 export type PlatformEventRow = typeof platformEvents.$inferSelect;
 export type NewPlatformEvent = typeof platformEvents.$inferInsert;
-
-/** A received platform event as the owner's list shows it. */
-export type PlatformEventSummary = Omit<PlatformEventRow, "companyId" | "body">;
 
 /** A platform delivery id seen (§6.3.2), kept until `keepUntil` (Unix seconds). */
 export type PlatformDeliveryRow = typeof platformDeliveries.$inferSelect;

@@ -15,8 +15,7 @@ export function wholeMs<T extends number | null>(ms: T): T {
 
 /**
  * `status = 'pending'` with a literal, as the partial index webhook_deliveries_pending_subscription_next_idx is
- * declared: SQLite uses a partial index only when the query's terms imply its WHERE, and a bound parameter does not
- * (nor would a generic plan on PostgreSQL).
+ * declared: a bound parameter does not imply its WHERE (for SQLite, nor for a generic plan on PostgreSQL).
  */
 export const PENDING = sql<boolean>`${sql.ref("webhookDeliveries.status")} = 'pending'`;
 
@@ -63,9 +62,8 @@ function insertMany(count: number): CompiledOnce<unknown[], { id: string }> {
 }
 
 /**
- * An event's deliveries, in the order given, skipping those whose (dedupe key, subscription) is taken (D-244): the ids
- * of the new ones. SQLite: one statement per delivery (no round trip; ten rows one by one cost 300 µs of CPU against
- * 550 as one statement, measured); PostgreSQL: the whole fan-out in one round trip.
+ * An event's deliveries in the order given, those whose (dedupe key, subscription) is taken skipped (D-244): the new
+ * ones' ids. SQLite: a statement per delivery (ten cost 300 µs of CPU, one statement for ten 550); PostgreSQL: one.
  */
 export async function insertDeliveryRows(
   on: On,
@@ -147,10 +145,7 @@ export const QUEUE_HEAD = new CompiledOnce((on, args: { subscriptionId: string; 
     .limit(args.limit),
 );
 
-/**
- * One delivery picked from the queue head, with its event's envelope and the trace its attempts' spans join (the head
- * itself is read narrow).
- */
+/** One delivery picked from the (narrow) queue head, with its event's envelope and the trace its attempts join. */
 export const DELIVERY = new CompiledOnce((on, args: { id: string }) =>
   on.db
     .selectFrom("webhookDeliveries")

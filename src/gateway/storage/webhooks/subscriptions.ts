@@ -1,11 +1,12 @@
 import { rowOfCompany, run, type StoreSql } from "../sql/store-sql.js";
-import type { SubscriptionStore } from "./port.js";
+import type { NewWebhookSubscription, WebhookSubscriptionRow } from "./row.js";
 
 /** Vendors' webhook subscriptions: the owner's API creates, updates, rotates and deletes them. */
-export function sqlSubscriptionStore({ db }: StoreSql): SubscriptionStore {
+export function sqlSubscriptionStore({ db }: StoreSql) {
   return {
-    getOfCompany: (id, companyId) => rowOfCompany(db, "webhookSubscriptions", id, companyId),
-    listOfCompany: (companyId, vendorKeyId) =>
+    getOfCompany: (id: string, companyId: string) => rowOfCompany(db, "webhookSubscriptions", id, companyId),
+    /** A company's subscriptions (of one vendor key, if given), newest first (ids are time-ordered: D-246). */
+    listOfCompany: (companyId: string, vendorKeyId?: string) =>
       db
         .selectFrom("webhookSubscriptions")
         .selectAll()
@@ -13,11 +14,13 @@ export function sqlSubscriptionStore({ db }: StoreSql): SubscriptionStore {
         .$if(vendorKeyId !== undefined, (q) => q.where("vendorKeyId", "=", vendorKeyId as string))
         .orderBy("id", "desc")
         .execute(),
-    insert: (row) => run(db.insertInto("webhookSubscriptions").values(row)),
-    update: (id, change) => run(db.updateTable("webhookSubscriptions").set(change).where("id", "=", id)),
-    delete: (id) => run(db.deleteFrom("webhookSubscriptions").where("id", "=", id)),
-    // On the (subscription, status, id) index.
-    async deliveryCounts(subscriptionId) {
+    insert: (row: NewWebhookSubscription) => run(db.insertInto("webhookSubscriptions").values(row)),
+    update: (id: string, change: Partial<WebhookSubscriptionRow>) =>
+      run(db.updateTable("webhookSubscriptions").set(change).where("id", "=", id)),
+    /** Its deliveries and their attempts go with it (the foreign keys cascade). */
+    delete: (id: string) => run(db.deleteFrom("webhookSubscriptions").where("id", "=", id)),
+    /** A subscription's deliveries by status, on the (subscription, status, id) index. */
+    async deliveryCounts(subscriptionId: string) {
       const rows = await db
         .selectFrom("webhookDeliveries")
         .select((eb) => ["status", eb.fn.countAll<number | string>().as("count")])
