@@ -22,10 +22,17 @@ import { type EncodedSpans, OtlpBatches, type RequestExporter } from "./otlp-bat
 import { OtlpSpanWriter } from "./otlp-protobuf.js";
 import { type Tracing, tracingWith } from "./tracing.js";
 
-/** The batch processor's queue and batch, in spans (D-377). */
+/** Spans waiting or being sent at most, and how long the first of a batch waits for the rest (D-377). */
 const MAX_QUEUE = 16_384;
-const BATCH = 256;
 const DELAY_MS = 200;
+/**
+ * Spans a request holds at most. JSON's batch processor keeps its spans until the batch is sent: small batches, so a
+ * span is garbage before the young generation's next collection (D-377). Protobuf's spans are written as they end and
+ * kept as bytes: a request's own cost (its system calls, the socket's work) is most of the export's, so large ones
+ * (D-378).
+ */
+const JSON_BATCH = 256;
+const PROTOBUF_BATCH = 2_048;
 
 /** The instrumentation scope every span of the gateway carries. */
 export const TRACER_NAME = "partner-gateway";
@@ -38,29 +45,28 @@ export const TRACER_NAME = "partner-gateway";
  * off loads none of them. Nothing is registered globally: the context carries the tracing (D-350).
  */
 export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
+  const batch = config.protocol === "http/json" ? JSON_BATCH : PROTOBUF_BATCH;
   // A flush of a full queue (at shutdown) exports all its batches at once: the exporter must take that many (D-377).
   const options = {
     url: config.url,
     headers: config.headers,
     timeoutMillis: config.timeoutMs,
-    concurrencyLimit: MAX_QUEUE / BATCH,
+    concurrencyLimit: MAX_QUEUE / batch,
   };
   const resource = resourceOf(config);
   let processor: SpanProcessor;
   if (config.protocol === "http/json") {
     const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
-    // A busy gateway makes thousands of spans a second: small batches soon after they end, so that a span is garbage
-    // before the young generation's next collection rather than copied and promoted (D-377).
     processor = new BatchSpanProcessor(new LoggedExporter(new OTLPTraceExporter(options), log), {
       maxQueueSize: MAX_QUEUE,
-      maxExportBatchSize: BATCH,
+      maxExportBatchSize: batch,
       scheduledDelayMillis: DELAY_MS,
       exportTimeoutMillis: config.timeoutMs,
     });
   } else {
     const exporter = await protobufExporter(options);
     const header = OtlpSpanWriter.header(resource, SCOPE);
-    processor = new OtlpBatches(header, exporter, { batch: BATCH, delayMs: DELAY_MS, maxQueue: MAX_QUEUE }, log);
+    processor = new OtlpBatches(header, exporter, { batch, delayMs: DELAY_MS, maxQueue: MAX_QUEUE }, log);
   }
   log.info(
     { url: config.url, protocol: config.protocol, sampler: config.sampler.name, service: config.serviceName },
