@@ -173,8 +173,9 @@ describe("inline evaluation of trusted compiled versions", () => {
         expect(JSON.stringify(payload).length).toBeLessThan(LIMITS.inlinePayloadChars);
 
         const { syncCpuMs } = await timedMap(engine, input(versionId, expression, payload));
-        // Without the bounds it holds the thread for the evaluation's whole 50 ms limit (56–114 ms measured).
-        expect(syncCpuMs).toBeLessThan(8);
+        // Without the bounds it holds the thread for the evaluation's whole 50 ms limit (56–114 ms measured); with them
+        // 1–6 ms, and up to 10 on a busy machine (the thread's CPU clock counts its cache misses and the JIT's work too).
+        expect(syncCpuMs).toBeLessThan(15);
         expect(engine.stats().inline).toMatchObject({ demotions: 1 });
 
         // Demoted: its next payloads, small or not, go to the evaluators for a while. The runaway made the version a
