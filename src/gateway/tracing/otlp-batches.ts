@@ -37,14 +37,16 @@ export class OtlpBatches implements SpanProcessor {
   #timer: NodeJS.Timeout | undefined;
   #inFlight = 0;
   #dropped = 0;
-  #lastLogged = 0;
+  readonly #warn: MinuteWarning;
 
   constructor(
     private readonly header: RequestHeader,
     private readonly exporter: RequestExporter,
     private readonly limits: BatchLimits,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.#warn = warnEveryMinute(log);
+  }
 
   onStart(): void {}
 
@@ -52,7 +54,7 @@ export class OtlpBatches implements SpanProcessor {
     if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
     if (this.#inFlight + this.#writer.spans >= this.limits.maxQueue) {
       this.#dropped++;
-      this.#logNow("trace spans dropped: the export is behind", { dropped: this.#dropped });
+      this.#warn("trace spans dropped: the export is behind", { dropped: this.#dropped });
       return;
     }
     this.#writer.span(span);
@@ -87,15 +89,21 @@ export class OtlpBatches implements SpanProcessor {
       this.#inFlight -= spans;
       this.#sending.delete(sent);
       if (result.code !== ExportResultCode.SUCCESS)
-        this.#logNow("trace export failed", { err: result.error?.message, spans });
+        this.#warn("trace export failed", { err: result.error?.message, spans });
       settled();
     });
     return sent;
   }
+}
 
-  #logNow(message: string, fields: Record<string, unknown>): void {
-    if (Date.now() - this.#lastLogged < 60_000) return;
-    this.#lastLogged = Date.now();
-    this.log.warn(fields, message);
-  }
+export type MinuteWarning = (message: string, fields: Record<string, unknown>) => void;
+
+/** A warning logged at most once a minute: an export that keeps failing is said once, not per batch. */
+export function warnEveryMinute(log: Logger): MinuteWarning {
+  let lastLogged = Number.NEGATIVE_INFINITY;
+  return (message, fields) => {
+    if (Date.now() - lastLogged < 60_000) return;
+    lastLogged = Date.now();
+    log.warn(fields, message);
+  };
 }

@@ -18,7 +18,13 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic
 import type { TracingConfig } from "../../config.js";
 import type { Logger } from "../../log.js";
 import { packageVersion } from "../../version.js";
-import { type EncodedSpans, OtlpBatches, type RequestExporter } from "./otlp-batches.js";
+import {
+  type EncodedSpans,
+  type MinuteWarning,
+  OtlpBatches,
+  type RequestExporter,
+  warnEveryMinute,
+} from "./otlp-batches.js";
 import { OtlpSpanWriter } from "./otlp-protobuf.js";
 import { type Tracing, tracingWith } from "./tracing.js";
 
@@ -177,19 +183,19 @@ function samplerOf({ name, ratio }: TracingConfig["sampler"]): Sampler {
 
 /** An exporter whose failures are logged (at most one line a minute), not left to OpenTelemetry's silent diag. */
 class LoggedExporter implements SpanExporter {
-  #lastLogged = 0;
+  readonly #warn: MinuteWarning;
 
   constructor(
     private readonly inner: SpanExporter,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.#warn = warnEveryMinute(log);
+  }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.inner.export(spans, (result) => {
-      if (result.code !== ExportResultCode.SUCCESS && Date.now() - this.#lastLogged > 60_000) {
-        this.#lastLogged = Date.now();
-        this.log.warn({ err: result.error?.message, spans: spans.length }, "trace export failed");
-      }
+      if (result.code !== ExportResultCode.SUCCESS)
+        this.#warn("trace export failed", { err: result.error?.message, spans: spans.length });
       done(result);
     });
   }
