@@ -29,11 +29,17 @@ const WARM_UP = `{
   "phone": $phoneE164("(512) 555-0100", "US"), "address": $joinAddress("1 Main St", "Austin", "TX", "78701"),
   "smsConsent": $toBool($default(x, "yes")), "at": $localToUtc("2026-12-01 09:30", "America/Chicago")
 }`;
+/** An appointment too: its validation (§2.8) is zod code of its own. */
+const WARM_UP_APPOINTMENT = `{
+  "leadId": "lead_1", "startsAt": $localToUtc("2026-12-01 09:30", "America/Chicago"),
+  "endsAt": $localToUtc("2026-12-01 10:30", "America/Chicago"), "notes": $trim(" Gate code 1234 "), "idempotencyKey": "warm-up-appointment"
+}`;
+await evaluator.evaluate({ id: 0, versionId: "warm-up", kind: "lead", expression: WARM_UP, payload: {}, timeoutMs: 5_000 });
 await evaluator.evaluate({
   id: 0,
-  versionId: "warm-up",
-  kind: "lead",
-  expression: WARM_UP,
+  versionId: "warm-up-appointment",
+  kind: "appointment",
+  expression: WARM_UP_APPOINTMENT,
   payload: {},
   timeoutMs: 5_000,
 });

@@ -57,6 +57,11 @@ export const LIMITS = {
    * with a load of 20; an evaluation below this got next to none.
    */
   starvedThreadCpuShare: 20,
+  /**
+   * A version's first evaluation in an evaluator (cold: its code runs for the first time) that reached the time limit
+   * with less than 1/this of it as CPU is run once more, warm, before it is judged (evaluator.ts, D-379).
+   */
+  coldRetryCpuShare: 2,
   /** Per-evaluator heap: enough for any mapping, small enough that a string-doubling loop dies quickly. */
   evaluatorHeapMb: 96,
   /** Compiled expressions cached per evaluator, keyed by version id. */

@@ -2,6 +2,7 @@ import { execSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import { evaluatorEntry } from "../../../src/gateway/profiles/evaluator-entry.js";
+import { threadCpuMs } from "../../../src/gateway/profiles/thread-cpu.js";
 import {
   EngineClosedError,
   EngineOverloadedError,
@@ -130,6 +131,31 @@ describe("engine: an overloaded machine is not a runaway profile", () => {
       timeoutMs: 20,
     });
     expect(reply).toMatchObject({ ok: false, kind: "guardrail", limit: "time" });
+  });
+
+  it("runs a version's first evaluation once more, warm, when it ran out of time cold on a busy machine (D-379)", async () => {
+    const request = { kind: "outbound" as const, expression: '{"a": name, "b": name & "!"}', timeoutMs: 40 };
+    // The first read of `name` is what a cold run on a busy machine looks like: 60 ms waiting for a core (no CPU), then
+    // 8 ms of CPU (V8 compiling the version's code) — over a twentieth of the limit (not starved), under half of it.
+    const coldOnce = () => {
+      let reads = 0;
+      return {
+        get name() {
+          if (reads++ === 0) {
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
+            const start = threadCpuMs();
+            while (threadCpuMs() - start < 8);
+          }
+          return "Ann";
+        },
+      };
+    };
+    // The control: the same payload given to a version already evaluated here is judged as it is.
+    await evaluator.evaluate({ ...request, id: 3, versionId: "warm", payload: { name: "warm-up" } });
+    const warm = await evaluator.evaluate({ ...request, id: 4, versionId: "warm", payload: coldOnce() });
+    expect(warm).toMatchObject({ ok: false, kind: "guardrail", limit: "time" });
+    const cold = await evaluator.evaluate({ ...request, id: 5, versionId: "cold", payload: coldOnce() });
+    expect(cold).toMatchObject({ ok: true, body: { a: "Ann", b: "Ann!" } });
   });
 
   it.runIf(process.platform === "linux")(
