@@ -34,7 +34,14 @@ const WARM_UP_APPOINTMENT = `{
   "leadId": "lead_1", "startsAt": $localToUtc("2026-12-01 09:30", "America/Chicago"),
   "endsAt": $localToUtc("2026-12-01 10:30", "America/Chicago"), "notes": $trim(" Gate code 1234 "), "idempotencyKey": "warm-up-appointment"
 }`;
-await evaluator.evaluate({ id: 0, versionId: "warm-up", kind: "lead", expression: WARM_UP, payload: {}, timeoutMs: 5_000 });
+await evaluator.evaluate({
+  id: 0,
+  versionId: "warm-up",
+  kind: "lead",
+  expression: WARM_UP,
+  payload: {},
+  timeoutMs: 5_000,
+});
 await evaluator.evaluate({
   id: 0,
   versionId: "warm-up-appointment",

@@ -2,7 +2,6 @@ import { execSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import { evaluatorEntry } from "../../../src/gateway/profiles/evaluator-entry.js";
-import { threadCpuMs } from "../../../src/gateway/profiles/thread-cpu.js";
 import {
   EngineClosedError,
   EngineOverloadedError,
@@ -10,6 +9,7 @@ import {
   ProfileEngine,
   type ProfileKind,
 } from "../../../src/gateway/profiles/index.js";
+import { threadCpuMs } from "../../../src/gateway/profiles/thread-cpu.js";
 
 /** One worker, a queue of two, a 30 ms deadline grace and no suspect lane (its own tests): each rule is quick to reach. */
 let engine: ProfileEngine;
