@@ -61,7 +61,10 @@ describe.skipIf(!reachable)("webhook delivery with several API processes (Redis)
       masterKey,
     });
     opened.push({ close });
-    const webhooks = startLedWebhooks(ctx, {}, { url: SHARED_REDIS_URL, prefix, lockTtlMs: 2_000 });
+    // The lock's default time to live (6 s): with 2 s, a loaded CI machine let a holder's renewals (each after a
+    // database ping of up to 1 s, D-335) lapse, and a second process rightly took over, which this test counts.
+    // A leader that leaves releases the lock, so the takeover below waits only for the others' next try (every 1 s).
+    const webhooks = startLedWebhooks(ctx, {}, { url: SHARED_REDIS_URL, prefix });
     opened.push(webhooks);
     return { webhooks, ctx };
   }
