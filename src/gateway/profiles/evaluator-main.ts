@@ -6,7 +6,9 @@ import type { EvaluateRequest, EvaluatorMessage } from "./protocol.js";
  * so interleaving would charge one tenant for another's time — and exits with its parent.
  */
 const send = (message: EvaluatorMessage) => process.send?.(message);
-const evaluator = new Evaluator(Number(process.argv[2]) || undefined);
+const evaluator = new Evaluator(Number(process.argv[2]) || undefined, {
+  onRerun: (id) => send({ type: "rerun", cpuMs: cpuMs(process.cpuUsage()), id }),
+});
 let chain: Promise<void> = Promise.resolve();
 
 process.on("message", (requests: EvaluateRequest[]) => {

@@ -26,6 +26,8 @@ export interface EvaluatorOptions {
   checkedEvaluations?: number;
   /** Also told of a version whose compiled path disagreed with the interpreter (its reply says so in any case). */
   onDivergence?(versionId: string, divergence: Divergence): void;
+  /** Told before a request's cold first run, out of time, runs once more (the pool times the second run anew). */
+  onRerun?(requestId: number): void;
 }
 
 /**
@@ -84,6 +86,11 @@ export class Evaluator {
           if (!cold || !outOfTime(error) || threadCpuMs() - cpuAtStart >= request.timeoutMs / LIMITS.coldRetryCpuShare)
             throw error;
           cold = false;
+          if (this.options.onRerun) {
+            this.options.onRerun(request.id);
+            // The notice leaves in the event loop's next turn, not after the second run has held the thread.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
         }
       }
       const json = JSON.stringify(result, dropFunctions);

@@ -47,6 +47,8 @@ interface Slot {
   jobs: Job[];
   /** When the first job became the one running (as this thread saw it), and its deadline. */
   startedAt: number;
+  /** When the running job's deadline started: its start, or its second run's (a cold first run out of time, D-379). */
+  timedFrom: number;
   /** The evaluator's CPU time as of its last message. */
   cpuMs: number;
   timer?: NodeJS.Timeout | undefined;
@@ -260,11 +262,20 @@ export class EvaluatorPool {
   }
 
   private startFirst(slot: Slot): void {
+    if (!slot.jobs[0]) return;
+    slot.startedAt = performance.now();
+    this.timeFirst(slot);
+  }
+
+  /** The running job's deadline, from now: its time limit plus the grace. */
+  private timeFirst(slot: Slot): void {
     const job = slot.jobs[0];
     if (!job) return;
-    slot.startedAt = performance.now();
+    clearTimeout(slot.timer);
+    const timedFrom = performance.now();
+    slot.timedFrom = timedFrom;
     const deadlineMs = job.request.timeoutMs + this.options.deadlineGraceMs;
-    slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), deadlineMs);
+    slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs, timedFrom), deadlineMs);
   }
 
   /** Answers a job of this evaluator; the next in its pipe becomes the one running. */
@@ -306,6 +317,11 @@ export class EvaluatorPool {
       this.dispatch();
       return;
     }
+    if (message.type === "rerun") {
+      // Its cold first run ran out of time on a busy machine and runs once more, warm: timed as a new one (D-379).
+      if (slot.jobs[0]?.id === message.id) this.timeFirst(slot);
+      return;
+    }
     for (const reply of message.replies) this.settle(slot, reply);
   }
 
@@ -315,16 +331,16 @@ export class EvaluatorPool {
    * STARVED_DEADLINES deadlines), and if it is replaced after all, its job is reported starved (overload), not as the
    * profile's guardrail breach. Where the evaluator's CPU cannot be read (not Linux), it is killed at the first deadline.
    */
-  private deadline(slot: Slot, job: Job, deadlineMs: number): void {
+  private deadline(slot: Slot, job: Job, deadlineMs: number, timedFrom: number): void {
     // This thread may have been too busy to read a reply that is already waiting in the IPC pipe: the poll phase reads
-    // it before setImmediate runs, so the evaluator is judged only after that.
+    // it before setImmediate runs, so the evaluator is judged only after that (a second run's notice included).
     setImmediate(() => {
-      if (slot.retired || slot.jobs[0] !== job) return;
-      const elapsedMs = Math.round(performance.now() - slot.startedAt);
+      if (slot.retired || slot.jobs[0] !== job || slot.timedFrom !== timedFrom) return;
+      const elapsedMs = Math.round(performance.now() - timedFrom);
       const cpuMs = slot.worker.cpuMs();
       const starved = cpuMs !== undefined && cpuMs - slot.cpuMs < deadlineMs / LIMITS.starvedCpuShare;
       if (starved && elapsedMs < deadlineMs * STARVED_DEADLINES) {
-        slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs), this.options.deadlineGraceMs);
+        slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs, timedFrom), this.options.deadlineGraceMs);
         return;
       }
       const { versionId } = job.request;
@@ -400,7 +416,17 @@ export class EvaluatorPool {
       onMessage: (message) => this.onMessage(slot, message),
       onExit: (exit) => this.onExit(slot, exit),
     });
-    const slot: Slot = { worker, started, markStarted, ready: false, retired: false, jobs: [], startedAt: 0, cpuMs: 0 };
+    const slot: Slot = {
+      worker,
+      started,
+      markStarted,
+      ready: false,
+      retired: false,
+      jobs: [],
+      startedAt: 0,
+      timedFrom: 0,
+      cpuMs: 0,
+    };
     return slot;
   }
 }

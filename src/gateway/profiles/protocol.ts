@@ -52,4 +52,6 @@ export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number; div
  */
 export type EvaluatorMessage =
   | { type: "ready"; cpuMs: number }
-  | { type: "replies"; cpuMs: number; replies: EvaluateReply[] };
+  | { type: "replies"; cpuMs: number; replies: EvaluateReply[] }
+  /** The running request's first run ran out of time cold; it runs once more, timed by the pool as a new one (D-379). */
+  | { type: "rerun"; cpuMs: number; id: number };

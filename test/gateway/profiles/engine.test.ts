@@ -1,4 +1,5 @@
 import { execSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Evaluator } from "../../../src/gateway/profiles/evaluator.js";
 import { evaluatorEntry } from "../../../src/gateway/profiles/evaluator-entry.js";
@@ -157,6 +158,40 @@ describe("engine: an overloaded machine is not a runaway profile", () => {
     const cold = await evaluator.evaluate({ ...request, id: 5, versionId: "cold", payload: coldOnce() });
     expect(cold).toMatchObject({ ok: true, body: { a: "Ann", b: "Ann!" } });
   });
+
+  it.runIf(process.platform === "linux")(
+    "times a cold first run's second run anew: a runaway on a busy machine is judged, not killed at the deadline (D-379)",
+    async () => {
+      const others = workerPids();
+      const busy = new ProfileEngine({ poolSize: 1, suspectForMs: 0 });
+      try {
+        await busy.ready();
+        const [pid] = workerPids().filter((p) => !others.includes(p));
+        const cpuTicks = () => {
+          const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+          return Number(fields[11]) + Number(fields[12]);
+        };
+        // A cooperative runaway (JSONata checks its limit at every step): 400,000 calls, far past 200 ms.
+        const spin = input("($loop := function($n) { $n > 0 ? $loop($n - 1) : 0 }; [1..1000].$loop(400))", "spin");
+        const idle = cpuTicks();
+        const pending = busy.map(spin, { timeoutMs: 200 });
+        // Once it is running, the machine gets busy: the evaluator waits 140 ms for a core, then runs to its limit —
+        // over a twentieth of the limit as CPU (not starved), under half of it (not a runaway with a core to itself).
+        await vi.waitUntil(() => cpuTicks() > idle, { timeout: 5_000, interval: 1 });
+        process.kill(Number(pid), "SIGSTOP");
+        await new Promise((r) => setTimeout(r, 140));
+        process.kill(Number(pid), "SIGCONT");
+        // Cold, it runs again, past the hard deadline of its first start (limit plus 100 ms, with over a tenth of that
+        // as CPU). Timed from the second run's start, it is judged by its own limit instead of being killed.
+        const outcome = await pending;
+        expect(outcome).toMatchObject({ ok: false, kind: "guardrail", limit: "time" });
+        expect(outcome.elapsedMs).toBeGreaterThan(300);
+        expect(busy.stats().pool.restarts).toBe(0);
+      } finally {
+        await busy.close();
+      }
+    },
+  );
 
   it.runIf(process.platform === "linux")(
     "gives a stopped (starved) worker more time instead of killing it at the deadline",
