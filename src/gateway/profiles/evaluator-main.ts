@@ -7,7 +7,7 @@ import type { EvaluateRequest, EvaluatorMessage } from "./protocol.js";
  */
 const send = (message: EvaluatorMessage) => process.send?.(message);
 const evaluator = new Evaluator(Number(process.argv[2]) || undefined, {
-  onRerun: (id) => send({ type: "rerun", cpuMs: cpuMs(process.cpuUsage()), id }),
+  onTimed: (id) => send({ type: "timed", cpuMs: cpuMs(process.cpuUsage()), id }),
 });
 let chain: Promise<void> = Promise.resolve();
 

@@ -26,8 +26,11 @@ export interface EvaluatorOptions {
   checkedEvaluations?: number;
   /** Also told of a version whose compiled path disagreed with the interpreter (its reply says so in any case). */
   onDivergence?(versionId: string, divergence: Divergence): void;
-  /** Told before a request's cold first run, out of time, runs once more (the pool times the second run anew). */
-  onRerun?(requestId: number): void;
+  /**
+   * Told when a request's time limit starts later than its arrival: after compiling its version, and before a cold first
+   * run out of time runs once more (the pool times its hard deadline from then, D-379).
+   */
+  onTimed?(requestId: number): void;
 }
 
 /**
@@ -40,7 +43,8 @@ export interface EvaluatorOptions {
  * A version's first evaluation here runs its code for the first time (V8 compiles it then) and, on the compiled path,
  * interprets it as well: several times a warm evaluation's CPU. Out of time with less than half its limit as CPU (a
  * runaway alone on a core spends all of it), it ran cold on a busy machine: it is run once more, warm, and that run is
- * judged (D-379).
+ * judged (D-379). The evaluator tells the pool when a request's time limit starts (after a compile, before a second
+ * run), so that its hard deadline counts from there too.
  */
 export class Evaluator {
   private readonly cache: Lru<string, Compiled>;
@@ -74,6 +78,8 @@ export class Evaluator {
       if (request.interpretOnly) compiled.program.pin();
       let cold = !compiled.evaluated;
       compiled.evaluated = true;
+      // Compiled just now: its time limit starts after the compile (the pool's deadline too).
+      if (cold) await this.timed(request.id);
       let result: unknown;
       for (;;) {
         const deadline = performance.now() + request.timeoutMs;
@@ -86,11 +92,7 @@ export class Evaluator {
           if (!cold || !outOfTime(error) || threadCpuMs() - cpuAtStart >= request.timeoutMs / LIMITS.coldRetryCpuShare)
             throw error;
           cold = false;
-          if (this.options.onRerun) {
-            this.options.onRerun(request.id);
-            // The notice leaves in the event loop's next turn, not after the second run has held the thread.
-            await new Promise((resolve) => setImmediate(resolve));
-          }
+          await this.timed(request.id);
         }
       }
       const json = JSON.stringify(result, dropFunctions);
@@ -122,6 +124,13 @@ export class Evaluator {
     if (program.program.trusted) answer.trusted = true;
     if (request.measure) answer.cpuMs = threadCpuMs() - cpuAtStart;
     return answer;
+  }
+
+  /** Tells the pool the request's time limit starts now; the notice leaves before the run holds the thread. */
+  private async timed(requestId: number): Promise<void> {
+    if (!this.options.onTimed) return;
+    this.options.onTimed(requestId);
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   private compiled(versionId: string, expression: string): Compiled {

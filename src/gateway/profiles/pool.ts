@@ -47,7 +47,7 @@ interface Slot {
   jobs: Job[];
   /** When the first job became the one running (as this thread saw it), and its deadline. */
   startedAt: number;
-  /** When the running job's deadline started: its start, or its second run's (a cold first run out of time, D-379). */
+  /** When the running job's deadline started: its start, or as the evaluator said (after a compile, a second run). */
   timedFrom: number;
   /** The evaluator's CPU time as of its last message. */
   cpuMs: number;
@@ -317,8 +317,8 @@ export class EvaluatorPool {
       this.dispatch();
       return;
     }
-    if (message.type === "rerun") {
-      // Its cold first run ran out of time on a busy machine and runs once more, warm: timed as a new one (D-379).
+    if (message.type === "timed") {
+      // Its version compiled, or its cold first run out of time and run once more: its limit starts now (D-379).
       if (slot.jobs[0]?.id === message.id) this.timeFirst(slot);
       return;
     }
@@ -327,9 +327,12 @@ export class EvaluatorPool {
 
   /**
    * The running job outlived its time limit plus the grace. A runaway has been burning CPU all along: kill it. An evaluator
-   * that got less than a tenth of that time as CPU was starved by an overloaded machine, not stuck: it gets more time (up to
-   * STARVED_DEADLINES deadlines), and if it is replaced after all, its job is reported starved (overload), not as the
-   * profile's guardrail breach. Where the evaluator's CPU cannot be read (not Linux), it is killed at the first deadline.
+   * that got less than a tenth of that time as CPU, or less than the time limit itself, was starved by an overloaded
+   * machine, not stuck: it gets more time (up to STARVED_DEADLINES deadlines), and if it is replaced after all, its job
+   * is reported starved (overload), not as the profile's guardrail breach. The limit too (D-379): a version's first
+   * evaluation also compiles it, and on a busy machine a cooperative one that had less than its limit as CPU may not
+   * yet have run to see the limit pass. Where the evaluator's CPU cannot be read (not Linux), it is killed at the first
+   * deadline.
    */
   private deadline(slot: Slot, job: Job, deadlineMs: number, timedFrom: number): void {
     // This thread may have been too busy to read a reply that is already waiting in the IPC pipe: the poll phase reads
@@ -338,7 +341,8 @@ export class EvaluatorPool {
       if (slot.retired || slot.jobs[0] !== job || slot.timedFrom !== timedFrom) return;
       const elapsedMs = Math.round(performance.now() - timedFrom);
       const cpuMs = slot.worker.cpuMs();
-      const starved = cpuMs !== undefined && cpuMs - slot.cpuMs < deadlineMs / LIMITS.starvedCpuShare;
+      const enough = Math.max(deadlineMs / LIMITS.starvedCpuShare, job.request.timeoutMs);
+      const starved = cpuMs !== undefined && cpuMs - slot.cpuMs < enough;
       if (starved && elapsedMs < deadlineMs * STARVED_DEADLINES) {
         slot.timer = setTimeout(() => this.deadline(slot, job, deadlineMs, timedFrom), this.options.deadlineGraceMs);
         return;

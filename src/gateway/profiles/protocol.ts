@@ -53,5 +53,8 @@ export type EvaluateReply = { id: number; trusted?: boolean; cpuMs?: number; div
 export type EvaluatorMessage =
   | { type: "ready"; cpuMs: number }
   | { type: "replies"; cpuMs: number; replies: EvaluateReply[] }
-  /** The running request's first run ran out of time cold; it runs once more, timed by the pool as a new one (D-379). */
-  | { type: "rerun"; cpuMs: number; id: number };
+  /**
+   * The running request's time limit starts now (its version was just compiled, or its cold first run ran out of time
+   * and it runs once more): the pool times its hard deadline from here (D-379).
+   */
+  | { type: "timed"; cpuMs: number; id: number };
