@@ -45,7 +45,7 @@ interface Slot {
   retired: boolean;
   /** Sent and not yet answered, in order: the evaluator runs the first, the rest wait in its pipe. */
   jobs: Job[];
-  /** When the first job became the one running (as this thread saw it), and its deadline. */
+  /** When the first job became the one running (as this thread saw it). */
   startedAt: number;
   /** When the running job's deadline started: its start, or as the evaluator said (after a compile, a second run). */
   timedFrom: number;
