@@ -175,7 +175,8 @@ describe("engine: an overloaded machine is not a runaway profile", () => {
         const spin = input("($loop := function($n) { $n > 0 ? $loop($n - 1) : 0 }; [1..1000].$loop(400))", "spin");
         const idle = cpuTicks();
         const pending = busy.map(spin, { timeoutMs: 200 });
-        // Once it is running, the machine gets busy: the evaluator waits 140 ms for a core, then runs to its limit —
+        // Time itself is the test: once it is running, the machine gets busy (the evaluator is stopped for 140 ms, as a
+        // process waiting for a core would be), then it runs to its limit —
         // over a twentieth of the limit as CPU (not starved), under half of it (not a runaway with a core to itself).
         await vi.waitUntil(() => cpuTicks() > idle, { timeout: 5_000, interval: 1 });
         process.kill(Number(pid), "SIGSTOP");
