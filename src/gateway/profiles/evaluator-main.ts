@@ -36,20 +36,10 @@ const WARM_UP_APPOINTMENT = `{
   "leadId": "lead_1", "startsAt": $localToUtc("2026-12-01 09:30", "America/Chicago"),
   "endsAt": $localToUtc("2026-12-01 10:30", "America/Chicago"), "notes": $trim(" Gate code 1234 "), "idempotencyKey": "warm-up-appointment"
 }`;
-await evaluator.evaluate({
-  id: 0,
-  versionId: "warm-up",
-  kind: "lead",
-  expression: WARM_UP,
-  payload: {},
-  timeoutMs: 5_000,
-});
-await evaluator.evaluate({
-  id: 0,
-  versionId: "warm-up-appointment",
-  kind: "appointment",
-  expression: WARM_UP_APPOINTMENT,
-  payload: {},
-  timeoutMs: 5_000,
-});
+for (const [kind, expression] of [
+  ["lead", WARM_UP],
+  ["appointment", WARM_UP_APPOINTMENT],
+] as const) {
+  await evaluator.evaluate({ id: 0, versionId: `warm-up-${kind}`, kind, expression, payload: {}, timeoutMs: 5_000 });
+}
 send({ type: "ready", cpuMs: cpuMs(process.cpuUsage()) });
