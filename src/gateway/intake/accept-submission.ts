@@ -66,17 +66,20 @@ export async function acceptSubmission({
 }): Promise<AcceptResult> {
   assertScope(key, input.kind);
   // Compared only between submissions of one idempotency key: without a key it is neither needed nor stored.
+  // A method, not an arrow function: under tsx (`npm start`) an arrow made per request is also named per request.
   let digest: string | undefined;
-  const payloadDigest = () => {
-    digest ??= canonicalDigest(input.payload);
-    return digest;
+  const lazy = {
+    payloadDigest(): string {
+      digest ??= canonicalDigest(input.payload);
+      return digest;
+    },
   };
 
   if (input.idempotencyHeader !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyHeader)) {
     throw badRequest("Idempotency-Key: up to 128 characters from A-Z a-z 0-9 . _ : -", { field: "Idempotency-Key" });
   }
   if (input.kind === "lead" && input.idempotencyHeader) {
-    const replay = await findReplay(ctx, key, "lead", input.idempotencyHeader, payloadDigest());
+    const replay = await findReplay(ctx, key, "lead", input.idempotencyHeader, lazy.payloadDigest());
     if (replay) return replay;
   }
 
@@ -100,7 +103,7 @@ export async function acceptSubmission({
       ? String((body as { idempotencyKey: string }).idempotencyKey)
       : input.idempotencyHeader;
   if (input.kind === "appointment" && idempotencyKey) {
-    const replay = await findReplay(ctx, key, "appointment", idempotencyKey, payloadDigest());
+    const replay = await findReplay(ctx, key, "appointment", idempotencyKey, lazy.payloadDigest());
     if (replay) return replay;
     await checkLeadReference(ctx, key, String((body as { leadId: string }).leadId));
   }
@@ -118,7 +121,7 @@ export async function acceptSubmission({
     canonicalBody: body,
     profileVersionId,
     idempotencyKey: idempotencyKey ?? null,
-    payloadDigest: idempotencyKey ? payloadDigest() : null,
+    payloadDigest: idempotencyKey ? lazy.payloadDigest() : null,
     upstreamIdempotencyKey: input.kind === "appointment" && idempotencyKey ? upstreamKey(key.id, idempotencyKey) : null,
     ...contactOf(input.kind, body),
     extras: extras ?? null,
@@ -132,7 +135,9 @@ export async function acceptSubmission({
   } catch (error) {
     endFailed(commit, error);
     // Another request committed the same idempotency key between our check and this commit.
-    const replay = idempotencyKey ? await findReplay(ctx, key, input.kind, idempotencyKey, payloadDigest()) : undefined;
+    const replay = idempotencyKey
+      ? await findReplay(ctx, key, input.kind, idempotencyKey, lazy.payloadDigest())
+      : undefined;
     if (replay) return replay;
     throw error;
   }

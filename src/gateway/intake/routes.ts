@@ -31,11 +31,16 @@ export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
         answerIntake({
           ctx,
           limiter,
+          // Methods, not arrow functions: under tsx (`npm start`) an arrow made per request is also named per request.
           request: {
             kind,
-            header: (name) => nodeHeader(incoming, name),
-            read: (maxBytes) => readIncoming(incoming, maxBytes),
-            onKey: (prefix) => {
+            header(name) {
+              return nodeHeader(incoming, name);
+            },
+            read(maxBytes) {
+              return readIncoming(incoming, maxBytes);
+            },
+            onKey(prefix) {
               line.key = prefix;
             },
           },
