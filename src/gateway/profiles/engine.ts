@@ -76,7 +76,7 @@ export class ProfileEngine {
   private readonly suspectTimeoutMs: number;
   /** versionId → when it last breached a guardrail (performance.now()). */
   private readonly suspects = new Lru<string, number>(1_000);
-  /** versionId → its evaluations of real payloads that finished within the suspect limit, up to the probation's. */
+  /** versionId → its evaluations of real payloads that were quick (`quick`), up to the probation's. */
   private readonly proven = new Lru<string, number>(1_000);
   private readonly inline: InlineEvaluator | undefined;
   /** Started on the owner tooling's first evaluation: most processes (a queue worker, the CLI, tests) never need it. */
@@ -147,7 +147,8 @@ export class ProfileEngine {
     const sample = opts.sample === true;
     const inline = tried ?? this.tryInline(input, opts);
     if (inline.outcome) return inline.outcome;
-    if (inline.overtime) request.measure = true;
+    // On probation, an evaluation is judged by its CPU time (D-380): the evaluator is asked for it.
+    if (inline.overtime || this.onProbation(input.versionId, sample)) request.measure = true;
     let reply = await this.route(request, sample, false);
     // Starved (the limit passed while the evaluator waited for a core): not the profile's fault. Once more — on the
     // shared pool unless the version breached a limit lately (the niced lane is where a busy machine starves first) —
@@ -156,7 +157,7 @@ export class ProfileEngine {
     if (!reply.ok && reply.kind === "starved") throw new EngineOverloadedError(this.pool.stats().queued, reply.message);
     if (!reply.ok && reply.kind === "guardrail" && this.suspectForMs > 0) {
       this.suspects.set(input.versionId, performance.now());
-    } else if (!sample && reply.elapsedMs < this.suspectTimeoutMs) {
+    } else if (!sample && this.quick(reply)) {
       const proven = this.proven.get(input.versionId) ?? 0;
       if (proven < LIMITS.probationEvaluations) this.proven.set(input.versionId, proven + 1);
     }
@@ -255,6 +256,23 @@ export class ProfileEngine {
     return outcome;
   }
 
+  /** Whether a real payload's evaluation of the version runs as on probation (samples never do). */
+  private onProbation(versionId: string, sample: boolean): boolean {
+    return !sample && (this.proven.get(versionId) ?? 0) < LIMITS.probationEvaluations;
+  }
+
+  /**
+   * Whether an evaluation counts towards its version's probation (D-380): it ended within the suspect limit, or spent
+   * less than that limit on a CPU. Its wall time alone is no evidence against the version: it holds the first
+   * evaluation's compile, and on a loaded machine the niced lane's waits for a core, so a benign version would stay on
+   * probation, and out of inline mapping, for as long as the machine is busy.
+   */
+  private quick(reply: EvaluateReply): boolean {
+    return (
+      reply.elapsedMs < this.suspectTimeoutMs || (reply.cpuMs !== undefined && reply.cpuMs < this.suspectTimeoutMs)
+    );
+  }
+
   /**
    * Where an evaluation runs. A version that breached a guardrail lately runs on the suspect lane with the suspect time
    * limit, and is refused when that lane is full. A version still on probation (fewer than `probationEvaluations` quick
@@ -270,7 +288,7 @@ export class ProfileEngine {
     const breachedAt = this.suspects.get(request.versionId);
     const breached = breachedAt !== undefined && performance.now() - breachedAt < this.suspectForMs;
     if (starved && !breached) return this.pool.run(request);
-    const probation = !sample && (this.proven.get(request.versionId) ?? 0) < LIMITS.probationEvaluations;
+    const probation = this.onProbation(request.versionId, sample);
     if (!breached && !probation && !this.pool.runningLonger(request.versionId, this.suspectTimeoutMs)) {
       return this.pool.run(request);
     }

@@ -30,8 +30,9 @@ export const LIMITS = {
   suspectTimeoutMs: 10,
   /**
    * A version is on probation in each process until this many of its evaluations of real payloads (not golden
-   * samples) finished within the suspect time limit: until then it runs on the suspect lane (with its full time
-   * limit), so a profile that runs away on its first real payloads never takes a shared evaluator.
+   * samples) were quick — ended within the suspect time limit, or spent less than it on a CPU (D-380): until then it
+   * runs on the suspect lane (with its full time limit), so a profile that runs away on its first real payloads never
+   * takes a shared evaluator.
    */
   probationEvaluations: 8,
   /**

@@ -14,7 +14,10 @@ export interface EvaluateRequest {
   /** Variables bound beside the payload: such an evaluation is interpreted (program.ts). */
   bindings?: Bindings;
   timeoutMs: number;
-  /** Report the evaluation's CPU time (`cpuMs` in the reply): the engine is judging an inline run that ran long. */
+  /**
+   * Report the evaluation's CPU time (`cpuMs` in the reply): the engine is judging an inline run that ran long, or an
+   * evaluation of a version on probation (D-380).
+   */
   measure?: boolean;
   /**
    * The version's compiled path disagreed with the interpreter in some evaluator: this one pins it to the interpreter

@@ -19,9 +19,9 @@ import { threadCpuMs } from "../../../src/gateway/profiles/thread-cpu.js";
 
 const engines: ProfileEngine[] = [];
 /**
- * A suspect limit of 200 ms, not 10: a version leaves probation after evaluations that each end within that limit, and
- * the full suite's load can keep a benign one on the niced lane over 10 ms (the version was still not inline after
- * 20 s of tries in a full run).
+ * A suspect limit of 200 ms, not 10: a version leaves probation after evaluations each quick in wall time or in CPU
+ * (D-380), and on an overloaded virtual machine even a benign evaluation's CPU reading has reached 7.6 ms (time stolen
+ * from the machine counts as the thread's); before D-380 the full suite's load kept a version on probation for 20 s.
  */
 const newEngine = (options: ConstructorParameters<typeof ProfileEngine>[0] = {}) => {
   const engine = new ProfileEngine({ poolSize: 1, suspectForMs: 60_000, suspectTimeoutMs: 200, ...options });

@@ -57,8 +57,8 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
   });
 
   it("sends a version to its lane while one of its evaluations runs longer than the suspect limit", async () => {
-    // A suspect limit of 200 ms, not 10: an evaluation counts towards probation only when it ends within the suspect
-    // limit, and a loaded machine can take 10 ms over a benign one, which would leave the version on probation.
+    // A suspect limit of 200 ms, not 10: an evaluation counts towards probation when it is quick in wall time or CPU
+    // (D-380), and on an overloaded virtual machine even a benign one's CPU reading has reached 7.6 ms.
     const engine = newEngine({ poolSize: 2, suspectForMs: 60_000, suspectTimeoutMs: 200 });
     await engine.ready();
     const profile = await loadProfileDir(RUNAWAY_DIR);
@@ -83,7 +83,7 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
   });
 
   it("keeps a version on probation (on the lane, full limit) until enough real payloads ran quickly; samples do not count", async () => {
-    // 200 ms: "quickly" is within the suspect limit, which a benign evaluation on a loaded machine may miss at 10 ms.
+    // 200 ms: "quickly" is within the suspect limit (wall time or CPU), which a loaded machine may stretch past 10 ms.
     const engine = newEngine({ poolSize: 2, suspectForMs: 60_000, suspectTimeoutMs: 200 });
     await engine.ready();
     const profile = await loadProfileDir(RUNAWAY_DIR);
@@ -105,6 +105,33 @@ describe("suspect lane: a version that breached a guardrail is isolated with a s
     const running = engine.map({ ...fresh, payload }, slow);
     await expect.poll(() => engine.stats()).toMatchObject({ pool: { busy: 1 }, suspectLane: { busy: 0 } });
     await running;
+  });
+
+  it("counts an evaluation towards probation by its own CPU, not by the wall time of a first compile (D-380)", async () => {
+    const engine = newEngine({ poolSize: 1, suspectForMs: 60_000, suspectTimeoutMs: 20 });
+    await engine.ready();
+    const proven = (versionId: string) =>
+      (engine as unknown as { proven: { get(id: string): number | undefined } }).proven.get(versionId) ?? 0;
+    // A version whose first evaluation in an evaluator spends tens of milliseconds compiling (a long function it never
+    // calls), then maps in well under a millisecond: its first evaluation's wall time is the compile's.
+    const unused = Array.from({ length: 6_000 }, (_, i) => `"f${i}": $uppercase(name) & "${i}"`).join(", ");
+    const expression = `( $unused := function($x) { { ${unused} } }; { "fullName": name, "email": email, "phone": phone, "address": address } )`;
+    const version = { versionId: "compiled-slowly", kind: "lead" as const, expression };
+    const first = await engine.map({ ...version, payload: benign });
+    expect(first, JSON.stringify(first).slice(0, 300)).toMatchObject({ ok: true });
+    // What makes this test mean something: by wall time alone, the first evaluation would not have counted.
+    expect(first.elapsedMs).toBeGreaterThanOrEqual(20);
+    expect(proven(version.versionId)).toBe(1);
+    for (let i = 1; i < LIMITS.probationEvaluations; i++) await engine.map({ ...version, payload: benign });
+    expect(proven(version.versionId)).toBe(LIMITS.probationEvaluations);
+    // The control: a runaway's evaluations spend their CPU, and none of them counts.
+    const runaway = await loadProfileDir(RUNAWAY_DIR);
+    const payload = await realPayload();
+    expect(await engine.map({ ...runaway, payload }, { timeoutMs: 60 })).toMatchObject({
+      ok: false,
+      kind: "guardrail",
+    });
+    expect(proven(runaway.versionId)).toBe(0);
   });
 
   it("lets the version back on the main pool once it has been clean for the suspect period", async () => {
