@@ -89,6 +89,7 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
     expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
       "submissions_company_connection_id_idx",
       "submissions_company_email_id_idx",
+      "submissions_company_forwarded_idx",
       "submissions_company_id_idx",
       "submissions_company_phone_id_idx",
       "submissions_company_status_id_idx",
@@ -117,6 +118,23 @@ describe("migration 0006: a submission's payload digest may be null (a table reb
         .all("cmp_1", "x") as { detail: string }[];
       expect(search.map((p) => p.detail).join(" ")).toContain(index);
     }
+    // The alert evaluator's windows (D-381): what failed or was forwarded, never the range of every row the company
+    // changed in the window (submissions_company_updated_idx), which intake fills.
+    const planOf = (statement: string) =>
+      (sqlite.prepare(`EXPLAIN QUERY PLAN ${statement}`).all("cmp_1", "2026-01-01") as { detail: string }[])
+        .map((p) => p.detail)
+        .join(" ");
+    expect(
+      planOf(
+        "SELECT count(*) FROM submissions WHERE company_id = ? AND status = 'failed' AND coalesce(updated_at, '') >= ?",
+      ),
+    ).toContain("submissions_company_status_id_idx");
+    expect(
+      planOf("SELECT created_at FROM submissions WHERE company_id = ? AND forwarded_at >= ? AND status = 'forwarded'"),
+    ).toContain("submissions_company_forwarded_idx");
+    expect(
+      planOf("SELECT connection_id FROM submissions WHERE company_id = ? AND status = 'held' AND id >= ?"),
+    ).toContain("submissions_company_status_id_idx");
     expect(
       sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'submissions_key_idem_uq'").get() as { sql: string },
     ).toMatchObject({ sql: expect.stringContaining("WHERE idempotency_key IS NOT NULL") });

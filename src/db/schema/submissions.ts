@@ -112,6 +112,9 @@ export const submissions = sqliteTable(
     // Alerts (D-344): a vendor key's latest submissions — when it last sent and its usual interval, to tell a vendor
     // gone quiet — read as a short seek per key every evaluation, whatever else its company receives.
     index("submissions_vendor_key_id_idx").on(t.vendorKeyId, t.id),
+    // Alerts (D-381): a company's submissions forwarded within a window, for forwarding's latency. Partial: intake's
+    // inserts (not forwarded yet) never enter it; a send that forwards a row adds its one entry.
+    index("submissions_company_forwarded_idx").on(t.companyId, t.forwardedAt).where(sql`forwarded_at IS NOT NULL`),
     // The owner's log found by a person's e-mail or phone (D-319), newest first within a company. Partial: an
     // appointment (no contact) costs its insert no entry. Each index costs every lead's insert: retention and erasure
     // have none (ranges of the time-ordered ids, a company's scan).

@@ -579,6 +579,35 @@ function contractCases(harness: () => Harness) {
     expect(await store().replaceHeld(a.id, { status: "noted" })).toBe(false);
     expect((await store().get(a.id))?.status).toBe("queued");
   });
+
+  it("gives the alert evaluator what failed in a window, and counts what was accepted only up to a cap (D-381)", async () => {
+    const since = T0 + 1_000_000;
+    const at = (n: number) => since + n;
+    const old = row({ status: "held", connectionId: "con_1" }, since - 1);
+    const accepted = Array.from({ length: 12 }, (_, n) => row({}, at(n)));
+    const viaConnection = Array.from({ length: 5 }, (_, n) => row({ connectionId: "con_1" }, at(100 + n)));
+    const held = [
+      row({ status: "held", connectionId: "con_1" }, at(200)),
+      row({ status: "held", connectionId: "con_2" }, at(201)),
+    ];
+    const otherCompany = row(
+      { status: "held", connectionId: "con_1", companyId: "co_b", vendorKeyId: "vk_b", credentialId: "cred_b" },
+      at(300),
+    );
+    for (const r of [old, ...accepted, ...viaConnection, ...held, otherCompany]) await store().insert(r);
+    // Held payloads in the window, per connection: neither the one before it nor another company's.
+    const heldNow = await store().heldSince("co_a", since);
+    expect(heldNow.sort((x, y) => String(x.connectionId).localeCompare(String(y.connectionId)))).toEqual([
+      { connectionId: "con_1", held: 1 },
+      { connectionId: "con_2", held: 1 },
+    ]);
+    // A key's own intake (outside any connection) and a connection's, each counted exactly under its cap…
+    expect(await store().acceptedSince("co_a", { vendorKeyId: "vk_a" }, since, 100)).toBe(12);
+    expect(await store().acceptedSince("co_a", { connectionId: "con_1" }, since, 100)).toBe(6);
+    // …and no further than the cap: a busy key's window is not read through to learn a share.
+    expect(await store().acceptedSince("co_a", { vendorKeyId: "vk_a" }, since, 4)).toBe(4);
+    expect(await store().acceptedSince("co_b", { connectionId: "con_1" }, since, 100)).toBe(1);
+  });
 }
 
 describe("SubmissionStore on SQLite", () => {

@@ -18,10 +18,14 @@ export const findMappingFailures: Finder = async (scan) => {
   const t = scan.thresholds.mapping_failures;
   if (!t.enabled) return [];
   const windowMs = t.windowMinutes * MINUTE_MS;
-  const inWindow = await tallies(scan, scan.nowMs - windowMs);
+  const inWindow = await failures(scan, scan.nowMs - windowMs);
+  // What each resource sent, asked only of those that failed often enough, and counted only as far as the share needs.
+  for (const tally of inWindow.values()) {
+    if (tally.failed >= t.minCount) tally.sent += await acceptedUpTo(scan, tally, scan.nowMs - windowMs, t.rate);
+  }
   const live = scan.live("mapping_failures");
   const earliest = Math.min(...live.map((a) => Date.parse(a.openedAt) - windowMs));
-  const sinceOpened = live.length > 0 ? await tallies(scan, earliest) : inWindow;
+  const sinceOpened = live.length > 0 ? await failures(scan, earliest) : inWindow;
   const [keys, connections] = [await scan.keys(), await scan.connections()];
   const findings: Finding[] = [];
   for (const [id, tally] of inWindow) {
@@ -58,24 +62,43 @@ export const findMappingFailures: Finder = async (scan) => {
   return findings;
 };
 
-/** Per resource: what it sent since `since` (ms) and what of it failed to map. */
-async function tallies(scan: Scan, since: number): Promise<Map<string, Tally>> {
+/**
+ * Per resource, what failed to map since `since` (ms): a connection's held payloads, a key's refused ones. A refused
+ * payload was answered 422 and stored nowhere else: it counts as sent as well as failed; a held one is a submission,
+ * counted as sent by `acceptedUpTo`.
+ */
+async function failures(scan: Scan, since: number): Promise<Map<string, Tally>> {
   const { ctx, companyId } = scan;
   const out = new Map<string, Tally>();
-  const add = (resourceType: Tally["resourceType"], resourceId: string, sent: number, failed: number) => {
-    const key = `${resourceType}:${resourceId}`;
-    const tally = out.get(key) ?? { resourceType, resourceId, sent: 0, failed: 0 };
-    tally.sent += sent;
-    tally.failed += failed;
-    out.set(key, tally);
-  };
-  for (const row of await ctx.submissions.intakeSince(companyId, since)) {
-    if (row.connectionId !== null) add("connection", row.connectionId, row.accepted, row.held);
-    else add("vendor_key", row.vendorKeyId, row.accepted, row.held);
+  for (const row of await ctx.submissions.heldSince(companyId, since)) {
+    // A held payload is a hook connection's (docs/connections.md).
+    if (row.connectionId === null) continue;
+    out.set(`connection:${row.connectionId}`, {
+      resourceType: "connection",
+      resourceId: row.connectionId,
+      sent: 0,
+      failed: row.held,
+    });
   }
-  // A refused payload was answered 422 and stored nowhere else: it counts as sent and as failed.
   for (const row of await ctx.submissions.mappingFailuresSince(companyId, since)) {
-    add("vendor_key", row.vendorKeyId, row.failures, row.failures);
+    out.set(`vendor_key:${row.vendorKeyId}`, {
+      resourceType: "vendor_key",
+      resourceId: row.vendorKeyId,
+      sent: row.failures,
+      failed: row.failures,
+    });
   }
   return out;
+}
+
+/**
+ * The submissions `tally`'s resource accepted since `since`, counted up to the most for which its failures are still
+ * `rate` of what it sent, and one more: past that the share is under the rate whatever the exact count (D-381).
+ */
+function acceptedUpTo(scan: Scan, tally: Tally, since: number, rate: number): Promise<number> {
+  // A rate of 0 makes any share enough: the count is then the whole window's, for the message.
+  const cap = rate > 0 ? Math.max(0, Math.floor(tally.failed / rate) - tally.sent) + 1 : Number.MAX_SAFE_INTEGER;
+  const of =
+    tally.resourceType === "connection" ? { connectionId: tally.resourceId } : { vendorKeyId: tally.resourceId };
+  return scan.ctx.submissions.acceptedSince(scan.companyId, of, since, cap);
 }

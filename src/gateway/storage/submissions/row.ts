@@ -109,14 +109,6 @@ export type FetchChange = Partial<
 /** How an erasure's scan reads a row: the person's own submissions by contact, appointments by the lead they name. */
 export type ScanBy = "contact" | "leadReference";
 
-/** Per vendor key and connection (null: the key's own intake), what was accepted in a window and how much is held. */
-export interface IntakeCounts {
-  vendorKeyId: string;
-  connectionId: string | null;
-  accepted: number;
-  held: number;
-}
-
 /** The timestamps of one submission (the overview's time series). */
 export type SubmissionTimes = Pick<SubmissionRow, "status" | "createdAt" | "forwardedAt" | "updatedAt">;
 

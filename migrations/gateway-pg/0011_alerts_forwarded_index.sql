@@ -1,0 +1,1 @@
+CREATE INDEX "submissions_company_forwarded_idx" ON "submissions" USING btree ("company_id","forwarded_at") WHERE forwarded_at IS NOT NULL;
