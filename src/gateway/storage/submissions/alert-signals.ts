@@ -39,22 +39,15 @@ export async function acceptedSince(
   since: number,
   cap: number,
 ): Promise<number> {
-  const from = idFloor("sub", since);
+  const window = store.db
+    .selectFrom("submissions")
+    .select("id")
+    .where("companyId", "=", companyId)
+    .where("id", ">=", idFloor("sub", since));
   const rows =
     "connectionId" in of
-      ? store.db
-          .selectFrom("submissions")
-          .select("id")
-          .where("companyId", "=", companyId)
-          .where("connectionId", "=", of.connectionId)
-          .where("id", ">=", from)
-      : store.db
-          .selectFrom("submissions")
-          .select("id")
-          .where("vendorKeyId", "=", of.vendorKeyId)
-          .where("id", ">=", from)
-          .where("connectionId", "is", null)
-          .where("companyId", "=", companyId);
+      ? window.where("connectionId", "=", of.connectionId)
+      : window.where("vendorKeyId", "=", of.vendorKeyId).where("connectionId", "is", null);
   const counted = await store.db
     .selectFrom(rows.limit(cap).as("window"))
     .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n"))
