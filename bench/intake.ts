@@ -19,6 +19,11 @@
  * rate over the x-api-key path's given a new lead each request too (the `new-lead` runs of the same rounds), so that
  * the two differ by the hook's own work only (docs/connections.md).
  *
+ * A vendor's real leads are of different people: `real_lead_ratio` is the x-api-key path's rate over echo's given a
+ * lead of a new person each request (an e-mail and a mobile number of its own, bench/lib/leads.ts `newPeople`). Their
+ * person-search entries (D-319) land anywhere in their indexes, where the `ratio` run's (the same lead each time) and
+ * the `new-lead` run's (e-mails numbered in order) append (docs/performance.md, 2026-11-28 evening).
+ *
  * Tracing (docs/tracing.md): on the SQLite store a second gateway traces every request (OTEL_TRACES_SAMPLER=always_on),
  * exporting over OTLP/HTTP (protobuf) to a receiver this bench runs; its intake runs in the same rounds, and the SQLite
  * line gives `tracing_off_ratio` (the untraced gateway's rate over echo's) and `tracing_on_ratio` (the traced one's).
@@ -35,7 +40,7 @@ import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startChild } from "./lib/child.js";
-import { newLeads, samplePayload } from "./lib/leads.js";
+import { newLeads, newPeople, samplePayload } from "./lib/leads.js";
 import { type LoadResult, load } from "./lib/load.js";
 import { postgresUnreachable, scratchDatabase } from "./lib/postgres.js";
 import { median, processTreeCpuMs } from "./lib/stats.js";
@@ -186,6 +191,11 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
   const freshLead = newLeads(JSON.parse(normalPayload), "fresh");
   const freshIntakeLoad = (seconds: number) =>
     intakeLoad(seconds, undefined, () => ({ body: freshLead(), headers: {} }));
+  // `real_lead_ratio`: the x-api-key path given leads of different people, as a vendor's real traffic is. Each lead's
+  // e-mail and phone then take a page of their own in the person-search indexes (D-319), where the other runs'
+  // append.
+  const person = newPeople(JSON.parse(normalPayload));
+  const peopleIntakeLoad = (seconds: number) => intakeLoad(seconds, undefined, () => ({ body: person(), headers: {} }));
   const tracedLoad = (server: GatewayServer, seconds: number) =>
     load({
       url: `${server.info.url}/api/inbound/leads`,
@@ -206,6 +216,7 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
   const intakeRuns: Run[] = [];
   const hookRuns: Run[] = [];
   const freshRuns: Run[] = [];
+  const peopleRuns: Run[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     echoRuns.push(await measured(echoPid, () => echoLoad(SECONDS)));
     console.log(`round ${round} echo     ${fmt(echoRuns.at(-1) as Run)}`);
@@ -215,6 +226,8 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
     console.log(`round ${round} intake   ${fmt(intakeRuns.at(-1) as Run)} (${store})`);
     freshRuns.push(await measured(gwPid, () => freshIntakeLoad(SECONDS)));
     console.log(`round ${round} new-lead ${fmt(freshRuns.at(-1) as Run)} (${store}, x-api-key, a new lead each)`);
+    peopleRuns.push(await measured(gwPid, () => peopleIntakeLoad(SECONDS)));
+    console.log(`round ${round} people   ${fmt(peopleRuns.at(-1) as Run)} (${store}, x-api-key, a new person each)`);
     hookRuns.push(await measured(gwPid, () => hookLoad(SECONDS)));
     console.log(`round ${round} hook     ${fmt(hookRuns.at(-1) as Run)} (${store})`);
     if (traced) {
@@ -229,6 +242,11 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
       `${median(hookRuns.map((r) => r.cpuUsPerRequest)).toFixed(0)} µs CPU/req`,
   );
   const echoRps = median(echoRuns.map((r) => r.rps));
+  const peopleRps = median(peopleRuns.map((r) => r.rps));
+  console.log(
+    `a new person each (${store}): ${peopleRps.toFixed(0)} req/s, ${(peopleRps / echoRps).toFixed(3)} of echo, ` +
+      `${median(peopleRuns.map((r) => r.cpuUsPerRequest)).toFixed(0)} µs CPU/req`,
+  );
   const floorRps = median(floorRuns.map((r) => r.rps));
   const floorCpu = median(floorRuns.map((r) => r.cpuUsPerRequest));
   const intakeRps = median(intakeRuns.map((r) => r.rps));
@@ -280,5 +298,5 @@ async function measure(store: Store, gw: GatewayServer, traced?: GatewayServer):
         `${median(tracedRuns.map((r) => r.cpuUsPerRequest)).toFixed(0)} µs CPU/req`,
     );
   }
-  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)} hook_ratio=${hookRatio.toFixed(3)}${tracingRatios}`;
+  return `RESULT store=${store} intake_rps=${intakeRps.toFixed(0)} echo_rps=${echoRps.toFixed(0)} ratio=${ratio.toFixed(3)} p99_ms=${intakeP99} runaway_p99_ratio=${runawayRatio.toFixed(3)} intake_cpu_us=${intakeCpu.toFixed(0)} echo_cpu_us=${echoCpu.toFixed(0)} floor_ratio=${(floorRps / echoRps).toFixed(3)} hook_ratio=${hookRatio.toFixed(3)} real_lead_ratio=${(peopleRps / echoRps).toFixed(3)}${tracingRatios}`;
 }
