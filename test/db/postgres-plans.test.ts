@@ -7,9 +7,8 @@ const available = await postgresAvailable();
 /**
  * The statements the SQLite plans in migrations.test.ts pin, planned by PostgreSQL over a company's table as the
  * bench leaves it (most rows forwarded, a few failed or held, every lead a person of its own, one key sending most and
- * one key quiet: D-344's vendor gone quiet) and analysed: each reads
- * the index its decision names, never the range of every row the company changed (`submissions_company_updated_idx`)
- * and never the whole table.
+ * one quiet: D-344's vendor gone quiet) and analysed: each reads the index its decision names, never the range of
+ * every row the company changed (`submissions_company_updated_idx`) and never the whole table.
  */
 describe.skipIf(!available)("the submissions record's indexes on PostgreSQL (D-319, D-381)", () => {
   const database = usePostgresDatabase();
