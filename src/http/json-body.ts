@@ -114,8 +114,7 @@ export function readIncoming(incoming: IncomingMessage, maxBytes = MAX_BODY_BYTE
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    // Methods of one object rather than named arrow functions: under tsx (`npm start`) every named closure is also
-    // given its name at run time, and these are made for every request.
+    // Methods of one object rather than arrow functions, as everything made per request (D-382).
     const on = {
       data(chunk: Buffer) {
         size += chunk.byteLength;

@@ -75,8 +75,7 @@ const PLAIN_HOOK_PATH = /^\/hooks\/[A-Za-z0-9_-]*$/;
  * The Node request as answerHook() reads it. What the vendor called is the public URL's scheme and host (a proof may
  * sign them) and the path and query as sent; a plain hook path (all of them, from a vendor) is joined to the public
  * URL's origin as `new URL()` would join it, without parsing either per request (D-365), anything else is parsed.
- * Methods of one object rather than arrow functions: under tsx every closure made per request is also named at run
- * time (as readIncoming's).
+ * Methods of one object rather than arrow functions, as everything made per request (D-382).
  */
 function nodeRequestOf(ctx: GatewayContext): (incoming: IncomingMessage) => HookHttpRequest {
   // The public URL parsed once, again only when the setting changes (a test gateway learns its port after its routes).

@@ -66,7 +66,7 @@ export async function acceptSubmission({
 }): Promise<AcceptResult> {
   assertScope(key, input.kind);
   // Compared only between submissions of one idempotency key: without a key it is neither needed nor stored.
-  // A method, not an arrow function: under tsx (`npm start`) an arrow made per request is also named per request.
+  // A method, not an arrow function (D-382).
   let digest: string | undefined;
   const lazy = {
     payloadDigest(): string {

@@ -53,7 +53,7 @@ async function tracedIntake(args: {
     attributes: { "http.request.method": "POST", "http.route": path },
   });
   const onKey = args.request.onKey;
-  // A method, not an arrow function: under tsx (`npm start`) an arrow made per request is also named per request.
+  // A method, not an arrow function (D-382).
   const request: IntakeRequest = {
     ...args.request,
     onKey(prefix) {

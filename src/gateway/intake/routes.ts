@@ -31,7 +31,7 @@ export function intakeRoutes(app: GatewayApp, ctx: GatewayContext): void {
         answerIntake({
           ctx,
           limiter,
-          // Methods, not arrow functions: under tsx (`npm start`) an arrow made per request is also named per request.
+          // Methods, not arrow functions (D-382).
           request: {
             kind,
             header(name) {
