@@ -111,7 +111,7 @@ export async function run(argv: string[]): Promise<void> {
   writeBanner(banner({ url: server.url, sandbox, demo: configPath === undefined, source: loaded.source }));
 
   // SIGTERM: stop intake (requests in flight are answered), give in-flight upstream calls a deadline, release the rest
-  // (they resume on restart), then the embedded sandbox.
+  // (they resume on restart), give webhook deliveries in flight what is left of it (D-383), then the embedded sandbox.
   onShutdown(log, async () => {
     retention.close();
     await server.close();

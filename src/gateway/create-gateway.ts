@@ -241,8 +241,12 @@ async function startGateway(
      * PostgreSQL the startup lock, so processes starting together apply it one after the other.
      */
     exclusively: <T>(fn: () => Promise<T>) => storage.exclusively(fn),
-    /** Graceful: in-flight upstream calls get `deadlineMs` to finish; then leases are released. */
+    /**
+     * Graceful: in-flight upstream calls get `deadlineMs` to finish, then leases are released; webhook deliveries in
+     * flight get what is left of it (D-383; none without a deadline).
+     */
     async close(deadlineMs?: number) {
+      const until = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
       await app.closeHooks();
       await alerts?.close();
       // Before forwarding: a record it stores is handed to forwarding.
@@ -251,7 +255,7 @@ async function startGateway(
       await forwarder?.close(deadlineMs);
       forwardingStopped?.();
       await embeddedClaim?.release();
-      await webhooks.close();
+      await webhooks.close(until === undefined ? undefined : Math.max(0, until - Date.now()));
       await queues?.close();
       await close();
     },

@@ -41,6 +41,8 @@ export function startLedWebhooks(
   const lock = new LeaderLock(connection, keys.webhooksLeader, leadership.lockTtlMs ?? 6_000);
   const closed = new AbortController();
   let dispatcher: WebhookDispatcher | undefined;
+  /** What the process's close gives the leader's deliveries in flight (D-383). */
+  let closingGraceMs = 0;
 
   const publish = (subscriptionId: string, dueAt: number) =>
     connection.publish(keys.webhooksDue, webhookDueMessage(subscriptionId, dueAt)).catch((error: Error) => {
@@ -86,7 +88,7 @@ export function startLedWebhooks(
       stepDown: async (reason) => {
         const leaving = dispatcher;
         dispatcher = undefined;
-        if (reason === "closing") return leaving?.close();
+        if (reason === "closing") return leaving?.close({ graceMs: closingGraceMs });
         // The process lives on: the outcomes it has answered keep committing once the database is back (D-334).
         void leaving?.close({ keepOutcomes: true });
       },
@@ -99,7 +101,8 @@ export function startLedWebhooks(
     get dispatcher() {
       return dispatcher;
     },
-    async close() {
+    async close(graceMs) {
+      closingGraceMs = graceMs ?? 0;
       stopped();
       closed.abort();
       await election.close();

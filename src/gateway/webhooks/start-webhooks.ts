@@ -6,8 +6,11 @@ export type WebhookOptions = DispatcherOptions;
 export interface RunningWebhooks {
   /** The dispatcher running in this process, if one does (with Redis, only the elected process runs one). */
   readonly dispatcher: WebhookDispatcher | undefined;
-  /** Stops the dispatcher; call before the database closes. */
-  close(): Promise<void>;
+  /**
+   * Stops the dispatcher; call before the database closes. Deliveries in flight get `graceMs` (default none) to be
+   * answered and their outcomes recorded (D-383).
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -23,9 +26,9 @@ export async function startWebhooks(ctx: GatewayContext, options: WebhookOptions
   await dispatcher.start();
   return {
     dispatcher,
-    async close() {
+    async close(graceMs) {
       stopped();
-      await dispatcher.close();
+      await dispatcher.close(graceMs === undefined ? {} : { graceMs });
     },
   };
 }

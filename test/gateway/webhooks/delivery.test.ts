@@ -490,4 +490,124 @@ describe("§6 webhooks: closing the dispatcher", () => {
       await own.close();
     }
   });
+
+  /** A gateway with one subscription whose endpoint answers when the test says; `lead` settles a lead for it. */
+  async function heldEndpoint(own: WebhookGateway) {
+    const company = await seedCompany(own.gateway, "Stopping");
+    const key = await company.issueKey({ partnerType: "lead_source" });
+    const waiting: Array<() => void> = [];
+    let hold = false;
+    const endpoint = await startReceiver((_r, res) => {
+      const answer = () => res.writeHead(200).end("ok");
+      if (hold) waiting.push(answer);
+      else answer();
+    });
+    receivers.push(endpoint);
+    const owner = ownerApi(own.url, await bearer(own.url, company.email));
+    const created = await owner("POST", "/subscriptions", {
+      vendorKeyId: key.id,
+      url: endpoint.url,
+      events: ["submission.forwarded"],
+    });
+    return {
+      endpoint,
+      subscriptionId: String(created.body.id),
+      hold() {
+        hold = true;
+      },
+      release() {
+        hold = false;
+        for (const answer of waiting.splice(0)) answer();
+      },
+      lead: (leadId: string) =>
+        settle(
+          own.gateway,
+          settledSubmission(company.company.id, key.id, {
+            kind: "lead",
+            status: "forwarded",
+            result: { status: "created", leadId },
+          }),
+        ),
+    };
+  }
+
+  it("D-383: a delivery answered within the close's grace is recorded; one still unanswered at its end is left pending", async () => {
+    const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } });
+    try {
+      const held = await heldEndpoint(own);
+      held.hold();
+      await held.lead("lead_in_flight");
+      await waitFor(() => held.endpoint.received.length === 1, 5_000, "the delivery in flight");
+
+      let closed = false;
+      const closing = own.gateway.webhooks.close(10_000).then(() => {
+        closed = true;
+      });
+      // The close waits for the answer: two turns of the event loop later it has not returned.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+      expect(closed).toBe(false);
+      held.release();
+      await closing;
+      // Recorded before the close returned: not pending, so no next start sends it again.
+      const rows = await deliveriesOf(own.gateway, held.subscriptionId);
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual([["delivered", 1]]);
+      expect(held.endpoint.received).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
+
+    // The grace's end: an endpoint still silent is abandoned, its delivery pending for the next start.
+    const late = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } });
+    try {
+      const held = await heldEndpoint(late);
+      held.hold();
+      await held.lead("lead_silent");
+      await waitFor(() => held.endpoint.received.length === 1, 5_000, "the delivery in flight");
+      await late.gateway.webhooks.close(100);
+      const rows = await deliveriesOf(late.gateway, held.subscriptionId);
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual([["pending", 0]]);
+      held.release();
+    } finally {
+      await late.close();
+    }
+  });
+
+  it("D-383: a gateway stopped with a deadline records its deliveries in flight, and the next start sends none again", async () => {
+    const databasePath = join(mkdtempSync(join(tmpdir(), "pg-webhook-stop-")), "gateway.db");
+    const masterKey = randomBytes(32).toString("hex");
+    const options = { databasePath, masterKey, webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } };
+    const own = await startGateway(options);
+    const held = await heldEndpoint(own);
+    try {
+      // Positive control: an answered delivery, recorded as usual.
+      await held.lead("lead_before");
+      await waitFor(() => held.endpoint.received.length === 1, 5_000, "the first delivery");
+      held.hold();
+      await held.lead("lead_at_stop");
+      await waitFor(() => held.endpoint.received.length === 2, 5_000, "the delivery in flight at the stop");
+      let stopped = false;
+      await own.server.close();
+      const stopping = own.gateway.close(10_000).then(() => {
+        stopped = true;
+      });
+      await waitFor(() => own.gateway.webhooks.dispatcher?.stats().inFlight === 1, 5_000, "the stop under way");
+      expect(stopped).toBe(false);
+      held.release();
+      await stopping;
+    } finally {
+      held.release();
+    }
+    const again = await startGateway(options);
+    try {
+      const rows = await deliveriesOf(again.gateway, held.subscriptionId);
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+        ["delivered", 1],
+        ["delivered", 1],
+      ]);
+      expect(held.endpoint.received).toHaveLength(2);
+    } finally {
+      await again.close();
+      rmSync(databasePath, { force: true });
+    }
+  });
 });

@@ -92,6 +92,8 @@ export class WebhookDispatcher {
   #timerAt = Number.POSITIVE_INFINITY;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Past the close's grace: what is still in flight is abandoned, its outcome (an abort) not recorded. */
+  #abandoned = false;
   /** One pump at a time (its reads are asynchronous: two would launch one row twice). */
   readonly #pumpRuns = new SerialPump(
     () => this.#pump(),
@@ -167,16 +169,17 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Stops sending; requests in flight are abandoned and their deliveries left pending for the next start. A pump
-   * reading the queues is waited for (it launches nothing once closed), and so is a group commit under way: the
-   * database may close right after, and a request sent then would have no outcome recorded (a second delivery at
-   * the next start; D-267).
+   * Stops sending. A pump reading the queues is waited for (it launches nothing once closed), and so is a group
+   * commit under way: the database may close right after, and a request sent then would have no outcome recorded (a
+   * second delivery at the next start; D-267). Requests in flight get `graceMs` to be answered, and the outcomes of
+   * those answered are committed (D-383): a deploy's stop sends nothing twice unless an endpoint is still silent at the
+   * end of the grace. Those are abandoned and left pending for the next start.
    *
    * `keepOutcomes` (a dispatcher stepping down while the process lives on, D-334): the outcomes answered and not yet
    * committed keep waiting for the database until they commit — the next dispatcher, elected after the outage, waits
    * for them (`sendFrom`) instead of sending those deliveries again; the promise settles once they are in.
    */
-  async close(options: { keepOutcomes?: boolean } = {}): Promise<void> {
+  async close(options: { keepOutcomes?: boolean; graceMs?: number } = {}): Promise<void> {
     this.#closed = true;
     // What waits for the database gives up: a delivery sent whose outcome was not committed is sent again at the next
     // start (at least once, §6.6), as after a crash.
@@ -185,8 +188,18 @@ export class WebhookDispatcher {
     this.#forgetRecovery?.();
     clearTimeout(this.#timer);
     clearInterval(this.#poll);
-    this.#fetch.close();
     await this.#pumpRuns.settled();
+    const graceMs = options.graceMs ?? 0;
+    if (graceMs > 0 && this.#active.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.allSettled([...this.#active]), grace]);
+      clearTimeout(timer);
+    }
+    this.#abandoned = true;
+    this.#fetch.close();
     await Promise.allSettled([...this.#active]);
     await this.#flushRun;
     await this.#flush();
@@ -306,7 +319,8 @@ export class WebhookDispatcher {
     else this.#inFlight++;
     const run = attemptDelivery(this.#ctx, this.#fetch, subscription, row, this.#outage)
       .then((result) => {
-        if (this.#closed) return;
+        // Answered within the close's grace: recorded like any other (the close commits it before it returns).
+        if (this.#abandoned) return;
         // Known at once, before the commit: the next pump already gives a recovered endpoint its full share.
         if (result.status !== null && result.status >= 200 && result.status < 300)
           this.#healthy.add(row.subscriptionId);
