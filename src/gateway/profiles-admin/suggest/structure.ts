@@ -145,6 +145,14 @@ function commonScalarPaths(items: readonly Item[]): string[][] {
   );
 }
 
+/**
+ * A key's value as text, for telling items apart: a scalar's own text; every object and array the same text, as no
+ * key (a vendor's `{"toString": 1}` would make String() throw: it is data, not a method).
+ */
+export function keyText(value: unknown): string {
+  return typeof value === "object" && value !== null ? "\u0000object" : String(value);
+}
+
 export function valueAt(item: Item, path: readonly string[]): unknown {
   let value: unknown = item;
   for (const field of path) {
@@ -161,7 +169,7 @@ export function valueAt(item: Item, path: readonly string[]): unknown {
  */
 function keyScore(key: readonly string[], instances: readonly Item[][], items: readonly Item[]): number {
   for (const list of instances) {
-    const values = list.map((item) => String(valueAt(item, key)));
+    const values = list.map((item) => keyText(valueAt(item, key)));
     if (new Set(values).size !== values.length) return 0;
   }
   const values = items.map((item) => valueAt(item, key));

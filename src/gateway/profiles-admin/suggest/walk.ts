@@ -2,7 +2,7 @@ import type { JsonStrings } from "./json-in-string.js";
 import { isValueName, labelOf, VALUE_WORDS } from "./list-words.js";
 import { type PayloadPath, renderPath, renderSegments, type Segment } from "./path.js";
 import type { Scalar } from "./scalar.js";
-import { child, decodedAt, isItem, itemsOf, type ListReading, type Structure, valueAt } from "./structure.js";
+import { child, decodedAt, isItem, itemsOf, keyText, type ListReading, type Structure, valueAt } from "./structure.js";
 import { tokenize } from "./tokens.js";
 
 /** What names a value: its own field's words, the label of the item or object it is in, the names around it. */
@@ -151,7 +151,7 @@ export function walkPayload(payload: unknown, structure: Structure, strings: Jso
   ) => {
     const keys = items.map((item) => valueAt(item, reading.key));
     const counts = new Map<string, number>();
-    for (const key of keys) counts.set(String(key), (counts.get(String(key)) ?? 0) + 1);
+    for (const key of keys) counts.set(keyText(key), (counts.get(keyText(key)) ?? 0) + 1);
     const seen = new Set<string>();
     const skip = new Set([reading.key[0] ?? "", ...(reading.typeKey ? [reading.typeKey] : [])]);
     const group = groupOf(place);

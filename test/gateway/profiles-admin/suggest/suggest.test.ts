@@ -137,6 +137,20 @@ describe("a suggested lead profile (§2.7)", () => {
     expect(compileProfile(suggestion.expression)).toEqual({ ok: true });
     expect(fieldOf(suggestion, "email")?.sourcePath).toBe("`email */ $x := 1; /*`");
   });
+
+  it("suggests from a list whose item's key is an object named like a method", () => {
+    // As JSON.parse makes them: `{"toString": 1}` is data, and String() of it throws (the suggester did).
+    const payloads = [
+      '{"email":[{"name":[[{"toString":1}]]},[{"email":0,"name":0}]]}',
+      '{"answers":[{"name":{"toString":1},"value":"x"},{"name":"email","value":"ann@example.com"}]}',
+      '{"answers":[{"name":"email","value":"bo@example.com"},{"name":{"valueOf":2},"value":"y"}]}',
+    ].map((text) => JSON.parse(text) as Body);
+    for (const given of [payloads.slice(0, 1), payloads.slice(1)]) {
+      const suggestion = suggestProfile({ kind: "lead", payloads: given });
+      expect(compileProfile(suggestion.expression)).toEqual({ ok: true });
+      expect(new Set([...suggestion.fields.map((f) => f.field), ...suggestion.missing]).size).toBe(5);
+    }
+  });
 });
 
 describe("a suggested booking profile: the person and the visit as two records (§2.7, §2.8)", () => {
