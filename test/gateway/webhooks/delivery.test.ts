@@ -421,76 +421,6 @@ describe("§6 webhooks: deleting a subscription while a delivery is in flight", 
 });
 
 describe("§6 webhooks: closing the dispatcher", () => {
-  it("waits for a pump that is reading a delivery, and sends nothing once closed", async () => {
-    const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0 } });
-    try {
-      const company = await seedCompany(own.gateway, "Closing");
-      const key = await company.issueKey({ partnerType: "lead_source" });
-      const endpoint = await startReceiver();
-      receivers.push(endpoint);
-      const owner = ownerApi(own.url, await bearer(own.url, company.email));
-      const created = await owner("POST", "/subscriptions", {
-        vendorKeyId: key.id,
-        url: endpoint.url,
-        events: ["submission.forwarded"],
-      });
-      const lead = (leadId: string) =>
-        settle(
-          own.gateway,
-          settledSubmission(company.company.id, key.id, {
-            kind: "lead",
-            status: "forwarded",
-            result: { status: "created", leadId },
-          }),
-        );
-      // Positive control: while open, a delivery goes out.
-      await lead("lead_open");
-      await waitFor(() => endpoint.received.length === 1, 5_000, "the first delivery");
-
-      // The pump's next read of a delivery is held until the close has begun.
-      const store = own.gateway.ctx.webhooks;
-      const read = store.delivery.bind(store);
-      let entered: () => void = () => undefined;
-      let release: () => void = () => undefined;
-      const reading = new Promise<void>((resolve) => {
-        entered = resolve;
-      });
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let readDone: Promise<unknown> = Promise.resolve();
-      store.delivery = (id) => {
-        entered();
-        readDone = held.then(() => read(id));
-        return readDone as ReturnType<typeof read>;
-      };
-      await lead("lead_closing");
-      await reading;
-
-      let closed = false;
-      const closing = own.gateway.webhooks.close().then(() => {
-        closed = true;
-      });
-      // Two turns of the event loop: a close that does not wait for the pump has resolved by then.
-      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-      expect(closed).toBe(false);
-      release();
-      await closing;
-      await readDone;
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(own.gateway.webhooks.dispatcher?.stats().inFlight).toBe(0);
-      expect(endpoint.received).toHaveLength(1);
-      // Left pending, unsent, for the next start.
-      const rows = await deliveriesOf(own.gateway, String(created.body.id));
-      expect(rows.map((r) => [r.status, r.attempts])).toEqual([
-        ["pending", 0],
-        ["delivered", 1],
-      ]);
-    } finally {
-      await own.close();
-    }
-  });
-
   /** A gateway with one subscription whose endpoint answers when the test says; `lead` settles a lead for it. */
   async function heldEndpoint(own: WebhookGateway) {
     const company = await seedCompany(own.gateway, "Stopping");
@@ -530,6 +460,58 @@ describe("§6 webhooks: closing the dispatcher", () => {
         ),
     };
   }
+
+  it("waits for a pump that is reading a delivery, and sends nothing once closed", async () => {
+    const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0 } });
+    try {
+      const { endpoint, subscriptionId, lead } = await heldEndpoint(own);
+      // Positive control: while open, a delivery goes out.
+      await lead("lead_open");
+      await waitFor(() => endpoint.received.length === 1, 5_000, "the first delivery");
+
+      // The pump's next read of a delivery is held until the close has begun.
+      const store = own.gateway.ctx.webhooks;
+      const read = store.delivery.bind(store);
+      let entered: () => void = () => undefined;
+      let release: () => void = () => undefined;
+      const reading = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let readDone: Promise<unknown> = Promise.resolve();
+      store.delivery = (id) => {
+        entered();
+        readDone = held.then(() => read(id));
+        return readDone as ReturnType<typeof read>;
+      };
+      await lead("lead_closing");
+      await reading;
+
+      let closed = false;
+      const closing = own.gateway.webhooks.close().then(() => {
+        closed = true;
+      });
+      // Two turns of the event loop: a close that does not wait for the pump has resolved by then.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+      expect(closed).toBe(false);
+      release();
+      await closing;
+      await readDone;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(own.gateway.webhooks.dispatcher?.stats().inFlight).toBe(0);
+      expect(endpoint.received).toHaveLength(1);
+      // Left pending, unsent, for the next start.
+      const rows = await deliveriesOf(own.gateway, subscriptionId);
+      expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+        ["pending", 0],
+        ["delivered", 1],
+      ]);
+    } finally {
+      await own.close();
+    }
+  });
 
   it("D-383: a delivery answered within the close's grace is recorded; one still unanswered at its end is left pending", async () => {
     const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } });
