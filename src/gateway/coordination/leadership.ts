@@ -64,7 +64,7 @@ export class Leadership {
 
   /** Starts the loop; resolves after its first step. */
   start(): Promise<void> {
-    this.#timer = setInterval(() => void this.step(), Math.max(50, Math.floor(this.#lock.ttlMs / 6)));
+    this.#timer = setInterval(() => void this.step(), this.#interval());
     if (!this.#role.holdsProcess) this.#timer.unref();
     return this.step();
   }
@@ -107,13 +107,29 @@ export class Leadership {
     }
   }
 
-  /** Stops the loop; a holder steps down and releases the lock, so another process takes over at once. */
+  /**
+   * Stops the loop; a holder steps down and releases the lock, so another process takes over at once. While its role
+   * steps down (the webhook dispatcher's grace for the deliveries in flight, D-383) the lock is still renewed: no
+   * other process takes the role before this one has let go of what it was doing.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
     const led = this.#leading;
-    await this.#stepDown("closing");
+    const renewing = led
+      ? setInterval(() => void this.#lock.renew().catch(() => undefined), this.#interval())
+      : undefined;
+    try {
+      await this.#stepDown("closing");
+    } finally {
+      clearInterval(renewing);
+    }
     if (led) await this.#lock.release().catch(() => undefined);
+  }
+
+  /** How often the loop steps: six times in the lock's time to live. */
+  #interval(): number {
+    return Math.max(50, Math.floor(this.#lock.ttlMs / 6));
   }
 
   async #stepDown(reason: string): Promise<void> {
