@@ -1,4 +1,5 @@
 import type { GatewayContext } from "../context.js";
+import { settledWithin } from "../coordination/settled-within.js";
 import { type OutageRetry, OutageRetryClosedError } from "../outage/index.js";
 import type { UpstreamCredentialStore } from "../storage/credentials/index.js";
 import type { Admissible, SubmissionStore } from "../storage/submissions/index.js";
@@ -219,7 +220,7 @@ export class Dispatcher {
     this.#forgetRecovery();
     clearTimeout(this.#timer);
     const pending = [...this.#inFlight.values()];
-    await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
+    await settledWithin(pending, deadlineMs);
     return this.inFlight;
   }
 

@@ -439,27 +439,35 @@ describe("§6 webhooks: closing the dispatcher", () => {
       url: endpoint.url,
       events: ["submission.forwarded"],
     });
+    const lead = (leadId: string) =>
+      settle(
+        own.gateway,
+        settledSubmission(company.company.id, key.id, {
+          kind: "lead",
+          status: "forwarded",
+          result: { status: "created", leadId },
+        }),
+      );
     return {
       endpoint,
       subscriptionId: String(created.body.id),
-      hold() {
-        hold = true;
-      },
       release() {
         hold = false;
         for (const answer of waiting.splice(0)) answer();
       },
-      lead: (leadId: string) =>
-        settle(
-          own.gateway,
-          settledSubmission(company.company.id, key.id, {
-            kind: "lead",
-            status: "forwarded",
-            result: { status: "created", leadId },
-          }),
-        ),
+      lead,
+      /** A lead's delivery sent and held unanswered: resolves once the endpoint has it. */
+      async inFlight(leadId: string) {
+        hold = true;
+        const before = endpoint.received.length;
+        await lead(leadId);
+        await waitFor(() => endpoint.received.length === before + 1, 5_000, `the delivery of ${leadId} in flight`);
+      },
     };
   }
+
+  /** One attempt a delivery within a test, and a request timeout longer than any grace below. */
+  const STOPPING = { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 };
 
   it("waits for a pump that is reading a delivery, and sends nothing once closed", async () => {
     const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0 } });
@@ -514,12 +522,10 @@ describe("§6 webhooks: closing the dispatcher", () => {
   });
 
   it("D-383: a delivery answered within the close's grace is recorded; one still unanswered at its end is left pending", async () => {
-    const own = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } });
+    const own = await startGateway({ webhooks: STOPPING });
     try {
       const held = await heldEndpoint(own);
-      held.hold();
-      await held.lead("lead_in_flight");
-      await waitFor(() => held.endpoint.received.length === 1, 5_000, "the delivery in flight");
+      await held.inFlight("lead_in_flight");
 
       let closed = false;
       const closing = own.gateway.webhooks.close(10_000).then(() => {
@@ -539,12 +545,10 @@ describe("§6 webhooks: closing the dispatcher", () => {
     }
 
     // The grace's end: an endpoint still silent is abandoned, its delivery pending for the next start.
-    const late = await startGateway({ webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } });
+    const late = await startGateway({ webhooks: STOPPING });
     try {
       const held = await heldEndpoint(late);
-      held.hold();
-      await held.lead("lead_silent");
-      await waitFor(() => held.endpoint.received.length === 1, 5_000, "the delivery in flight");
+      await held.inFlight("lead_silent");
       await late.gateway.webhooks.close(100);
       const rows = await deliveriesOf(late.gateway, held.subscriptionId);
       expect(rows.map((r) => [r.status, r.attempts])).toEqual([["pending", 0]]);
@@ -557,16 +561,14 @@ describe("§6 webhooks: closing the dispatcher", () => {
   it("D-383: a gateway stopped with a deadline records its deliveries in flight, and the next start sends none again", async () => {
     const databasePath = join(mkdtempSync(join(tmpdir(), "pg-webhook-stop-")), "gateway.db");
     const masterKey = randomBytes(32).toString("hex");
-    const options = { databasePath, masterKey, webhooks: { retrySchedule: [60_000], jitter: 0, timeoutMs: 10_000 } };
+    const options = { databasePath, masterKey, webhooks: STOPPING };
     const own = await startGateway(options);
     const held = await heldEndpoint(own);
     try {
       // Positive control: an answered delivery, recorded as usual.
       await held.lead("lead_before");
       await waitFor(() => held.endpoint.received.length === 1, 5_000, "the first delivery");
-      held.hold();
-      await held.lead("lead_at_stop");
-      await waitFor(() => held.endpoint.received.length === 2, 5_000, "the delivery in flight at the stop");
+      await held.inFlight("lead_at_stop");
       let stopped = false;
       await own.server.close();
       const stopping = own.gateway.close(10_000).then(() => {

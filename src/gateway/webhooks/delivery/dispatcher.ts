@@ -2,6 +2,7 @@ import { unixSeconds } from "../../../contract/signing.js";
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, type Resolver } from "../../../net/index.js";
 import type { GatewayContext } from "../../context.js";
 import { SerialPump } from "../../coordination/serial-pump.js";
+import { settledWithin } from "../../coordination/settled-within.js";
 import { type OutageRetry, OutageRetryClosedError } from "../../outage/index.js";
 import type { TransactionContext } from "../../storage/transaction.js";
 import type { DeliveryToSend, WebhookDeliveryRow, WebhookSubscriptionRow } from "../../storage/webhooks/index.js";
@@ -190,14 +191,7 @@ export class WebhookDispatcher {
     clearInterval(this.#poll);
     await this.#pumpRuns.settled();
     const graceMs = options.graceMs ?? 0;
-    if (graceMs > 0 && this.#active.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
-      await Promise.race([Promise.allSettled([...this.#active]), grace]);
-      clearTimeout(timer);
-    }
+    if (graceMs > 0 && this.#active.size > 0) await settledWithin([...this.#active], graceMs);
     this.#abandoned = true;
     this.#fetch.close();
     await Promise.allSettled([...this.#active]);
